@@ -1,0 +1,246 @@
+/*
+** cldnn.h: the public C API of cldnn, an OpenCL deep-learning primitives library.
+**
+** The API follows cuDNN's v7 shape (handle, descriptors, alpha/beta scaling) so that code
+** written for cuDNN ports by renaming, with two OpenCL changes: every buffer is a cl_mem plus a
+** size_t BYTE offset into it, and a handle is bound to a cl_command_queue instead of a stream.
+** The contract is ../shared/spec/api.md; this header declares only what the library implements.
+**
+** ABI rules
+**   - Opaque handle and descriptor types; every enum value is written out, values never change,
+**     new values are appended. Every function returns cldnnStatus_t except cldnnGetVersion,
+**     cldnnGetErrorString and cldnnGetLastErrorString.
+**   - Scalars alpha/beta are host pointers to float (to double for DOUBLE data); the result is
+**     y = alpha * op(x) + beta * y, and when *beta == 0 the prior content of y is not read.
+**   - A handle is used by one thread at a time; different handles may be used from different
+**     threads at once (the program cache shared between handles is thread-safe).
+**   - Work is enqueued on the handle's in-order queue; calls return without waiting.
+**   - Descriptors are host data: Create/Set/Get/Destroy, Destroy(NULL) is SUCCESS.
+*/
+#ifndef CLDNN_API_H_
+#define CLDNN_API_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#if defined(__APPLE__)
+#include <OpenCL/opencl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#if defined(_WIN32)
+#if defined(CLDNN_BUILDING_LIBRARY)
+#define CLDNN_EXPORT __declspec(dllexport)
+#else
+#define CLDNN_EXPORT __declspec(dllimport)
+#endif
+#else
+#define CLDNN_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- version */
+#define CLDNN_MAJOR 0
+#define CLDNN_MINOR 1
+#define CLDNN_PATCH 0
+/* Encoding fixed forever: MAJOR*10000 + MINOR*100 + PATCH. */
+#define CLDNN_VERSION (CLDNN_MAJOR * 10000 + CLDNN_MINOR * 100 + CLDNN_PATCH)
+
+/* ----------------------------------------------------------------- status */
+/* Grouped by thousands as cuDNN does: the category of s is CLDNN_STATUS_CATEGORY(s). */
+typedef enum {
+    CLDNN_STATUS_SUCCESS = 0,
+    CLDNN_STATUS_NOT_INITIALIZED = 1001,
+    CLDNN_STATUS_VERSION_MISMATCH = 1002,
+    CLDNN_STATUS_BAD_PARAM = 2000,
+    CLDNN_STATUS_BAD_PARAM_NULL_POINTER = 2002,
+    CLDNN_STATUS_BAD_PARAM_MISALIGNED = 2003,          /* byte offset not a multiple of the element size */
+    CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND = 2005,        /* a size, index or enum outside its range */
+    CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT = 2006,   /* buffer or workspace too small */
+    CLDNN_STATUS_BAD_PARAM_QUEUE_MISMATCH = 2007,      /* queue or buffer of another context */
+    CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH = 2008,      /* descriptors that do not agree */
+    CLDNN_STATUS_NOT_SUPPORTED = 3000,
+    CLDNN_STATUS_NOT_SUPPORTED_SHAPE = 3002,
+    CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE = 3003,
+    CLDNN_STATUS_NOT_SUPPORTED_LAYOUT = 3004,
+    CLDNN_STATUS_NOT_SUPPORTED_DEVICE = 3007,
+    CLDNN_STATUS_INTERNAL_ERROR = 4000,
+    CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED = 4001,
+    CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED = 4003,
+    CLDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED = 4004,
+    CLDNN_STATUS_EXECUTION_FAILED = 5000,
+    CLDNN_STATUS_EXECUTION_FAILED_OPENCL = 5001
+} cldnnStatus_t;
+
+#define CLDNN_STATUS_CATEGORY(s) (((int)(s) / 1000) * 1000)
+
+/* The static name of a status ("CLDNN_STATUS_BAD_PARAM", ...); "CLDNN_STATUS_UNKNOWN" otherwise. */
+CLDNN_EXPORT const char* cldnnGetErrorString(cldnnStatus_t status);
+/* Copies the detail of the last failure on the calling thread (which argument, which check, the
+** OpenCL error name, the build log) into buf, truncated and NUL-terminated to size bytes. An
+** empty string when the last call on this thread succeeded. buf == NULL or size == 0: no-op. */
+CLDNN_EXPORT void cldnnGetLastErrorString(char* buf, size_t size);
+/* CLDNN_VERSION of the library that is linked (compare with the header's CLDNN_VERSION). */
+CLDNN_EXPORT size_t cldnnGetVersion(void);
+
+/* ----------------------------------------------------------------- handle */
+typedef struct cldnnContext* cldnnHandle_t;
+
+/* Binds a new handle to the caller's in-order queue (retained until cldnnDestroy). */
+CLDNN_EXPORT cldnnStatus_t cldnnCreate(cldnnHandle_t* handle, cl_command_queue queue);
+/* The embedded default device: CLDNN_DEVICE = "gpu", "cpu", "P:D" (platform and device index)
+** or a case-insensitive substring of the device name; unset: the first GPU, else the first
+** device of any type. The handle owns its context and in-order queue. */
+CLDNN_EXPORT cldnnStatus_t cldnnCreateDefault(cldnnHandle_t* handle);
+/* Releases the handle's queue reference and per-handle state; NULL is SUCCESS. Does not wait
+** for enqueued work: the caller's queue keeps it alive. */
+CLDNN_EXPORT cldnnStatus_t cldnnDestroy(cldnnHandle_t handle);
+/* Rebinds to another in-order queue of the same context and device; a queue of another context
+** or device is BAD_PARAM_QUEUE_MISMATCH. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetQueue(cldnnHandle_t handle, cl_command_queue queue);
+/* The bound queue (not retained for the caller). */
+CLDNN_EXPORT cldnnStatus_t cldnnGetQueue(cldnnHandle_t handle, cl_command_queue* queue);
+
+/* ------------------------------------------------------- tensors, filters */
+typedef enum {
+    CLDNN_DATA_FLOAT = 0,
+    CLDNN_DATA_DOUBLE = 1,
+    CLDNN_DATA_HALF = 2,
+    CLDNN_DATA_INT8 = 3,
+    CLDNN_DATA_INT32 = 4,
+    CLDNN_DATA_UINT8 = 6,
+    CLDNN_DATA_BFLOAT16 = 9,
+    CLDNN_DATA_INT64 = 10
+} cldnnDataType_t;
+
+typedef enum {
+    CLDNN_TENSOR_NCHW = 0,
+    CLDNN_TENSOR_NHWC = 1
+} cldnnTensorFormat_t;
+
+typedef enum {
+    CLDNN_NOT_PROPAGATE_NAN = 0,
+    CLDNN_PROPAGATE_NAN = 1
+} cldnnNanPropagation_t;
+
+#define CLDNN_DIM_MAX 8
+
+typedef struct cldnnTensorStruct* cldnnTensorDescriptor_t;
+typedef struct cldnnFilterStruct* cldnnFilterDescriptor_t;
+
+CLDNN_EXPORT cldnnStatus_t cldnnCreateTensorDescriptor(cldnnTensorDescriptor_t* desc);
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyTensorDescriptor(cldnnTensorDescriptor_t desc);
+/* Dimensions are always given in logical NCHW order; format chooses the packed strides. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetTensor4dDescriptor(cldnnTensorDescriptor_t desc, cldnnTensorFormat_t format,
+                                                      cldnnDataType_t dataType, int n, int c, int h, int w);
+/* Strides in elements; each dimension >= 1, each stride >= 1. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetTensor4dDescriptorEx(cldnnTensorDescriptor_t desc, cldnnDataType_t dataType,
+                                                        int n, int c, int h, int w,
+                                                        int nStride, int cStride, int hStride, int wStride);
+CLDNN_EXPORT cldnnStatus_t cldnnGetTensor4dDescriptor(const cldnnTensorDescriptor_t desc, cldnnDataType_t* dataType,
+                                                      int* n, int* c, int* h, int* w,
+                                                      int* nStride, int* cStride, int* hStride, int* wStride);
+/* 1 <= nbDims <= CLDNN_DIM_MAX; the span (1 + sum (dims[i]-1)*strides[i]) times the element size
+** must fit in 63 bits, else BAD_PARAM_OUT_OF_BOUND. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetTensorNdDescriptor(cldnnTensorDescriptor_t desc, cldnnDataType_t dataType,
+                                                      int nbDims, const int64_t dims[], const int64_t strides[]);
+/* Writes at most nbDimsRequested entries of dims and strides; *nbDims gets the real count. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetTensorNdDescriptor(const cldnnTensorDescriptor_t desc, int nbDimsRequested,
+                                                      cldnnDataType_t* dataType, int* nbDims,
+                                                      int64_t dims[], int64_t strides[]);
+/* Bytes a buffer must hold past its offset for this descriptor (the strided span). */
+CLDNN_EXPORT cldnnStatus_t cldnnGetTensorSizeInBytes(const cldnnTensorDescriptor_t desc, size_t* size);
+
+CLDNN_EXPORT cldnnStatus_t cldnnCreateFilterDescriptor(cldnnFilterDescriptor_t* desc);
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyFilterDescriptor(cldnnFilterDescriptor_t desc);
+/* k output channels, c input channels (per group), h x w window; KCRS for NCHW, KRSC for NHWC. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetFilter4dDescriptor(cldnnFilterDescriptor_t desc, cldnnDataType_t dataType,
+                                                      cldnnTensorFormat_t format, int k, int c, int h, int w);
+/* 3 <= nbDims <= CLDNN_DIM_MAX; dims in K, C, spatial... order. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetFilterNdDescriptor(cldnnFilterDescriptor_t desc, cldnnDataType_t dataType,
+                                                      cldnnTensorFormat_t format, int nbDims, const int64_t dims[]);
+CLDNN_EXPORT cldnnStatus_t cldnnGetFilterNdDescriptor(const cldnnFilterDescriptor_t desc, int nbDimsRequested,
+                                                      cldnnDataType_t* dataType, cldnnTensorFormat_t* format,
+                                                      int* nbDims, int64_t dims[]);
+CLDNN_EXPORT cldnnStatus_t cldnnGetFilterSizeInBytes(const cldnnFilterDescriptor_t desc, size_t* size);
+
+/* ------------------------------------------------------------- activation */
+typedef enum {
+    CLDNN_ACTIVATION_SIGMOID = 0,
+    CLDNN_ACTIVATION_RELU = 1,
+    CLDNN_ACTIVATION_TANH = 2,
+    CLDNN_ACTIVATION_CLIPPED_RELU = 3,  /* coef = ceiling */
+    CLDNN_ACTIVATION_ELU = 4,           /* coef = alpha */
+    CLDNN_ACTIVATION_IDENTITY = 5,
+    CLDNN_ACTIVATION_SWISH = 6,         /* x * sigmoid(beta x), beta from SetActivationDescriptorSwishBeta */
+    CLDNN_ACTIVATION_LEAKY_RELU = 100,  /* coef = negative slope */
+    CLDNN_ACTIVATION_SOFTPLUS = 101,
+    CLDNN_ACTIVATION_ABS = 102,
+    CLDNN_ACTIVATION_GELU = 103         /* erf form */
+} cldnnActivationMode_t;
+
+typedef struct cldnnActivationStruct* cldnnActivationDescriptor_t;
+
+CLDNN_EXPORT cldnnStatus_t cldnnCreateActivationDescriptor(cldnnActivationDescriptor_t* desc);
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyActivationDescriptor(cldnnActivationDescriptor_t desc);
+/* nanOpt: with PROPAGATE_NAN, RELU and CLIPPED_RELU give NaN for NaN input; otherwise their
+** max/min drop it. Other modes always propagate NaN. coef must be finite (and > 0 for CLIPPED_RELU). */
+CLDNN_EXPORT cldnnStatus_t cldnnSetActivationDescriptor(cldnnActivationDescriptor_t desc, cldnnActivationMode_t mode,
+                                                        cldnnNanPropagation_t nanOpt, double coef);
+CLDNN_EXPORT cldnnStatus_t cldnnGetActivationDescriptor(const cldnnActivationDescriptor_t desc,
+                                                        cldnnActivationMode_t* mode, cldnnNanPropagation_t* nanOpt,
+                                                        double* coef);
+/* Default 1.0. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetActivationDescriptorSwishBeta(cldnnActivationDescriptor_t desc, double swishBeta);
+CLDNN_EXPORT cldnnStatus_t cldnnGetActivationDescriptorSwishBeta(const cldnnActivationDescriptor_t desc,
+                                                                 double* swishBeta);
+
+/* y = alpha * act(x) + beta * y. x and y have the same dimensions, any strides; in place when
+** x and y are the same buffer, offset and strides. */
+CLDNN_EXPORT cldnnStatus_t cldnnActivationForward(cldnnHandle_t handle, const cldnnActivationDescriptor_t activationDesc,
+                                                  const void* alpha,
+                                                  const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                                  const void* beta,
+                                                  const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset);
+/* dx = alpha * act'(x) * dy + beta * dx, all four tensors of the same dimensions. Modes whose
+** derivative is a function of y (SIGMOID, TANH) read y and dy; the others read x and dy. */
+CLDNN_EXPORT cldnnStatus_t cldnnActivationBackward(cldnnHandle_t handle, const cldnnActivationDescriptor_t activationDesc,
+                                                   const void* alpha,
+                                                   const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
+                                                   const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset,
+                                                   const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                                   const void* beta,
+                                                   const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset);
+
+/* ------------------------------------------------------------- tensor ops */
+/* C = alpha * A + beta * C; A has C's number of dimensions, each of A's dimensions equal to C's
+** or 1 (broadcast). */
+CLDNN_EXPORT cldnnStatus_t cldnnAddTensor(cldnnHandle_t handle, const void* alpha,
+                                          const cldnnTensorDescriptor_t aDesc, cl_mem A, size_t aOffset,
+                                          const void* beta,
+                                          const cldnnTensorDescriptor_t cDesc, cl_mem C, size_t cOffset);
+/* Every element of y = *value (a float for FLOAT data). */
+CLDNN_EXPORT cldnnStatus_t cldnnSetTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+                                          size_t yOffset, const void* value);
+/* y = *alpha * y. */
+CLDNN_EXPORT cldnnStatus_t cldnnScaleTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+                                            size_t yOffset, const void* alpha);
+/* y = alpha * x + beta * y between any strides of the same dimensions (NCHW <-> NHWC, padded
+** or sliced views). x and y must not overlap unless identical. */
+CLDNN_EXPORT cldnnStatus_t cldnnTransformTensor(cldnnHandle_t handle, const void* alpha,
+                                                const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                                const void* beta,
+                                                const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLDNN_API_H_ */

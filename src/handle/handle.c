@@ -1,0 +1,295 @@
+/*
+** handle.c: handle lifecycle, queue binding, the embedded default device, buffer checks and
+** kernel launch.
+**
+** A handle binds one in-order cl_command_queue (retained), the queue's context and device, the
+** device profile, the per-context program cache and a per-handle set of cl_kernel objects.
+** Handles are cheap beyond their first program builds, which the shared cache absorbs.
+*/
+#include "internal.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+cldnnStatus_t cldnn_check_handle(cldnnHandle_t h) {
+    if (h == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "handle is NULL");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Reads the queue's context and device and checks it is in-order. */
+static cldnnStatus_t queue_info(cl_command_queue q, cl_context* ctx, cl_device_id* dev) {
+    cl_int err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof *ctx, ctx, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "queue is not a valid cl_command_queue (%s)",
+                          cldnn_cl_error_name(err));
+    err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof *dev, dev, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_CL_FAIL(err, "clGetCommandQueueInfo(CL_QUEUE_DEVICE)");
+    cl_command_queue_properties props = 0;
+    err = clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_CL_FAIL(err, "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)");
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "queue is out-of-order; cldnn needs an in-order queue");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static void handle_free(cldnnHandle_t h) {
+    for (int i = 0; i < h->nkernels; ++i)
+        clReleaseKernel(h->kernels[i].kernel);
+    if (h->programs)
+        cldnn_program_set_detach(h);
+    if (h->queue)
+        clReleaseCommandQueue(h->queue);
+    if (h->context)
+        clReleaseContext(h->context);
+    free(h);
+}
+
+/* Takes references on q and its context and builds the rest of the handle. */
+static cldnnStatus_t handle_init(cldnnHandle_t* out, cl_command_queue q, int owns_context) {
+    cl_context ctx;
+    cl_device_id dev;
+    CLDNN_TRY(queue_info(q, &ctx, &dev));
+    cldnnHandle_t h = (cldnnHandle_t)calloc(1, sizeof *h);
+    if (h == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "handle allocation");
+    clRetainCommandQueue(q);
+    clRetainContext(ctx);
+    h->queue = q;
+    h->context = ctx;
+    h->device = dev;
+    h->owns_context = owns_context;
+    cldnnStatus_t s = cldnn_device_profile_read(dev, &h->prof);
+    if (s == CLDNN_STATUS_SUCCESS)
+        s = cldnn_program_set_attach(h);
+    if (s != CLDNN_STATUS_SUCCESS) {
+        handle_free(h);
+        return s;
+    }
+    *out = h;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnCreate(cldnnHandle_t* handle, cl_command_queue queue) {
+    cldnn_error_clear();
+    if (handle == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "handle (output pointer) is NULL");
+    *handle = NULL;
+    if (queue == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "queue is NULL");
+    return handle_init(handle, queue, 0);
+}
+
+/* ---- the embedded default device */
+
+typedef struct {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_device_type type;
+    int pi, di;
+    char name[256];
+} device_entry;
+
+#define MAX_DEVICES 64
+
+/* The ICD loader (ocl-icd 2.3) initializes its platform list lazily and not thread-safely: four
+** threads calling clGetPlatformIDs at once in a fresh process saw no platforms, or crashed
+** (tests/test_cache.c, threads_with_their_own_contexts). Enumeration is serialized here. */
+static pthread_mutex_t enumerate_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int list_devices(device_entry* out, int max) {
+    cl_platform_id plats[16];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(16, plats, &np) != CL_SUCCESS)
+        return 0;
+    if (np > 16)
+        np = 16;
+    int n = 0;
+    for (cl_uint p = 0; p < np; ++p) {
+        cl_device_id devs[32];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 32, devs, &nd) != CL_SUCCESS)
+            continue;
+        if (nd > 32)
+            nd = 32;
+        for (cl_uint d = 0; d < nd && n < max; ++d) {
+            device_entry* e = &out[n++];
+            e->platform = plats[p];
+            e->device = devs[d];
+            e->pi = (int)p;
+            e->di = (int)d;
+            e->type = 0;
+            clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
+            e->name[0] = '\0';
+            clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof e->name, e->name, NULL);
+            e->name[sizeof e->name - 1] = '\0';
+        }
+    }
+    return n;
+}
+
+static int contains_nocase(const char* hay, const char* needle) {
+    size_t nl = strlen(needle);
+    for (const char* p = hay; *p; ++p) {
+        size_t i = 0;
+        while (i < nl && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
+            ++i;
+        if (i == nl)
+            return 1;
+    }
+    return nl == 0;
+}
+
+/* The index in list of the device CLDNN_DEVICE (or the default rule) selects, or -1. */
+static int select_device(const device_entry* list, int n, const char* spec) {
+    if (spec == NULL || *spec == '\0') {
+        for (int i = 0; i < n; ++i)
+            if (list[i].type & CL_DEVICE_TYPE_GPU)
+                return i;
+        return n > 0 ? 0 : -1;
+    }
+    if (strcmp(spec, "gpu") == 0 || strcmp(spec, "GPU") == 0 || strcmp(spec, "cpu") == 0 ||
+        strcmp(spec, "CPU") == 0) {
+        cl_device_type want = (spec[0] == 'g' || spec[0] == 'G') ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+        for (int i = 0; i < n; ++i)
+            if (list[i].type & want)
+                return i;
+        return -1;
+    }
+    int p, d;
+    char tail;
+    if (sscanf(spec, "%d:%d%c", &p, &d, &tail) == 2) {
+        for (int i = 0; i < n; ++i)
+            if (list[i].pi == p && list[i].di == d)
+                return i;
+        return -1;
+    }
+    for (int i = 0; i < n; ++i)
+        if (contains_nocase(list[i].name, spec))
+            return i;
+    return -1;
+}
+
+cldnnStatus_t cldnnCreateDefault(cldnnHandle_t* handle) {
+    cldnn_error_clear();
+    if (handle == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "handle (output pointer) is NULL");
+    *handle = NULL;
+    device_entry list[MAX_DEVICES];
+    pthread_mutex_lock(&enumerate_lock);
+    int n = list_devices(list, MAX_DEVICES);
+    pthread_mutex_unlock(&enumerate_lock);
+    const char* spec = getenv("CLDNN_DEVICE");
+    int i = select_device(list, n, spec);
+    if (i < 0) {
+        char names[1024];
+        size_t at = 0;
+        for (int j = 0; j < n; ++j)
+            at = cldnn_appendf(names, sizeof names, at, "%s%d:%d %s", j ? ", " : "", list[j].pi, list[j].di,
+                               list[j].name);
+        if (n == 0)
+            cldnn_appendf(names, sizeof names, 0, "none (is an OpenCL ICD installed?)");
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DEVICE, "no OpenCL device matches CLDNN_DEVICE=\"%s\"; devices: %s",
+                          spec ? spec : "", names);
+    }
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)list[i].platform, 0};
+    cl_int err;
+    cl_context ctx = clCreateContext(props, 1, &list[i].device, NULL, NULL, &err);
+    if (ctx == NULL)
+        return CLDNN_CL_FAIL(err, "clCreateContext");
+    cl_command_queue q = clCreateCommandQueue(ctx, list[i].device, 0, &err);
+    if (q == NULL) {
+        clReleaseContext(ctx);
+        return CLDNN_CL_FAIL(err, "clCreateCommandQueue");
+    }
+    cldnnStatus_t s = handle_init(handle, q, 1);
+    /* The handle holds its own references now. */
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return s;
+}
+
+cldnnStatus_t cldnnDestroy(cldnnHandle_t handle) {
+    cldnn_error_clear();
+    if (handle == NULL)
+        return CLDNN_STATUS_SUCCESS;
+    handle_free(handle);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnSetQueue(cldnnHandle_t handle, cl_command_queue queue) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    if (queue == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "queue is NULL");
+    cl_context ctx;
+    cl_device_id dev;
+    CLDNN_TRY(queue_info(queue, &ctx, &dev));
+    if (ctx != handle->context)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_QUEUE_MISMATCH,
+                          "queue belongs to another cl_context than the handle's (create a new handle for it)");
+    if (dev != handle->device)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_QUEUE_MISMATCH, "queue is on another device than the handle's");
+    clRetainCommandQueue(queue);
+    clReleaseCommandQueue(handle->queue);
+    handle->queue = queue;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetQueue(cldnnHandle_t handle, cl_command_queue* queue) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    if (queue == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "queue (output pointer) is NULL");
+    *queue = handle->queue;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnn_check_buffer(cldnnHandle_t h, cl_mem m, size_t offset, size_t elem_size, uint64_t need_bytes,
+                                 const char* what) {
+    if (m == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", what);
+    if (elem_size > 1 && offset % elem_size != 0)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_MISALIGNED,
+                          "%s offset %zu bytes is not a multiple of the element size %zu", what, offset, elem_size);
+    cl_context ctx = NULL;
+    cl_int err = clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof ctx, &ctx, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s is not a valid cl_mem (%s)", what, cldnn_cl_error_name(err));
+    if (ctx != h->context)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_QUEUE_MISMATCH, "%s belongs to another cl_context than the handle's queue",
+                          what);
+    size_t size = 0;
+    err = clGetMemObjectInfo(m, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_CL_FAIL(err, "clGetMemObjectInfo(CL_MEM_SIZE)");
+    if ((uint64_t)offset > (uint64_t)size || need_bytes > (uint64_t)size - (uint64_t)offset)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
+                          "%s holds %zu bytes; offset %zu plus the %llu bytes its descriptor spans do not fit", what,
+                          size, offset, (unsigned long long)need_bytes);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const uint64_t* global,
+                               const size_t* local, const char* what) {
+    size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1};
+    for (cl_uint i = 0; i < dims; ++i) {
+        l[i] = local[i] ? local[i] : 1;
+        uint64_t groups = (global[i] + l[i] - 1) / l[i];
+        g[i] = (size_t)((groups ? groups : 1) * l[i]);
+    }
+    cl_int err = clEnqueueNDRangeKernel(h->queue, k, dims, NULL, g, l, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_CL_FAIL(err, what);
+    cldnn_log(CLDNN_LOG_DEBUG, "launch %s: global %zu x %zu x %zu local %zu x %zu x %zu", what, g[0],
+              dims > 1 ? g[1] : 1, dims > 2 ? g[2] : 1, l[0], dims > 1 ? l[1] : 1, dims > 2 ? l[2] : 1);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnn_enqueue_1d(cldnnHandle_t h, cl_kernel k, uint64_t items, size_t local, const char* what) {
+    return cldnn_enqueue_nd(h, k, 1, &items, &local, what);
+}

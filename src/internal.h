@@ -1,0 +1,278 @@
+/*
+** internal.h: the one internal header of cldnn.
+**
+** Every source file under src/ includes this. It declares the pieces every primitive family
+** uses on its way from a public call to an enqueued kernel:
+**
+**   validate descriptors and buffers -> describe the problem (struct + key string)
+**   -> pick a solver from the family's table -> get its kernel (program cache) -> enqueue
+**
+** Naming: public functions are cldnnVerbObject (include/cldnn.h); internal ones are
+** cldnn_<family>_<verb> and declared here; helpers private to a file are static.
+** Errors are recorded where they are born, through CLDNN_FAIL, which stores the status's detail
+** for cldnnGetLastErrorString and logs it when CLDNN_LOG_LEVEL >= 1.
+*/
+#ifndef CLDNN_INTERNAL_H_
+#define CLDNN_INTERNAL_H_
+
+#include "cldnn.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ errors (handle/status.c) */
+
+/* Records status s with a printf-style detail for this thread and returns s. Every failing path
+** in the library goes through it, so one breakpoint on cldnn_error_at sees every origin. */
+cldnnStatus_t cldnn_error_at(const char* file, int line, cldnnStatus_t s, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define CLDNN_FAIL(s, ...) cldnn_error_at(__FILE__, __LINE__, (s), __VA_ARGS__)
+/* Appends more detail (a build log) to this thread's last error. */
+void cldnn_error_append(const char* text);
+/* Clears this thread's last error: called on entry to every public function. */
+void cldnn_error_clear(void);
+/* "CL_OUT_OF_RESOURCES" etc.; "CL_UNKNOWN_ERROR(<n>)" is written into a static per-thread buffer. */
+const char* cldnn_cl_error_name(cl_int err);
+/* Maps an OpenCL error from call `what` to a status (allocation failures and out-of-resources to
+** their own statuses) and records it. err must not be CL_SUCCESS. */
+cldnnStatus_t cldnn_cl_fail_at(const char* file, int line, cl_int err, const char* what);
+#define CLDNN_CL_FAIL(err, what) cldnn_cl_fail_at(__FILE__, __LINE__, (err), (what))
+
+/* Propagate a failing status. */
+#define CLDNN_TRY(expr)                          \
+    do {                                         \
+        cldnnStatus_t try_s_ = (expr);           \
+        if (try_s_ != CLDNN_STATUS_SUCCESS)      \
+            return try_s_;                       \
+    } while (0)
+
+/* ----------------------------------------------------------------- logging (handle/log.c) */
+
+enum { CLDNN_LOG_ERROR = 1, CLDNN_LOG_INFO = 2, CLDNN_LOG_DEBUG = 3 };
+/* CLDNN_LOG_LEVEL 0..3, read once. */
+int cldnn_log_level(void);
+void cldnn_log(int level, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+/* CLDNN_LOG_CMD=1: print the cldnn-bench line reproducing each primitive call. */
+int cldnn_log_cmd_enabled(void);
+void cldnn_log_cmd(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Reads an environment variable as an integer; def when unset or malformed. */
+int cldnn_env_int(const char* name, int def);
+
+/* ------------------------------------------------------- device profile (handle/device.c) */
+
+/* What solvers decide from: read once per handle from the device. */
+typedef struct {
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_device_type type;
+    cl_uint vendor_id;
+    char name[256];
+    char vendor[128];
+    char platform_name[128];
+    char driver[128];
+    char version[128];          /* CL_DEVICE_VERSION */
+    cl_uint compute_units;
+    size_t max_wg_size;
+    cl_ulong local_mem;         /* CL_DEVICE_LOCAL_MEM_SIZE as reported */
+    cl_ulong global_mem;
+    cl_ulong max_alloc;
+    cl_uint base_align_bytes;   /* CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8 */
+    cl_uint pref_vec_float;
+    int has_fp16;               /* cl_khr_fp16 */
+    int has_fp64;               /* cl_khr_fp64 */
+    int is_cpu;
+    int is_nvidia;
+    int nv_cc_major, nv_cc_minor; /* cl_nv_device_attribute_query; 0 when absent */
+    /* Identity used by caches: platform, device, vendor id, compute units (no driver). */
+    char key[512];
+} cldnn_device_profile;
+
+cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* p);
+
+/* ------------------------------------------------------------------ handle (handle/handle.c) */
+
+struct cldnn_program_set; /* per-context program cache, handle/cache.c */
+
+typedef struct {
+    cl_program program;
+    const char* name;  /* static string */
+    cl_kernel kernel;
+} cldnn_kernel_slot;
+
+#define CLDNN_KERNEL_SLOTS 64
+
+struct cldnnContext {
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue queue;
+    int owns_context;              /* created by cldnnCreateDefault */
+    cldnn_device_profile prof;
+    struct cldnn_program_set* programs;
+    /* Kernels are per handle (a cl_kernel's arguments are not thread-safe; a handle is used by
+    ** one thread at a time). Small and searched linearly; evicted round-robin when full. */
+    cldnn_kernel_slot kernels[CLDNN_KERNEL_SLOTS];
+    int nkernels, next_evict;
+};
+
+/* NULL handle -> BAD_PARAM_NULL_POINTER. */
+cldnnStatus_t cldnn_check_handle(cldnnHandle_t h);
+/* Checks a (cl_mem, byte offset) pair against the handle's context, the element size and the
+** number of bytes the view needs past the offset (CL_MEM_SIZE). what names the argument. */
+cldnnStatus_t cldnn_check_buffer(cldnnHandle_t h, cl_mem m, size_t offset, size_t elem_size, uint64_t need_bytes,
+                                 const char* what);
+/* Enqueues a 1-d NDRange of at least `items` work-items with work-groups of `local`. */
+cldnnStatus_t cldnn_enqueue_1d(cldnnHandle_t h, cl_kernel k, uint64_t items, size_t local, const char* what);
+/* Enqueues an NDRange of `dims` dimensions; global[i] is rounded up to a multiple of local[i]. */
+cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const uint64_t* global,
+                               const size_t* local, const char* what);
+
+/* ------------------------------------------------------------ program cache (handle/cache.c) */
+
+/* A built program for (kernel source file, build options) on the handle's context and device:
+** from memory, else from the on-disk binary cache, else built from source and stored. The
+** returned program belongs to the cache. Thread-safe. Build failures give
+** INTERNAL_ERROR_COMPILATION_FAILED with the build log in the last-error string. */
+cldnnStatus_t cldnn_program_get(cldnnHandle_t h, const char* source, const char* options, cl_program* out);
+/* The handle's cl_kernel for `name` in (source, options): built or cached. */
+cldnnStatus_t cldnn_kernel_get(cldnnHandle_t h, const char* source, const char* options, const char* name,
+                               cl_kernel* out);
+/* Per-context cache lifetime: attach on handle creation, detach on destroy. */
+cldnnStatus_t cldnn_program_set_attach(cldnnHandle_t h);
+void cldnn_program_set_detach(cldnnHandle_t h);
+/* The disk cache folder in use ("" when disabled), for tests and logs. */
+const char* cldnn_cache_dir(void);
+/* Counters since process start, for tests and logs. */
+typedef struct {
+    uint64_t memory_hits, disk_hits, builds, disk_writes, disk_rejects;
+} cldnn_cache_stats;
+void cldnn_cache_stats_get(cldnn_cache_stats* s);
+/* Test hook: forget every in-memory program of contexts with no live handle. */
+
+/* --------------------------------------------------------- embedded kernels (cldnn_kernels.c) */
+
+typedef struct {
+    const char* path;  /* relative to kernels/, e.g. "eltwise/eltwise.cl" */
+    const char* text;
+    size_t size;
+} cldnn_kernel_file;
+extern const cldnn_kernel_file cldnn_kernel_files[];
+extern const size_t cldnn_kernel_file_count;
+
+/* ------------------------------------------------------------- descriptors (tensor/tensor.c) */
+
+struct cldnnTensorStruct {
+    int is_set;
+    cldnnDataType_t dtype;
+    int nd;
+    int64_t dims[CLDNN_DIM_MAX];
+    int64_t strides[CLDNN_DIM_MAX];
+    int64_t span;     /* elements: 1 + sum (dims-1)*strides */
+    int64_t count;    /* elements: product of dims */
+};
+
+struct cldnnFilterStruct {
+    int is_set;
+    cldnnDataType_t dtype;
+    cldnnTensorFormat_t format;
+    int nd;
+    int64_t dims[CLDNN_DIM_MAX];
+    int64_t count;
+};
+
+/* Size in bytes of one element; 0 for a value outside the enum. */
+size_t cldnn_dtype_size(cldnnDataType_t t);
+const char* cldnn_dtype_name(cldnnDataType_t t); /* "f32", "f16", ... */
+/* NULL / never-Set descriptor checks, recording which argument. */
+cldnnStatus_t cldnn_check_tensor(const struct cldnnTensorStruct* d, const char* what);
+/* Same dims (count and extents) -> SUCCESS, else BAD_PARAM_SHAPE_MISMATCH naming both. */
+cldnnStatus_t cldnn_check_same_dims(const struct cldnnTensorStruct* a, const char* an,
+                                    const struct cldnnTensorStruct* b, const char* bn);
+/* Data types a compute call handles: FLOAT everywhere, HALF as storage. */
+cldnnStatus_t cldnn_check_compute_dtype(cldnnDataType_t t, const char* what);
+/* Checks a tensor's buffer (alignment, context, CL_MEM_SIZE against the descriptor's span). */
+cldnnStatus_t cldnn_check_tensor_buffer(cldnnHandle_t h, const struct cldnnTensorStruct* d, cl_mem m, size_t off,
+                                        const char* what);
+/* "NCHW" or "NHWC" when d is a packed tensor of that layout (any number of dims for NCHW, 4
+** for NHWC), NULL for any other strides. */
+const char* cldnn_tensor_layout(const struct cldnnTensorStruct* d);
+/* The cldnn-bench flags that describe d's shape: "-D 32x64x56x56 -d float -L NHWC", with a
+** shell comment naming the strides when they are not a packed layout the bench can express. */
+void cldnn_bench_shape_flags(char* buf, size_t size, const struct cldnnTensorStruct* d);
+/* "32x64x56x56" into buf. */
+void cldnn_format_dims(char* buf, size_t size, int nd, const int64_t* dims);
+/* Reads a host scalar (alpha, beta, value) of the data type's scalar kind as float. */
+float cldnn_scalar_as_float(const void* p, cldnnDataType_t t);
+
+/* ------------------------------------------------------------------ solvers (handle/solver.c) */
+
+/* One record per algorithm in a table per family (design notes). Get, Find and Tune are loops
+** over a table; no family special-cases its selection. Problems, parameters and buffers are the
+** family's own structs, passed through void pointers. */
+typedef struct cldnn_solver {
+    const char* name;
+    int algo;  /* the public algorithm enum value it serves; -1 when the family has none */
+    int (*applicable)(const void* problem, const cldnn_device_profile* dev);
+    size_t (*workspace)(const void* problem);                    /* NULL: none */
+    void (*default_params)(const void* problem, const cldnn_device_profile* dev, void* params);
+    size_t params_size;                                          /* bytes of the params struct */
+    cldnnStatus_t (*run)(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+} cldnn_solver;
+
+/* The first applicable solver of the table in its order (the heuristic), or NULL with
+** NOT_SUPPORTED recorded naming the problem key. */
+const cldnn_solver* cldnn_solver_pick(const cldnn_solver* table, size_t n, const void* problem,
+                                      const cldnn_device_profile* dev, const char* key);
+/* Picks, fills default parameters and runs. */
+cldnnStatus_t cldnn_solver_run_default(cldnnHandle_t h, const cldnn_solver* table, size_t n, const void* problem,
+                                       const void* buffers, const char* key);
+
+/* ------------------------------------------------------------ elementwise (tensor/eltwise.c) */
+
+/* The elementwise family: out = alpha * f(a, b) + beta * out over tensors of one logical shape,
+** each operand with its own strides (stride 0 broadcasts). Serves activations and tensor ops. */
+typedef enum {
+    CLDNN_ELT_ACT_FWD = 0,  /* f = act(a)                         a = x            */
+    CLDNN_ELT_ACT_BWD = 1,  /* f = act'(a) * b                    a = x or y, b = dy */
+    CLDNN_ELT_AXPBY = 2,    /* f = a                              add, transform, scale */
+    CLDNN_ELT_SET = 3       /* f = value, alpha = 1, beta = 0    set */
+} cldnn_elt_op;
+
+typedef struct {
+    cldnn_elt_op op;
+    int act_mode;            /* cldnnActivationMode_t */
+    int nan_prop;
+    float coef, coef2;       /* activation coef and swish beta, or the SET value in coef */
+    float alpha, beta;
+    cldnnDataType_t dtype;
+    int nd;                  /* after collapsing: >= 1 */
+    int64_t dims[CLDNN_DIM_MAX];
+    int64_t strides[3][CLDNN_DIM_MAX]; /* [0] out, [1] a, [2] b */
+    int64_t count;
+    int nops;                /* operands in use: 1 (set), 2, or 3 */
+    uint64_t offset[3];      /* elements */
+    uint64_t span[3];        /* elements each operand's view covers */
+} cldnn_elt_problem;
+
+typedef struct {
+    cl_mem mem[3];
+} cldnn_elt_buffers;
+
+/* Builds a problem from full-rank views (dims of the output, per-operand strides), collapsing
+** dimensions that are contiguous in every operand and dropping size-1 ones. */
+void cldnn_elt_problem_init(cldnn_elt_problem* p, cldnn_elt_op op, cldnnDataType_t dtype, int nd,
+                            const int64_t* dims, int nops, const int64_t* const* strides, const size_t* byte_offsets);
+/* Runs the problem through the elementwise solver table. `key` names it in logs and errors. */
+cldnnStatus_t cldnn_elt_run(cldnnHandle_t h, const cldnn_elt_problem* p, const cldnn_elt_buffers* b,
+                            const char* key);
+
+/* ------------------------------------------------------------------------------ utilities */
+
+/* 64-bit FNV-1a over bytes, continuing from h (start with CLDNN_FNV_OFFSET). */
+#define CLDNN_FNV_OFFSET 0xcbf29ce484222325ULL
+uint64_t cldnn_fnv1a(uint64_t h, const void* data, size_t n);
+/* snprintf that never overflows, returning the bytes written (not counting NUL). */
+size_t cldnn_appendf(char* buf, size_t size, size_t at, const char* fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#endif /* CLDNN_INTERNAL_H_ */

@@ -1,0 +1,282 @@
+/*
+** ref.c: double-precision host references for cldnn's primitives (see ref.h).
+**
+** Everything here is deliberately naive: one loop per element, math in double, no blocking or
+** vectorization, so that a wrong answer can only come from the device side. Used by the
+** Criterion suites (tests/) and by `cldnn-bench -V 1` (perf/).
+**
+** Invariants
+**   - ref_view dims are >= 1 and nd is in [1, REF_DIM_MAX] for every routine that walks a view;
+**     a view with a dimension <= 0 has count 0 and span 0.
+**   - Activation modes use the numeric values of cldnnActivationMode_t (this file does not
+**     include cldnn.h, so the reference does not depend on the library's header compiling).
+**   - The random generator is xorshift64* seeded through splitmix64, so any 64-bit seed
+**     (including 0) gives a usable, reproducible stream.
+*/
+#include "ref.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* cldnnActivationMode_t values (include/cldnn.h; fixed by the ABI). */
+enum {
+    REF_ACT_SIGMOID = 0,
+    REF_ACT_RELU = 1,
+    REF_ACT_TANH = 2,
+    REF_ACT_CLIPPED_RELU = 3,
+    REF_ACT_ELU = 4,
+    REF_ACT_IDENTITY = 5,
+    REF_ACT_SWISH = 6,
+    REF_ACT_LEAKY_RELU = 100,
+    REF_ACT_SOFTPLUS = 101,
+    REF_ACT_ABS = 102,
+    REF_ACT_GELU = 103
+};
+
+/* ------------------------------------------------------------------------------- views */
+
+/* Packed row-major strides over dims (last dimension fastest). nd is clamped to [0, REF_DIM_MAX]. */
+ref_view ref_view_packed(int nd, const int64_t* dims) {
+    ref_view v;
+    memset(&v, 0, sizeof v);
+    if (nd < 0)
+        nd = 0;
+    if (nd > REF_DIM_MAX)
+        nd = REF_DIM_MAX;
+    v.nd = nd;
+    int64_t s = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        v.dims[d] = dims[d];
+        v.strides[d] = s;
+        s *= dims[d] > 0 ? dims[d] : 1;
+    }
+    return v;
+}
+
+/* Product of the dims; 0 when any dim is <= 0 or the view has no dims. */
+int64_t ref_view_count(const ref_view* v) {
+    if (v->nd <= 0)
+        return 0;
+    int64_t n = 1;
+    for (int d = 0; d < v->nd; d++) {
+        if (v->dims[d] <= 0)
+            return 0;
+        n *= v->dims[d];
+    }
+    return n;
+}
+
+/* 1 + sum (dims-1)*strides; 0 for an empty view. */
+int64_t ref_view_span(const ref_view* v) {
+    if (ref_view_count(v) == 0)
+        return 0;
+    int64_t s = 1;
+    for (int d = 0; d < v->nd; d++)
+        s += (v->dims[d] - 1) * v->strides[d];
+    return s;
+}
+
+/* Element offset of row-major linear index i (0 <= i < count). */
+int64_t ref_view_offset(const ref_view* v, int64_t i) {
+    int64_t off = 0;
+    for (int d = v->nd - 1; d >= 0; d--) {
+        int64_t idx = i % v->dims[d];
+        i /= v->dims[d];
+        off += idx * v->strides[d];
+    }
+    return off;
+}
+
+/* -------------------------------------------------------------------------- activation */
+
+/* 1 / (1 + e^-x) without overflow for large |x|. */
+static double sigmoid(double x) {
+    if (x >= 0)
+        return 1.0 / (1.0 + exp(-x));
+    double e = exp(x);
+    return e / (1.0 + e);
+}
+
+/* act(x) for mode (cldnnActivationMode_t value); NaN for an unknown mode. NaN inputs give NaN
+** (the NOT_PROPAGATE_NAN behaviour of RELU / CLIPPED_RELU is the caller's concern). */
+double ref_act_forward(int mode, double coef, double swish_beta, double x) {
+    if (isnan(x))
+        return x;
+    switch (mode) {
+    case REF_ACT_SIGMOID:
+        return sigmoid(x);
+    case REF_ACT_RELU:
+        return x > 0 ? x : 0.0;
+    case REF_ACT_TANH:
+        return tanh(x);
+    case REF_ACT_CLIPPED_RELU:
+        return x <= 0 ? 0.0 : (x < coef ? x : coef);
+    case REF_ACT_ELU:
+        return x > 0 ? x : coef * expm1(x);
+    case REF_ACT_IDENTITY:
+        return x;
+    case REF_ACT_SWISH:
+        return x * sigmoid(swish_beta * x);
+    case REF_ACT_LEAKY_RELU:
+        return x > 0 ? x : coef * x;
+    case REF_ACT_SOFTPLUS: /* log(1 + e^x) = max(x, 0) + log1p(e^-|x|) */
+        return (x > 0 ? x : 0.0) + log1p(exp(-fabs(x)));
+    case REF_ACT_ABS:
+        return fabs(x);
+    case REF_ACT_GELU:
+        return 0.5 * x * (1.0 + erf(x / sqrt(2.0)));
+    default:
+        return NAN;
+    }
+}
+
+/* d act / dx at x; at kinks the subgradient the library uses (RELU 0 at 0, ABS 0 at 0,
+** CLIPPED_RELU 0 at 0 and at coef). NaN for an unknown mode. */
+double ref_act_derivative(int mode, double coef, double swish_beta, double x) {
+    if (isnan(x))
+        return x;
+    switch (mode) {
+    case REF_ACT_SIGMOID: {
+        double s = sigmoid(x);
+        return s * (1.0 - s);
+    }
+    case REF_ACT_RELU:
+        return x > 0 ? 1.0 : 0.0;
+    case REF_ACT_TANH: {
+        double t = tanh(x);
+        return 1.0 - t * t;
+    }
+    case REF_ACT_CLIPPED_RELU:
+        return (x > 0 && x < coef) ? 1.0 : 0.0;
+    case REF_ACT_ELU:
+        return x > 0 ? 1.0 : coef * exp(x);
+    case REF_ACT_IDENTITY:
+        return 1.0;
+    case REF_ACT_SWISH: {
+        double s = sigmoid(swish_beta * x);
+        return s + swish_beta * x * s * (1.0 - s);
+    }
+    case REF_ACT_LEAKY_RELU:
+        return x > 0 ? 1.0 : coef;
+    case REF_ACT_SOFTPLUS:
+        return sigmoid(x);
+    case REF_ACT_ABS:
+        return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0);
+    case REF_ACT_GELU: {
+        const double inv_sqrt2 = 0.70710678118654752440;
+        const double inv_sqrt2pi = 0.39894228040143267794;
+        return 0.5 * (1.0 + erf(x * inv_sqrt2)) + x * exp(-0.5 * x * x) * inv_sqrt2pi;
+    }
+    default:
+        return NAN;
+    }
+}
+
+/* ------------------------------------------------------------------------------ random */
+
+/* splitmix64 step: spreads a user seed over all 64 bits. */
+static uint64_t splitmix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+/* Seeds r; every seed value (0 included) gives a non-zero xorshift state. */
+void ref_rng_seed(ref_rng* r, uint64_t seed) {
+    r->s = splitmix64(seed);
+    if (r->s == 0)
+        r->s = 0x9E3779B97F4A7C15ULL;
+}
+
+/* xorshift64*: the next 64-bit value. */
+uint64_t ref_rng_next(ref_rng* r) {
+    uint64_t x = r->s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->s = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+/* Uniform double in [lo, hi) from the top 53 bits. */
+double ref_rng_uniform(ref_rng* r, double lo, double hi) {
+    double u = (double)(ref_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+    double v = lo + (hi - lo) * u;
+    return v < hi ? v : lo; /* rounding can reach hi when the range is wide */
+}
+
+/* n floats uniform in [lo, hi). A draw that rounds to 0.0f is redrawn (tests want non-zero
+** data so that a kernel writing zeros is never accidentally right), unless the range holds
+** nothing but zero. */
+void ref_fill_uniform(ref_rng* r, float* p, size_t n, double lo, double hi) {
+    for (size_t i = 0; i < n; i++) {
+        float f = (float)ref_rng_uniform(r, lo, hi);
+        for (int tries = 0; f == 0.0f && tries < 64; tries++)
+            f = (float)ref_rng_uniform(r, lo, hi);
+        if (!(f < (float)hi)) /* float rounding of a value just below hi */
+            f = nextafterf((float)hi, (float)lo);
+        p[i] = f;
+    }
+}
+
+/* n quiet NaNs. */
+void ref_fill_nan(float* p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        p[i] = NAN;
+}
+
+/* CLDNN_TEST_SEED (decimal) when set and well-formed, else a value from the real-time clock. */
+uint64_t ref_seed_from_env(void) {
+    const char* s = getenv("CLDNN_TEST_SEED");
+    if (s != NULL && *s != '\0') {
+        char* end = NULL;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end != NULL && *end == '\0')
+            return (uint64_t)v;
+    }
+    struct timespec ts;
+    if (timespec_get(&ts, TIME_UTC) == 0)
+        return (uint64_t)time(NULL);
+    uint64_t t = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+    /* Keep it printable and short enough to retype: the low 40 bits of the mixed clock. */
+    return splitmix64(t) & 0xFFFFFFFFFFULL;
+}
+
+/* -------------------------------------------------------------------------- comparison */
+
+/* See ref.h. A NaN want accepts only a NaN got; an infinite want only the same infinity. The
+** relative error of an element is |got - want| / |want| (the absolute error when want == 0). */
+int64_t ref_compare(const ref_view* v, const float* got, const double* want, double atol, double rtol,
+                    int64_t* first_bad, double* max_rel) {
+    int64_t n = ref_view_count(v), bad = 0;
+    double worst = 0.0;
+    if (first_bad != NULL)
+        *first_bad = -1;
+    for (int64_t i = 0; i < n; i++) {
+        double g = (double)got[ref_view_offset(v, i)];
+        double w = want[i];
+        int ok;
+        if (isnan(w) || isnan(g)) {
+            ok = isnan(w) && isnan(g);
+        } else if (isinf(w) || isinf(g)) {
+            ok = g == w;
+        } else {
+            double err = fabs(g - w);
+            double rel = w != 0.0 ? err / fabs(w) : err;
+            if (rel > worst)
+                worst = rel;
+            ok = err <= atol + rtol * fabs(w);
+        }
+        if (!ok) {
+            if (bad == 0 && first_bad != NULL)
+                *first_bad = i;
+            bad++;
+        }
+    }
+    if (max_rel != NULL)
+        *max_rel = worst;
+    return bad;
+}

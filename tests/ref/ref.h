@@ -1,0 +1,69 @@
+/*
+** ref.h: double-precision host references for cldnn's primitives.
+**
+** Used by the Criterion suites in tests/ and by `cldnn-bench -V 1` in perf/, so that a kernel is
+** always checked against one reference. Every routine works on host arrays described by a
+** strided view (dims and strides in elements, up to 8 dims) and computes in double; inputs and
+** outputs are float arrays (what the device holds), the result is returned as double where the
+** caller wants to compare with a tolerance.
+**
+** Also here: a seeded random generator (xorshift64*) so failures can be reproduced from the
+** printed seed, and the comparison helper that the tests and the bench share.
+*/
+#ifndef CLDNN_REF_H_
+#define CLDNN_REF_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define REF_DIM_MAX 8
+
+/* A strided view: element i (multi-index) lives at sum idx[d] * strides[d]. */
+typedef struct {
+    int nd;
+    int64_t dims[REF_DIM_MAX];
+    int64_t strides[REF_DIM_MAX];
+} ref_view;
+
+/* Packed NCHW-order view of dims (row-major: last dim fastest). */
+ref_view ref_view_packed(int nd, const int64_t* dims);
+/* Number of elements (product of dims). */
+int64_t ref_view_count(const ref_view* v);
+/* Number of elements a buffer must hold: 1 + sum (dims-1)*strides. */
+int64_t ref_view_span(const ref_view* v);
+/* Offset (elements) of the linear index i (row-major over dims). */
+int64_t ref_view_offset(const ref_view* v, int64_t i);
+
+/* Activation modes use cldnn's enum values (cldnnActivationMode_t). */
+double ref_act_forward(int mode, double coef, double swish_beta, double x);
+/* d act / dx at x (a subgradient at kinks: 0 for x == 0 in RELU, as the library). */
+double ref_act_derivative(int mode, double coef, double swish_beta, double x);
+
+/* Seeded generator. */
+typedef struct { uint64_t s; } ref_rng;
+void ref_rng_seed(ref_rng* r, uint64_t seed);
+uint64_t ref_rng_next(ref_rng* r);
+/* Uniform in [lo, hi). */
+double ref_rng_uniform(ref_rng* r, double lo, double hi);
+/* Fills n floats uniformly in [lo, hi). */
+void ref_fill_uniform(ref_rng* r, float* p, size_t n, double lo, double hi);
+/* Fills n floats with NaN (for outputs whose prior content must not be read). */
+void ref_fill_nan(float* p, size_t n);
+/* A seed from CLDNN_TEST_SEED if set, else from the clock; the caller prints it. */
+uint64_t ref_seed_from_env(void);
+
+/* Compares got (float, strided by v) against want (double, packed over v's dims):
+** |got - want| <= atol + rtol * |want| for every element. Returns the number of failures and
+** writes the first failing linear index, and the largest relative error seen, when non-NULL. */
+int64_t ref_compare(const ref_view* v, const float* got, const double* want, double atol, double rtol,
+                    int64_t* first_bad, double* max_rel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLDNN_REF_H_ */
