@@ -6,7 +6,8 @@
 #
 # DEVICE is a CLDNN_DEVICE value (gpu, cpu, P:D or a name substring). The binary is
 # BUILD_DIR/perf/cldnn-bench (default BUILD_DIR: build). Environment: SIZE_MIB (default 256) is
-# the 1-d tensor size of the sweeps, ITERS (default 20) the timed iterations per repetition.
+# the 1-d tensor size of the sweeps, ITERS (default 20) the timed iterations per repetition,
+# CLDNN_COMMIT the commit to record where the tree has no .git (the device tool sends none).
 # Every command runs even when an earlier one fails; the exit status is 1 if any failed.
 set -u -o pipefail
 build=build
@@ -55,7 +56,7 @@ mkdir -p "$(dirname "$outfile")"
   echo "- device: $(field device)"
   echo "- driver: $(field driver)"
   echo "- platform: $(field platform)"
-  echo "- cldnn: $(field cldnn); host: $(uname -srm), $(nproc) cores"
+  echo "- cldnn: $(field cldnn) at commit ${CLDNN_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}; host: $(uname -srm), $(nproc) cores"
   echo "- seed of each command: $(grep '^# seed:' "$log" | sed 's/^# seed: \([0-9]*\).*/\1/' | tr '\n' ' ')"
   echo "- sweep wall time: ${elapsed} s; status: $([ $status -eq 0 ] && echo OK || echo FAILED)"
   echo

@@ -104,13 +104,19 @@ static int spans_fit_32(const cldnn_elt_problem* p) {
     return 1;
 }
 
+/* 1-d work-group size: 64 on CPUs, 256 on GPUs, never above the device's maximum. */
+static size_t group_size(const cldnn_device_profile* dev) {
+    size_t l = dev->is_cpu ? 64 : 256;
+    return l < dev->max_wg_size ? l : dev->max_wg_size;
+}
+
 /* Per-device defaults (measured: see perf/results/). GPUs: 4 floats per work-item in groups of
 ** 256; CPUs: PoCL vectorizes across work-items, groups of 64 keep scheduling granular. */
 static void contig_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
     elt_params* q = (elt_params*)params;
     q->vec = 4;
-    q->local = dev->is_cpu ? 64 : 256;
+    q->local = group_size(dev);
     for (int o = 0; o < p->nops; ++o)
         while (q->vec > 1 && p->offset[o] % (uint64_t)q->vec != 0)
             q->vec /= 2;
@@ -124,7 +130,7 @@ static void contig_defaults(const void* problem, const cldnn_device_profile* dev
 static void strided_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     elt_params* q = (elt_params*)params;
     q->vec = 1;
-    q->local = dev->is_cpu ? 64 : 256;
+    q->local = group_size(dev);
     q->idx32 = spans_fit_32((const cldnn_elt_problem*)problem);
     q->fold_mode = cldnn_env_int("CLDNN_ELT_FOLD", 1) != 0;
 }
@@ -145,9 +151,10 @@ static int tiled_dims(const cldnn_elt_problem* p, int* I, int* J) {
 }
 
 static int tiled_applicable(const void* problem, const cldnn_device_profile* dev) {
-    (void)dev;
     int I, J;
-    return tiled_dims((const cldnn_elt_problem*)problem, &I, &J);
+    /* 32 x 8 work-items and a 32 x 33 float tile */
+    return dev->max_wg_size >= 256 && dev->local_mem >= 32 * 33 * 4 &&
+           tiled_dims((const cldnn_elt_problem*)problem, &I, &J);
 }
 
 static void build_options(const cldnn_elt_problem* p, const elt_params* q, char* buf, size_t size) {
@@ -184,16 +191,23 @@ static cldnnStatus_t set_tail_args(cl_kernel k, cl_uint first, const cldnn_elt_p
     return CLDNN_STATUS_SUCCESS;
 }
 
+/* What every run function starts with: the kernel `name` built for (p, q), and the operands. */
+static cldnnStatus_t elt_prepare(cldnnHandle_t h, const cldnn_elt_problem* p, const elt_params* q, const char* name,
+                                 const void* buffers, cl_kernel* k, cl_mem mem[3], cl_ulong off[3]) {
+    char opts[256];
+    build_options(p, q, opts, sizeof opts);
+    CLDNN_TRY(cldnn_kernel_get(h, "eltwise/eltwise.cl", opts, name, k));
+    operands(p, (const cldnn_elt_buffers*)buffers, mem, off);
+    return CLDNN_STATUS_SUCCESS;
+}
+
 static cldnnStatus_t contig_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
     const elt_params* q = (const elt_params*)params;
-    char opts[256];
-    build_options(p, q, opts, sizeof opts);
     cl_kernel k;
-    CLDNN_TRY(cldnn_kernel_get(h, "eltwise/eltwise.cl", opts, "eltwise_contig", &k));
     cl_mem mem[3];
     cl_ulong off[3];
-    operands(p, (const cldnn_elt_buffers*)buffers, mem, off);
+    CLDNN_TRY(elt_prepare(h, p, q, "eltwise_contig", buffers, &k, mem, off));
     cl_ulong n = (cl_ulong)p->count;
     SETARG(k, 0, n);
     for (int o = 0; o < 3; ++o) {
@@ -208,13 +222,10 @@ static cldnnStatus_t contig_run(cldnnHandle_t h, const void* problem, const void
 static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
     const elt_params* q = (const elt_params*)params;
-    char opts[256];
-    build_options(p, q, opts, sizeof opts);
     cl_kernel k;
-    CLDNN_TRY(cldnn_kernel_get(h, "eltwise/eltwise.cl", opts, "eltwise_strided", &k));
     cl_mem mem[3];
     cl_ulong off[3];
-    operands(p, (const cldnn_elt_buffers*)buffers, mem, off);
+    CLDNN_TRY(elt_prepare(h, p, q, "eltwise_strided", buffers, &k, mem, off));
     cl_long8 dims, str[3];
     for (int i = 0; i < 8; ++i) { /* innermost first */
         int d = p->nd - 1 - i;
@@ -239,13 +250,10 @@ static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const voi
 static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
     const elt_params* q = (const elt_params*)params;
-    char opts[256];
-    build_options(p, q, opts, sizeof opts);
     cl_kernel k;
-    CLDNN_TRY(cldnn_kernel_get(h, "eltwise/eltwise.cl", opts, "eltwise_tiled", &k));
     cl_mem mem[3];
     cl_ulong off[3];
-    operands(p, (const cldnn_elt_buffers*)buffers, mem, off);
+    CLDNN_TRY(elt_prepare(h, p, q, "eltwise_tiled", buffers, &k, mem, off));
     int I, J;
     if (!tiled_dims(p, &I, &J))
         return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR, "eltwise_tiled run on a problem it does not serve");

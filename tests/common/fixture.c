@@ -377,18 +377,10 @@ int64_t fx_compare(const fx_tensor* t, const double* want, const double* scale, 
     for (int64_t i = 0; i < t->count; i++) {
         double g = fx_tensor_got(t, i), w = want[i];
         double sc = scale != NULL ? scale[i] : fabs(w);
-        double tol = atol + rtol * sc;
-        int ok;
-        if (isnan(w) || isnan(g)) {
-            ok = isnan(w) && isnan(g);
-        } else if (isinf(w) || isinf(g)) {
-            ok = g == w;
-        } else {
-            double err = fabs(g - w);
-            if (err / tol > w_ratio)
-                w_ratio = err / tol;
-            ok = err <= tol;
-        }
+        double tol = atol + rtol * sc, err;
+        int ok = ref_close(g, w, tol, &err);
+        if (err / tol > w_ratio)
+            w_ratio = err / tol;
         if (!ok) {
             if (bad == 0 && msg_size > 0) {
                 int64_t idx[REF_DIM_MAX];

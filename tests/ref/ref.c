@@ -247,8 +247,18 @@ uint64_t ref_seed_from_env(void) {
 
 /* -------------------------------------------------------------------------- comparison */
 
-/* See ref.h. A NaN want accepts only a NaN got; an infinite want only the same infinity. The
-** relative error of an element is |got - want| / |want| (the absolute error when want == 0). */
+int ref_close(double got, double want, double tol, double* err) {
+    *err = 0.0;
+    if (isnan(want) || isnan(got))
+        return isnan(want) && isnan(got);
+    if (isinf(want) || isinf(got))
+        return got == want;
+    *err = fabs(got - want);
+    return *err <= tol;
+}
+
+/* See ref.h. The relative error of an element is |got - want| / |want| (the absolute error
+** when want == 0). */
 int64_t ref_compare(const ref_view* v, const float* got, const double* want, double atol, double rtol,
                     int64_t* first_bad, double* max_rel) {
     int64_t n = ref_view_count(v), bad = 0;
@@ -257,19 +267,11 @@ int64_t ref_compare(const ref_view* v, const float* got, const double* want, dou
         *first_bad = -1;
     for (int64_t i = 0; i < n; i++) {
         double g = (double)got[ref_view_offset(v, i)];
-        double w = want[i];
-        int ok;
-        if (isnan(w) || isnan(g)) {
-            ok = isnan(w) && isnan(g);
-        } else if (isinf(w) || isinf(g)) {
-            ok = g == w;
-        } else {
-            double err = fabs(g - w);
-            double rel = w != 0.0 ? err / fabs(w) : err;
-            if (rel > worst)
-                worst = rel;
-            ok = err <= atol + rtol * fabs(w);
-        }
+        double w = want[i], err;
+        int ok = ref_close(g, w, atol + rtol * fabs(w), &err);
+        double rel = w != 0.0 ? err / fabs(w) : err;
+        if (rel > worst)
+            worst = rel;
         if (!ok) {
             if (bad == 0 && first_bad != NULL)
                 *first_bad = i;

@@ -56,6 +56,10 @@ void ref_fill_nan(float* p, size_t n);
 /* A seed from CLDNN_TEST_SEED if set, else from the clock; the caller prints it. */
 uint64_t ref_seed_from_env(void);
 
+/* One element: 1 when got matches want within tol (a NaN want accepts only a NaN got, an
+** infinite want only the same infinity). *err gets |got - want| for finite pairs, else 0. */
+int ref_close(double got, double want, double tol, double* err);
+
 /* Compares got (float, strided by v) against want (double, packed over v's dims):
 ** |got - want| <= atol + rtol * |want| for every element. Returns the number of failures and
 ** writes the first failing linear index, and the largest relative error seen, when non-NULL. */
