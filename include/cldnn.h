@@ -239,6 +239,37 @@ CLDNN_EXPORT cldnnStatus_t cldnnTransformTensor(cldnnHandle_t handle, const void
                                                 const void* beta,
                                                 const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset);
 
+/* ------------------------------------------------------------------- GEMM */
+typedef enum {
+    CLDNN_ROW_MAJOR = 0,
+    CLDNN_COL_MAJOR = 1
+} cldnnLayout_t;
+
+typedef enum {
+    CLDNN_OP_N = 0,
+    CLDNN_OP_T = 1
+} cldnnOperation_t;
+
+/* C = alpha * op(A) op(B) + beta * C with BLAS semantics: C is m x n, op(A) m x k, op(B) k x n,
+** every matrix stored in `layout` with its leading dimension (lda >= rows of A as stored for
+** COL_MAJOR, >= columns for ROW_MAJOR; likewise ldb, ldc). m, n, k >= 1. alpha and beta point
+** to float (FLOAT data, the one type computed today). With *beta == 0, C is not read. Offsets
+** are in bytes. */
+CLDNN_EXPORT cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA,
+                                     cldnnOperation_t transB, int64_t m, int64_t n, int64_t k, const void* alpha,
+                                     cl_mem A, size_t aOffset, int64_t lda, cl_mem B, size_t bOffset, int64_t ldb,
+                                     const void* beta, cl_mem C, size_t cOffset, int64_t ldc,
+                                     cldnnDataType_t dataType);
+/* batchCount products; matrix i of X starts strideX elements after matrix i-1 (strides >= 0;
+** a stride of 0 reuses one A or B for every product; C's stride must keep the outputs apart). */
+CLDNN_EXPORT cldnnStatus_t cldnnGemmStridedBatched(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA,
+                                                   cldnnOperation_t transB, int64_t m, int64_t n, int64_t k,
+                                                   const void* alpha, cl_mem A, size_t aOffset, int64_t lda,
+                                                   int64_t strideA, cl_mem B, size_t bOffset, int64_t ldb,
+                                                   int64_t strideB, const void* beta, cl_mem C, size_t cOffset,
+                                                   int64_t ldc, int64_t strideC, int64_t batchCount,
+                                                   cldnnDataType_t dataType);
+
 #ifdef __cplusplus
 }
 #endif

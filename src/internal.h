@@ -114,7 +114,15 @@ struct cldnnContext {
     ** one thread at a time). Small and searched linearly; evicted round-robin when full. */
     cldnn_kernel_slot kernels[CLDNN_KERNEL_SLOTS];
     int nkernels, next_evict;
+    /* Small internal scratch (GEMM split-k partial sums), grown on demand, capped by
+    ** CLDNN_SCRATCH_MAX; never the data path's buffers. */
+    cl_mem scratch;
+    size_t scratch_size;
 };
+
+#define CLDNN_SCRATCH_MAX ((size_t)64 << 20)
+/* A scratch buffer of at least `bytes` (<= CLDNN_SCRATCH_MAX) owned by the handle. */
+cldnnStatus_t cldnn_scratch_get(cldnnHandle_t h, size_t bytes, cl_mem* out);
 
 /* NULL handle -> BAD_PARAM_NULL_POINTER. */
 cldnnStatus_t cldnn_check_handle(cldnnHandle_t h);
@@ -266,6 +274,63 @@ void cldnn_elt_problem_init(cldnn_elt_problem* p, cldnn_elt_op op, cldnnDataType
 /* Runs the problem through the elementwise solver table. `key` names it in logs and errors. */
 cldnnStatus_t cldnn_elt_run(cldnnHandle_t h, const cldnn_elt_problem* p, const cldnn_elt_buffers* b,
                             const char* key);
+
+/* ----------------------------------------------------------------------- GEMM (gemm/gemm.c) */
+
+/* The canonical problem: C (m x n, column-major, ldc) = alpha * op(A) op(B) + beta * C over
+** batch products; row-major calls are turned into this form (C^T = op(B)^T op(A)^T). */
+typedef struct {
+    int64_t m, n, k;
+    int trans_a, trans_b;       /* 1: the stored column-major matrix is used transposed */
+    int64_t lda, ldb, ldc;
+    int64_t stride_a, stride_b, stride_c; /* elements between batch products */
+    int64_t batch;
+    uint64_t off_a, off_b, off_c;         /* elements */
+    float alpha, beta;
+} cldnn_gemm_problem;
+
+typedef struct {
+    cl_mem a, b, c;
+} cldnn_gemm_buffers;
+
+/* Tuning parameters of kernels/gemm/gemm.cl (meaning in kernels/common/gemm_tile.h). vwa and
+** vwb are upper bounds: the run lowers them to what the problem's alignment allows. */
+typedef struct {
+    int mwg, nwg, kwg;
+    int mdimc, ndimc;
+    int vwm, vwn;
+    int vwa, vwb;
+    int pada, padb;
+    int splitk;  /* k splits: 0 chooses from the problem and the device, 1 none, > 1 that many */
+} cldnn_gemm_params;
+
+/* 1 when p satisfies the kernel's constraints on device dev (with load widths vwa, vwb). */
+int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profile* dev);
+/* The parameter set for problem pr on dev: the device's table entry for the problem's shape
+** class, else the heuristic default of its device type. */
+void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out);
+/* Runs pr with explicit parameters (the tuner's and the tests' entry). */
+cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
+                                    const cldnn_gemm_buffers* b);
+/* "64x64x16-16x16-4x4-4x4-0x0": MWG x NWG x KWG - MDIMC x NDIMC - VWM x VWN - VWA x VWB - pads */
+void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size);
+int cldnn_gemm_params_parse(const char* s, cldnn_gemm_params* p);
+/* Shape classes of the parameter tables. */
+typedef enum {
+    CLDNN_GEMM_LARGE = 0,
+    CLDNN_GEMM_MEDIUM = 1,
+    CLDNN_GEMM_SMALL_N = 2,
+    CLDNN_GEMM_SMALL_M = 3,
+    CLDNN_GEMM_CLASSES = 4
+} cldnn_gemm_class;
+cldnn_gemm_class cldnn_gemm_classify(const cldnn_gemm_problem* pr);
+const char* cldnn_gemm_class_name(cldnn_gemm_class c);
+/* The declared tuning space of gemm_tiled on dev (value lists filtered by the kernel's
+** constraints and the pruning rules in gemm_params.c): writes at most max sets, returns the
+** number the space holds. */
+size_t cldnn_gemm_param_space(const cldnn_device_profile* dev, cldnn_gemm_params* out, size_t max);
+/* Every parameter set the shipped tables hold (for the tests): n sets written to out. */
+size_t cldnn_gemm_table_params(cldnn_gemm_params* out, size_t max);
 
 /* ------------------------------------------------------------------------------ utilities */
 

@@ -257,4 +257,4 @@ out:
 }
 
 const bench_mode bench_mode_activ = {"activ", "activation forward and backward (cldnnActivationForward/Backward)",
-                                     k_flags, activ_run};
+                                     k_flags, activ_run, NULL};

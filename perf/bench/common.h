@@ -1,7 +1,7 @@
 /*
 ** common.h: what every cldnn-bench mode shares.
 **
-** cldnn-bench is one binary with a mode per primitive family (activ, tensor, later gemm, conv,
+** cldnn-bench is one binary with a mode per primitive family (activ, tensor, gemm, later conv,
 ** pool, softmax, bnorm, lrn). main.c parses `cldnn-bench <mode> [flags]` into a bench_args
 ** (validated against the common flag table and the mode's own table), resolves the common flags
 ** into a bench_opts, opens the device through the library (bench_ctx) and calls the mode's run
@@ -206,12 +206,14 @@ int bench_check_result(const bench_opts* opts, const ref_view* v, const float* g
 
 /* ---------------------------------------------------------------- modes */
 /* A mode: its name, a one-line summary, its own flags and the function that runs it. run
-** returns the process exit status (0 all passed, 1 a failure, 2 a usage error). */
+** returns the process exit status (0 all passed, 1 a failure, 2 a usage error). md_header prints
+** the markdown header of a mode whose rows are not bench_result rows (NULL: bench_report_header). */
 typedef struct {
     const char* name;
     const char* summary;
     const bench_flag* flags;
     int (*run)(bench_ctx* ctx, const bench_opts* opts, const bench_args* args);
+    void (*md_header)(void);
 } bench_mode;
 
 #endif /* CLDNN_BENCH_COMMON_H_ */

@@ -19,7 +19,7 @@
 
 #include "common.h"
 
-#define BENCH_MODE_LIST(X) X(activ) X(tensor)
+#define BENCH_MODE_LIST(X) X(activ) X(tensor) X(gemm)
 
 #define BENCH_MODE_DECLARE(name) extern const bench_mode bench_mode_##name;
 BENCH_MODE_LIST(BENCH_MODE_DECLARE)
@@ -282,7 +282,7 @@ int main(int argc, char** argv) {
     }
     if (opts.verify) printf("# seed: %llu (rerun with --seed %llu)\n", (unsigned long long)opts.seed,
                             (unsigned long long)opts.seed);
-    if (bench_arg_given(&args, "--md-header")) bench_report_header();
+    if (bench_arg_given(&args, "--md-header")) (m->md_header ? m->md_header : bench_report_header)();
     rc = m->run(&ctx, &opts, &args);
     bench_ctx_close(&ctx);
     return rc;

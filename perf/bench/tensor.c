@@ -179,4 +179,4 @@ static int tensor_run(bench_ctx* ctx, const bench_opts* opts, const bench_args* 
 }
 
 const bench_mode bench_mode_tensor = {"tensor", "add, set, scale, transform (cldnnAddTensor, ...)", k_flags,
-                                      tensor_run};
+                                      tensor_run, NULL};

@@ -37,7 +37,29 @@ static cldnnStatus_t queue_info(cl_command_queue q, cl_context* ctx, cl_device_i
     return CLDNN_STATUS_SUCCESS;
 }
 
+cldnnStatus_t cldnn_scratch_get(cldnnHandle_t h, size_t bytes, cl_mem* out) {
+    if (bytes > CLDNN_SCRATCH_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "internal scratch of %zu bytes exceeds the cap", bytes);
+    if (h->scratch == NULL || h->scratch_size < bytes) {
+        if (h->scratch)
+            clReleaseMemObject(h->scratch);
+        h->scratch = NULL;
+        h->scratch_size = 0;
+        size_t size = bytes < ((size_t)1 << 20) ? ((size_t)1 << 20) : bytes;
+        cl_int err;
+        cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_WRITE, size, NULL, &err);
+        if (m == NULL)
+            return CLDNN_CL_FAIL(err, "clCreateBuffer (internal scratch)");
+        h->scratch = m;
+        h->scratch_size = size;
+    }
+    *out = h->scratch;
+    return CLDNN_STATUS_SUCCESS;
+}
+
 static void handle_free(cldnnHandle_t h) {
+    if (h->scratch)
+        clReleaseMemObject(h->scratch);
     for (int i = 0; i < h->nkernels; ++i)
         clReleaseKernel(h->kernels[i].kernel);
     if (h->programs)

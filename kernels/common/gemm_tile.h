@@ -1,0 +1,163 @@
+/*
+ * gemm_tile.h: the pieces of cldnn's tiled GEMM that every GEMM-shaped kernel shares (GEMM and
+ * batched GEMM today, implicit-GEMM convolution next): the tuning parameters with their
+ * defaults, the operand tile loaders (global -> registers -> local memory), and the register
+ * micro-tile update. Kernels include it, define their own operand loaders when the operand is
+ * not a plain matrix, and write the blocking loop.
+ *
+ * Canonical problem: C (M x N, column-major, ldc) = alpha * A' B' + beta * C where
+ *   A'(m, k) = A[m * A_SM + k * A_SK]  and  B'(k, n) = B[k * B_SK + n * B_SN]
+ * (the host turns row-major and transposed calls into this form).
+ *
+ * Tuning parameters (build options; CLBlast's names where they mean the same)
+ *   MWG, NWG   work-group tile of C in m and n                     typical 32..128
+ *   KWG        k-step: the depth of one local-memory tile          8, 16, 32
+ *   MDIMC      work-items along m, NDIMC along n (work-group size MDIMC x NDIMC)
+ *   VWM, VWN   widths of the local-memory reads of the register block (1, 2, 4)
+ *              Work-item (tx, ty) owns rows (i * MDIMC + tx) * VWM + v and columns
+ *              (j * NDIMC + ty) * VWN + w: VWM-wide chunks MDIMC * VWM apart.
+ *   VWA, VWB   width of the global loads of A and B along their unit-stride dimension (1, 2,
+ *              4); the host passes 1 unless that dimension's stride, the leading dimension and
+ *              the offset allow aligned vectors
+ *   PADA, PADB local-memory padding of the A and B tiles (floats per k-row)
+ *   A_TRANS    0: A' is unit-stride along m (column-major A, OP_N); 1: along k
+ *   B_TRANS    0: B' is unit-stride along k (column-major B, OP_N); 1: along n
+ * Derived: MWI = MWG / MDIMC, NWI = NWG / NDIMC (the register block), NTHREADS.
+ * Constraints (checked by the host's parameter validation): MWI % VWM == 0, NWI % VWN == 0,
+ * (MWG * KWG) % (NTHREADS * VWA) == 0, (NWG * KWG) % (NTHREADS * VWB) == 0, and the unit-stride
+ * extent of each tile divisible by its load width.
+ */
+#ifndef CLDNN_GEMM_TILE_H
+#define CLDNN_GEMM_TILE_H
+
+#ifndef MWG
+#define MWG 64
+#endif
+#ifndef NWG
+#define NWG 64
+#endif
+#ifndef KWG
+#define KWG 16
+#endif
+#ifndef MDIMC
+#define MDIMC 16
+#endif
+#ifndef NDIMC
+#define NDIMC 16
+#endif
+#ifndef VWM
+#define VWM 4
+#endif
+#ifndef VWN
+#define VWN 4
+#endif
+#ifndef VWA
+#define VWA 1
+#endif
+#ifndef VWB
+#define VWB 1
+#endif
+#ifndef PADA
+#define PADA 0
+#endif
+#ifndef PADB
+#define PADB 0
+#endif
+#ifndef A_TRANS
+#define A_TRANS 0
+#endif
+#ifndef B_TRANS
+#define B_TRANS 0
+#endif
+
+#define MWI (MWG / MDIMC)
+#define NWI (NWG / NDIMC)
+#define NTHREADS (MDIMC * NDIMC)
+#define LDA_LOCAL (MWG + PADA)
+#define LDB_LOCAL (NWG + PADB)
+
+/* Vector types of width W: floatW, with float for W == 1. */
+#define VEC_T_1 float
+#define VEC_T_2 float2
+#define VEC_T_4 float4
+#define VEC_T(W) CAT(VEC_T_, W)
+/* Aligned vector loads (the host guarantees the alignment of global vectors: see VWA/VWB; local
+ * tiles are 16-byte aligned with row lengths that keep VWM/VWN chunks aligned). */
+#define VLOADG(W, p) (*(__global const VEC_T(W)*)(p))
+#define VLOADL(W, p) (*(__local const VEC_T(W)*)(p))
+#define VSTORE_PRIV(W, v, p) CAT(vstore_w_private_, W)((v), (p))
+
+/*
+ * Tile loader: moves an R x KWG tile of an operand X (element (r, kk) at X[r * SR + kk * SK],
+ * R_UNIT: unit stride along r, else along k) into registers (X_LOAD) and then into local memory
+ * laid out [kk][r] with row length LDL (X_STORE). The tile origin (r0, k0) and the operand's
+ * extents (RTOT, KTOT) bound the guarded path; a full tile takes the unguarded vector path.
+ * Each work-item moves R * KWG / NTHREADS elements in chunks of W along the unit-stride dim.
+ */
+#define TILE_CHUNKS(R, W) ((R) * KWG / (NTHREADS * (W)))
+
+/* Coordinates of chunk c (0 .. NTHREADS * TILE_CHUNKS - 1) of a tile. */
+#define CHUNK_R(R_UNIT, R, W, c) ((R_UNIT) ? ((c) % ((R) / (W))) * (W) : (c) / (KWG / (W)))
+#define CHUNK_K(R_UNIT, R, W, c) ((R_UNIT) ? (c) / ((R) / (W)) : ((c) % (KWG / (W))) * (W))
+
+/* Loads this work-item's chunks of the tile at (r0, k0) into regs[TILE_CHUNKS(R, W) * W]. */
+#define TILE_LOAD(X, SR, SK, R_UNIT, R, W, r0, k0, RTOT, KTOT, tid, regs)                              \
+    do {                                                                                              \
+        const int full_ = (r0) + (R) <= (RTOT) && (k0) + KWG <= (KTOT);                               \
+        for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                           \
+            const int c_ = (tid) + ci_ * NTHREADS;                                                    \
+            const int r_ = CHUNK_R(R_UNIT, R, W, c_), k_ = CHUNK_K(R_UNIT, R, W, c_);                 \
+            __global const float* p_ = (X) + (long)((r0) + r_) * (SR) + (long)((k0) + k_) * (SK);    \
+            if (full_) {                                                                              \
+                VEC_T(W) v_ = VLOADG(W, p_);                                                          \
+                VSTORE_PRIV(W, v_, (regs) + ci_ * (W));                                               \
+            } else {                                                                                  \
+                for (int w_ = 0; w_ < (W); ++w_) {                                                    \
+                    const int rr_ = (r0) + r_ + ((R_UNIT) ? w_ : 0);                                  \
+                    const int kk_ = (k0) + k_ + ((R_UNIT) ? 0 : w_);                                  \
+                    (regs)[ci_ * (W) + w_] =                                                          \
+                        (rr_ < (RTOT) && kk_ < (KTOT))                                                \
+                            ? (X)[(long)rr_ * (SR) + (long)kk_ * (SK)]                                \
+                            : 0.0f;                                                                   \
+                }                                                                                     \
+            }                                                                                         \
+        }                                                                                             \
+    } while (0)
+
+/* Stores this work-item's chunks from regs into the local tile Xs[kk * LDL + r]. */
+#define TILE_STORE(Xs, LDL, R_UNIT, R, W, tid, regs)                                                  \
+    do {                                                                                              \
+        for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                           \
+            const int c_ = (tid) + ci_ * NTHREADS;                                                    \
+            const int r_ = CHUNK_R(R_UNIT, R, W, c_), k_ = CHUNK_K(R_UNIT, R, W, c_);                 \
+            for (int w_ = 0; w_ < (W); ++w_)                                                          \
+                (Xs)[(k_ + ((R_UNIT) ? 0 : w_)) * (LDL) + r_ + ((R_UNIT) ? w_ : 0)] =                 \
+                    (regs)[ci_ * (W) + w_];                                                           \
+        }                                                                                             \
+    } while (0)
+
+inline void vstore_w_private_1(float v, float* p) { p[0] = v; }
+inline void vstore_w_private_2(float2 v, float* p) { vstore2(v, 0, p); }
+inline void vstore_w_private_4(float4 v, float* p) { vstore4(v, 0, p); }
+
+/*
+ * The micro-tile update (BLIS's micro-kernel): acc[MWI][NWI] += A-column x B-row for one k of
+ * the local tiles, the register block read in VWM / VWN-wide chunks.
+ */
+#define MICRO_TILE_UPDATE(As_k, Bs_k, tx, ty, acc)                                                    \
+    do {                                                                                              \
+        float a_[MWI], b_[NWI];                                                                       \
+        for (int i_ = 0; i_ < MWI / VWM; ++i_) {                                                      \
+            VEC_T(VWM) va_ = VLOADL(VWM, (As_k) + (i_ * MDIMC + (tx)) * VWM);                         \
+            VSTORE_PRIV(VWM, va_, a_ + i_ * VWM);                                                     \
+        }                                                                                             \
+        for (int j_ = 0; j_ < NWI / VWN; ++j_) {                                                      \
+            VEC_T(VWN) vb_ = VLOADL(VWN, (Bs_k) + (j_ * NDIMC + (ty)) * VWN);                         \
+            VSTORE_PRIV(VWN, vb_, b_ + j_ * VWN);                                                     \
+        }                                                                                             \
+        for (int i_ = 0; i_ < MWI; ++i_)                                                              \
+            for (int j_ = 0; j_ < NWI; ++j_)                                                          \
+                (acc)[i_][j_] = fma(a_[i_], b_[j_], (acc)[i_][j_]);                                   \
+    } while (0)
+
+#endif

@@ -1,0 +1,220 @@
+/*
+** cublas_gemm.c: the cuBLAS baseline of the GEMM benchmark: times cublasSgemm (cublasSgemmStridedBatched
+** for batch > 1) on every row of a shape file (perf/baselines/gemm_shapes.h), FP32 strict.
+**
+**   cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic] [--device D]
+**
+** Column-major, op(A), op(B) from a_t, b_t, minimum leading dimensions, packed batch strides,
+** alpha 1, beta 0. Math mode CUBLAS_DEFAULT_MATH (plain FP32: cuBLAS uses TF32 only under
+** CUBLAS_TF32_TENSOR_OP_MATH or NVIDIA_TF32_OVERRIDE=1, which this program refuses), or
+** CUBLAS_PEDANTIC_MATH with --pedantic; the header lines say which. A, B and C repeat a random
+** block of GEMM_BLOCK floats in [-1, 1) (uploaded once, doubled on the device with
+** cudaMemcpy), so the power draw is that of real data.
+**
+** Timing: W warm-up calls (3), a first estimate (batches of calls growing 4x until one takes
+** 20 ms) that sets the iterations so that the 5 repetitions take about T ms (50), then 5
+** repetitions of (event, iterations calls, event) on the handle's stream; the median of elapsed
+** / iterations. Output: '#' header lines, then one result line per shape:
+** `cublas m n k a_t b_t batch ms tflops iters`. Exit status 0, 1 if any shape failed, 2 on a
+** usage error.
+*/
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm_shapes.h"
+
+#define REPS 5
+
+/* Prints a usage line and returns 2. */
+static int usage(void) {
+    fprintf(stderr, "usage: cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic] [--device D]\n");
+    return 2;
+}
+
+/* A device buffer of n floats filled from blk (see the file comment), or NULL after printing why. */
+static float* make_buffer(size_t n, const float* blk) {
+    float* d = NULL;
+    cudaError_t e = cudaMalloc((void**)&d, n * sizeof(float));
+    if (e != cudaSuccess) {
+        fprintf(stderr, "cublas_gemm: cudaMalloc(%zu bytes): %s\n", n * sizeof(float), cudaGetErrorString(e));
+        return NULL;
+    }
+    size_t done = n < GEMM_BLOCK ? n : GEMM_BLOCK;
+    e = cudaMemcpy(d, blk, done * sizeof(float), cudaMemcpyHostToDevice);
+    while (e == cudaSuccess && done < n) {
+        size_t c = n - done < done ? n - done : done;
+        e = cudaMemcpy(d + done, d, c * sizeof(float), cudaMemcpyDeviceToDevice);
+        done += c;
+    }
+    if (e != cudaSuccess) {
+        fprintf(stderr, "cublas_gemm: filling a buffer: %s\n", cudaGetErrorString(e));
+        cudaFree(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* One shape's operands. */
+typedef struct {
+    cublasHandle_t h;
+    const gemm_shape* s;
+    int lda, ldb, ldc;
+    long long sa, sb, sc;
+    float *a, *b, *c;
+} call_args;
+
+/* Enqueues one call; returns the cuBLAS status. */
+static cublasStatus_t call_once(const call_args* x) {
+    const float one = 1.0f, zero = 0.0f;
+    const gemm_shape* s = x->s;
+    cublasOperation_t ta = s->ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb = s->tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (s->batch == 1)
+        return cublasSgemm(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, x->lda, x->b, x->ldb, &zero,
+                           x->c, x->ldc);
+    return cublasSgemmStridedBatched(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, x->lda, x->sa, x->b,
+                                     x->ldb, x->sb, &zero, x->c, x->ldc, x->sc, (int)s->batch);
+}
+
+/* Runs n calls between two events and returns the elapsed ms (< 0 after printing a failure). */
+static double timed_calls(const call_args* x, long long n, cudaEvent_t e0, cudaEvent_t e1) {
+    cudaEventRecord(e0, 0);
+    for (long long i = 0; i < n; i++) {
+        cublasStatus_t st = call_once(x);
+        if (st != CUBLAS_STATUS_SUCCESS) {
+            fprintf(stderr, "cublas_gemm: cublasSgemm: status %d\n", (int)st);
+            return -1;
+        }
+    }
+    cudaEventRecord(e1, 0);
+    cudaError_t e = cudaEventSynchronize(e1);
+    float ms = 0;
+    if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, e0, e1);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "cublas_gemm: %s\n", cudaGetErrorString(e));
+        return -1;
+    }
+    return ms;
+}
+
+/* Measures shape s and prints its result line. Returns 0, or 1 when it failed. */
+static int run_shape(cublasHandle_t h, const gemm_shape* s, const float* const blk[3], double target_ms,
+                     int warmup, cudaEvent_t e0, cudaEvent_t e1) {
+    call_args x = {h, s, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL};
+    /* column-major stored shapes: A (ta ? k x m : m x k), B (tb ? n x k : k x n), C m x n */
+    x.lda = (int)(s->ta ? s->k : s->m);
+    x.ldb = (int)(s->tb ? s->n : s->k);
+    x.ldc = (int)s->m;
+    x.sa = (long long)s->m * s->k;
+    x.sb = (long long)s->k * s->n;
+    x.sc = (long long)s->m * s->n;
+    int rc = 1;
+    const char* why = "buffers";
+    if (!(x.a = make_buffer((size_t)(x.sa * s->batch), blk[0])) ||
+        !(x.b = make_buffer((size_t)(x.sb * s->batch), blk[1])) ||
+        !(x.c = make_buffer((size_t)(x.sc * s->batch), blk[2])))
+        goto out;
+    why = "call";
+    if (timed_calls(&x, warmup, e0, e1) < 0) goto out;
+    double per = -1;
+    for (long long n = 1;; n *= 4) {
+        double ms = timed_calls(&x, n, e0, e1);
+        if (ms < 0) goto out;
+        per = ms * 1e-3 / (double)n;
+        if (ms >= 20.0 || n >= 16384) break;
+    }
+    long long iters = gemm_iters_for(per, target_ms, REPS);
+    double t[REPS];
+    for (int r = 0; r < REPS; r++) {
+        double ms = timed_calls(&x, iters, e0, e1);
+        if (ms < 0) goto out;
+        t[r] = ms / (double)iters;
+    }
+    gemm_print_result("cublas", s, gemm_median(t, REPS), iters, NULL);
+    rc = 0;
+out:
+    if (rc) gemm_print_result("cublas", s, -1, 0, why);
+    cudaFree(x.a);
+    cudaFree(x.b);
+    cudaFree(x.c);
+    return rc;
+}
+
+/* Parses the command line, sets up the device and handle, runs every shape. */
+int main(int argc, char** argv) {
+    const char* file = NULL;
+    double target_ms = 50;
+    int warmup = 3, pedantic = 0, dev = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--ms") && i + 1 < argc) target_ms = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--device") && i + 1 < argc) dev = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--pedantic")) pedantic = 1;
+        else if (argv[i][0] != '-' && !file) file = argv[i];
+        else return usage();
+    }
+    if (!file || !(target_ms > 0) || warmup < 0) return usage();
+    const char* ovr = getenv("NVIDIA_TF32_OVERRIDE");
+    if (ovr && strcmp(ovr, "0") != 0) {
+        fprintf(stderr, "cublas_gemm: NVIDIA_TF32_OVERRIDE=%s would allow TF32; unset it\n", ovr);
+        return 2;
+    }
+    gemm_shape* shapes = NULL;
+    int count = 0;
+    char err[512];
+    if (gemm_shapes_read(file, &shapes, &count, err, sizeof err)) {
+        fprintf(stderr, "cublas_gemm: %s\n", err);
+        return 2;
+    }
+    cudaError_t ce = cudaSetDevice(dev);
+    struct cudaDeviceProp prop;
+    if (ce == cudaSuccess) ce = cudaGetDeviceProperties(&prop, dev);
+    if (ce != cudaSuccess) {
+        fprintf(stderr, "cublas_gemm: device %d: %s\n", dev, cudaGetErrorString(ce));
+        free(shapes);
+        return 1;
+    }
+    cublasHandle_t h;
+    cublasStatus_t st = cublasCreate(&h);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasSetMathMode(h, pedantic ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublas_gemm: cublasCreate / cublasSetMathMode: status %d\n", (int)st);
+        free(shapes);
+        return 1;
+    }
+    int ver = 0, drv = 0, rt = 0;
+    cublasGetVersion(h, &ver);
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    printf("# device: %s (%d SMs, cc %d.%d)\n", prop.name, prop.multiProcessorCount, prop.major, prop.minor);
+    printf("# cuBLAS %d, CUDA runtime %d, driver API %d\n", ver, rt, drv);
+    printf("# math mode: %s (FP32, no TF32); column-major, minimum ld, alpha 1, beta 0\n",
+           pedantic ? "CUBLAS_PEDANTIC_MATH" : "CUBLAS_DEFAULT_MATH");
+    printf("# timing: CUDA events, %d warm-up, 5 repetitions of ~%g ms in all, median\n", warmup, target_ms);
+    printf("# tool m n k a_t b_t batch ms tflops iters\n");
+    fflush(stdout);
+
+    float* blk[3] = {malloc(GEMM_BLOCK * sizeof(float)), malloc(GEMM_BLOCK * sizeof(float)),
+                     malloc(GEMM_BLOCK * sizeof(float))};
+    if (!blk[0] || !blk[1] || !blk[2]) {
+        fprintf(stderr, "cublas_gemm: out of host memory\n");
+        return 1;
+    }
+    for (int i = 0; i < 3; i++) gemm_fill_block(blk[i], GEMM_BLOCK, 1000 + (uint64_t)i);
+    const float* cblk[3] = {blk[0], blk[1], blk[2]};
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    cublasSetStream(h, 0);
+    int fails = 0;
+    for (int i = 0; i < count; i++) fails += run_shape(h, &shapes[i], cblk, target_ms, warmup, e0, e1);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cublasDestroy(h);
+    for (int i = 0; i < 3; i++) free(blk[i]);
+    free(shapes);
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# run-gemm-h100.sh: the GEMM benchmark on the lent H100 (cldnn vs cuBLAS vs CLBlast, FP32), in one
+# call of the device tool.
+#
+# Here (the dev machine, Debian 12 with the CUDA 13 toolkit and libclblast-dev), from the
+# repository root, once per change of perf/baselines/:
+#   perf/run-gemm-h100.sh prepare [BUILD_DIR]
+#     builds cublas_gemm and clblast_gemm (Release, into BUILD_DIR, default /tmp/build-gemm-baselines),
+#     copies them into .carry/baselines/ and downloads Debian's libclblast1 .deb into .carry/clblast/
+#     (git-ignored; CLBlast's other needs, libOpenCL.so.1, libstdc++6, libgcc-s1 and libc6, are on
+#     the H100 image).
+# Then through the device tool (kind nvidia-h100-x1), with carry [".carry/baselines", ".carry/clblast"]:
+#   ./perf/run-gemm-h100.sh run
+#     registers NVIDIA's OpenCL ICD, builds cldnn-bench (Release, no tests) into build-h100/, puts
+#     cuBLAS 13 / the CUDA 13 runtime (PyTorch's pip packages or /usr/local/cuda) and the unpacked
+#     CLBlast on LD_LIBRARY_PATH, and runs perf/run-gemm-sweep.sh on the GPU over
+#     perf/shapes/gemm-square.csv and perf/shapes/deepbench-gemm-training.csv, writing
+#     ${OUT:-.}/gemm-h100.md. MS (default 50) passes through. About 3 to 4 minutes, build included.
+#     DEVICE (gpu), SHAPES (the two files, comma-separated), BASELINES ("cublas clblast"), OUTNAME
+#     (gemm-h100.md) and BUILD_DIR (build-h100) override the defaults, e.g. for a dry run on PoCL:
+#     DEVICE=cpu SHAPES=perf/shapes/gemm-smoke.csv BASELINES=clblast BUILD_DIR=/tmp/b OUT=/tmp \
+#       ./perf/run-gemm-h100.sh run
+# Copy the returned file into perf/results/ (one file per device and date).
+set -eu
+cd "$(dirname "$0")/.."
+case ${1:-} in
+  prepare)
+    build=${2:-/tmp/build-gemm-baselines}
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLDNN_BUILD_TESTS=OFF > /dev/null
+    cmake --build "$build" -j"$(nproc)" --target cublas_gemm clblast_gemm
+    mkdir -p .carry/baselines .carry/clblast
+    cp "$build"/perf/cublas_gemm "$build"/perf/clblast_gemm .carry/baselines/
+    rm -f .carry/clblast/*.deb
+    (cd .carry/clblast && apt-get download libclblast1)
+    echo "libraries the baselines need (cuBLAS/cudart come from the H100 machine, CLBlast from the .deb):"
+    ldd .carry/baselines/cublas_gemm .carry/baselines/clblast_gemm | grep '=>' | awk '{print "  " $1}' | sort -u
+    du -sh .carry/baselines .carry/clblast ;;
+  run)
+    out=${OUT:-.}
+    icd=/usr/lib/libnvidia-opencl.so.1
+    if [ -e "$icd" ] && [ -w /etc/OpenCL/vendors ]; then
+      echo "$icd" > /etc/OpenCL/vendors/nvidia.icd
+    fi
+    build=${BUILD_DIR:-build-h100}
+    mkdir -p "$build"
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLDNN_BUILD_TESTS=OFF > "$build/build.log" 2>&1 ||
+      { tail -n 40 "$build/build.log"; exit 1; }
+    cmake --build "$build" -j"$(nproc)" --target cldnn-bench >> "$build/build.log" 2>&1 ||
+      { tail -n 60 "$build/build.log"; exit 1; }
+
+    # cuBLAS 13 and the CUDA 13 runtime: /usr/local/cuda first, then PyTorch's nvidia.* packages
+    libpath=""
+    add_dir_of() {  # add_dir_of LIBNAME DIR...: the first DIR (searched 4 deep) holding LIBNAME
+      local name=$1 d f
+      shift
+      for d in "$@"; do
+        [ -d "$d" ] || continue
+        f=$(find "$d/" -maxdepth 4 -name "$name" 2>/dev/null | head -n 1)
+        if [ -n "$f" ]; then
+          case ":$libpath:" in
+            *":$(dirname "$f"):"*) ;;
+            *) libpath="$libpath:$(dirname "$f")" ;;
+          esac
+          return 0
+        fi
+      done
+      echo "warning: $name not found" >&2
+    }
+    mapfile -t pydirs < <(python3 -c "import nvidia; print('\n'.join(nvidia.__path__))" 2>/dev/null || true)
+    for lib in libcublas.so.13 libcublasLt.so.13 libcudart.so.13; do
+      add_dir_of "$lib" /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib "${pydirs[@]+"${pydirs[@]}"}"
+    done
+    mkdir -p /tmp/x
+    for f in .carry/clblast/*.deb; do [ -e "$f" ] && dpkg -x "$f" /tmp/x; done
+    libpath="$libpath:/tmp/x/usr/lib/x86_64-linux-gnu"
+    export LD_LIBRARY_PATH="${libpath#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+    chmod +x .carry/baselines/*_gemm 2>/dev/null || true
+    for b in .carry/baselines/*_gemm; do
+      [ -x "$b" ] || continue
+      if ldd "$b" | grep -q 'not found'; then
+        echo "warning: $b misses libraries:"; ldd "$b" | grep 'not found'
+      fi
+    done
+    echo "OpenCL devices:"
+    "$build"/perf/cldnn-bench --devices
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv 2>/dev/null || true
+
+    BASELINE_DIR=.carry/baselines BASELINES=${BASELINES:-cublas clblast} \
+      CLDNN_CACHE_DIR=${CLDNN_CACHE_DIR:-/tmp/cldnn-kc} bash ./perf/run-gemm-sweep.sh -b "$build" "${DEVICE:-gpu}" \
+      "${SHAPES:-perf/shapes/gemm-square.csv,perf/shapes/deepbench-gemm-training.csv}" "$out/${OUTNAME:-gemm-h100.md}" ;;
+  *) echo "usage: $0 prepare [BUILD_DIR] | run" >&2; exit 2 ;;
+esac

@@ -1,0 +1,286 @@
+/*
+** gemm.c: cldnnGemm and cldnnGemmStridedBatched.
+**
+** A call is validated (enums, sizes, leading dimensions, strides, buffer extents with 64-bit
+** overflow checks), turned into the canonical column-major problem (a row-major product is the
+** column-major product of the transposes with A and B swapped), and run by the GEMM family's
+** solver table. Today the table has one solver, gemm_tiled (kernels/gemm/gemm.cl), whose
+** parameters come from the device table in gemm_params.c; the global load widths are lowered at
+** run time to what the leading dimensions, offsets and batch strides allow.
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define GEMM_INT_MAX 0x7fffffffLL
+
+/* Elements a stored rows x cols column-major matrix with leading dimension ld spans over batch
+** products stride apart; -1 on overflow. */
+static int64_t matrix_span(int64_t rows, int64_t cols, int64_t ld, int64_t stride, int64_t batch) {
+    int64_t s, t;
+    if (__builtin_mul_overflow(cols - 1, ld, &s) || __builtin_add_overflow(s, rows, &s))
+        return -1;
+    if (__builtin_mul_overflow(batch - 1, stride, &t) || __builtin_add_overflow(s, t, &s))
+        return -1;
+    return s;
+}
+
+static cldnnStatus_t check_operand(cldnnHandle_t h, const char* name, cl_mem m, size_t off, int64_t rows,
+                                   int64_t cols, int64_t ld, int64_t stride, int64_t batch) {
+    const char* ldname = name[0] == 'A' ? "lda" : name[0] == 'B' ? "ldb" : "ldc";
+    if (ld < (rows > 1 ? rows : 1))
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "%s = %lld is below the %lld rows %s holds as stored",
+                          ldname, (long long)ld, (long long)rows, name);
+    if (ld > GEMM_INT_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "%s = %lld exceeds 2^31 - 1", ldname, (long long)ld);
+    if (stride < 0)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "the batch stride of %s is negative", name);
+    int64_t span = matrix_span(rows, cols, ld, stride, batch);
+    if (span < 0 || span > INT64_MAX / 4)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "the extent of %s overflows 63 bits", name);
+    return cldnn_check_buffer(h, m, off, 4, (uint64_t)span * 4u, name);
+}
+
+static void problem_key(const cldnn_gemm_problem* p, char* buf, size_t size) {
+    snprintf(buf, size, "gemm:m%lld-n%lld-k%lld-%c%c-lda%lld-ldb%lld-ldc%lld-b%lld-f32", (long long)p->m,
+             (long long)p->n, (long long)p->k, p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', (long long)p->lda,
+             (long long)p->ldb, (long long)p->ldc, (long long)p->batch);
+}
+
+/* Largest load width <= want that divides the leading dimension, the offset and the stride. */
+static int load_width(int want, int64_t ld, uint64_t off, int64_t stride) {
+    int w = want;
+    while (w > 1 && (ld % w || off % (uint64_t)w || stride % w))
+        w /= 2;
+    return w;
+}
+
+#define SETARG(k, i, v)                                                        \
+    do {                                                                       \
+        cl_int e_ = clSetKernelArg((k), (i), sizeof(v), &(v));                 \
+        if (e_ != CL_SUCCESS)                                                  \
+            return CLDNN_CL_FAIL(e_, "clSetKernelArg");                        \
+    } while (0)
+
+cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
+                                    const cldnn_gemm_buffers* b) {
+    cldnn_gemm_params q = *params;
+    q.vwa = load_width(q.vwa, pr->lda, pr->off_a, pr->stride_a);
+    q.vwb = load_width(q.vwb, pr->ldb, pr->off_b, pr->stride_b);
+    while (q.vwa > 1 && !cldnn_gemm_params_valid(&q, &h->prof))
+        q.vwa /= 2;
+    while (q.vwb > 1 && !cldnn_gemm_params_valid(&q, &h->prof))
+        q.vwb /= 2;
+    if (!cldnn_gemm_params_valid(&q, &h->prof)) {
+        char ps[96];
+        cldnn_gemm_params_format(params, ps, sizeof ps);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "GEMM parameters %s are not valid on %s", ps, h->prof.name);
+    }
+    char opts[320];
+    snprintf(opts, sizeof opts,
+             "-DMWG=%d -DNWG=%d -DKWG=%d -DMDIMC=%d -DNDIMC=%d -DVWM=%d -DVWN=%d -DVWA=%d -DVWB=%d -DPADA=%d "
+             "-DPADB=%d -DA_TRANS=%d -DB_TRANS=%d",
+             q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc, q.vwm, q.vwn, q.vwa, q.vwb, q.pada, q.padb, pr->trans_a,
+             pr->trans_b);
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_tiled", &k));
+
+    /* Split-k: when the blocks of C cannot fill the device, cut k into nsplit ranges whose
+    ** partial products go through the handle's scratch and gemm_splitk_reduce. */
+    uint64_t blocks = (uint64_t)((pr->m + q.mwg - 1) / q.mwg) * (uint64_t)((pr->n + q.nwg - 1) / q.nwg) *
+                      (uint64_t)pr->batch;
+    int64_t nsplit = q.splitk;
+    if (nsplit == 0) {
+        uint64_t target = 2u * (uint64_t)(h->prof.compute_units ? h->prof.compute_units : 1);
+        nsplit = blocks >= target ? 1 : (int64_t)((target + blocks - 1) / blocks);
+        int64_t most = pr->k / (4 * q.kwg); /* at least 4 k-tiles per split */
+        if (nsplit > most)
+            nsplit = most;
+        if (nsplit > 32)
+            nsplit = 32;
+        if (nsplit < 1)
+            nsplit = 1;
+    }
+    int64_t ksplit = (pr->k + nsplit - 1) / nsplit;
+    ksplit = (ksplit + q.kwg - 1) / q.kwg * q.kwg;
+    nsplit = (pr->k + ksplit - 1) / ksplit;
+    cl_mem W = b->c;
+    if (nsplit > 1) {
+        uint64_t bytes = (uint64_t)nsplit * (uint64_t)pr->batch * (uint64_t)pr->m * (uint64_t)pr->n * 4u;
+        if (bytes > CLDNN_SCRATCH_MAX || cldnn_scratch_get(h, (size_t)bytes, &W) != CLDNN_STATUS_SUCCESS) {
+            cldnn_error_clear(); /* no scratch: run unsplit */
+            nsplit = 1;
+            ksplit = pr->k;
+            W = b->c;
+        }
+    }
+    cl_int ks = (cl_int)ksplit, ns = (cl_int)nsplit;
+    cl_int M = (cl_int)pr->m, N = (cl_int)pr->n, K = (cl_int)pr->k;
+    cl_int lda = (cl_int)pr->lda, ldb = (cl_int)pr->ldb, ldc = (cl_int)pr->ldc;
+    cl_ulong oa = pr->off_a, ob = pr->off_b, oc = pr->off_c;
+    cl_long sa = pr->stride_a, sb = pr->stride_b, sc = pr->stride_c;
+    SETARG(k, 0, M);
+    SETARG(k, 1, N);
+    SETARG(k, 2, K);
+    SETARG(k, 3, pr->alpha);
+    SETARG(k, 4, pr->beta);
+    SETARG(k, 5, b->a);
+    SETARG(k, 6, oa);
+    SETARG(k, 7, lda);
+    SETARG(k, 8, sa);
+    SETARG(k, 9, b->b);
+    SETARG(k, 10, ob);
+    SETARG(k, 11, ldb);
+    SETARG(k, 12, sb);
+    SETARG(k, 13, b->c);
+    SETARG(k, 14, oc);
+    SETARG(k, 15, ldc);
+    SETARG(k, 16, sc);
+    SETARG(k, 17, ks);
+    SETARG(k, 18, ns);
+    SETARG(k, 19, W);
+    uint64_t global[3] = {(uint64_t)((pr->m + q.mwg - 1) / q.mwg) * (uint64_t)q.mdimc,
+                          (uint64_t)((pr->n + q.nwg - 1) / q.nwg) * (uint64_t)q.ndimc,
+                          (uint64_t)pr->batch * (uint64_t)nsplit};
+    size_t local[3] = {(size_t)q.mdimc, (size_t)q.ndimc, 1};
+    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, "gemm_tiled"));
+    if (nsplit == 1)
+        return CLDNN_STATUS_SUCCESS;
+
+    cl_kernel r;
+    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_splitk_reduce", &r));
+    cl_long bl = pr->batch;
+    SETARG(r, 0, M);
+    SETARG(r, 1, N);
+    SETARG(r, 2, bl);
+    SETARG(r, 3, ns);
+    SETARG(r, 4, pr->alpha);
+    SETARG(r, 5, pr->beta);
+    SETARG(r, 6, W);
+    SETARG(r, 7, b->c);
+    SETARG(r, 8, oc);
+    SETARG(r, 9, ldc);
+    SETARG(r, 10, sc);
+    size_t group = h->prof.is_cpu ? 64 : 256;
+    if (group > h->prof.max_wg_size)
+        group = h->prof.max_wg_size;
+    return cldnn_enqueue_1d(h, r, (uint64_t)pr->m * (uint64_t)pr->n * (uint64_t)pr->batch, group,
+                            "gemm_splitk_reduce");
+}
+
+/* ---- the solver table */
+
+static int tiled_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)problem;
+    (void)dev;
+    return 1;
+}
+
+static void tiled_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    cldnn_gemm_params_select((const cldnn_gemm_problem*)problem, dev, (cldnn_gemm_params*)params);
+}
+
+static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return cldnn_gemm_run_params(h, (const cldnn_gemm_problem*)problem, (const cldnn_gemm_params*)params,
+                                 (const cldnn_gemm_buffers*)buffers);
+}
+
+static const cldnn_solver gemm_solvers[] = {
+    {"gemm_tiled", -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
+};
+
+/* ---- public entry points */
+
+static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOperation_t ta, cldnnOperation_t tb,
+                                 int64_t m, int64_t n, int64_t k, const void* alpha, cl_mem A, size_t aOff,
+                                 int64_t lda, int64_t sA, cl_mem B, size_t bOff, int64_t ldb, int64_t sB,
+                                 const void* beta, cl_mem C, size_t cOff, int64_t ldc, int64_t sC, int64_t batch,
+                                 cldnnDataType_t dt) {
+    CLDNN_TRY(cldnn_check_handle(h));
+    if (layout != CLDNN_ROW_MAJOR && layout != CLDNN_COL_MAJOR)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "layout %d is not a cldnnLayout_t value", (int)layout);
+    if ((ta != CLDNN_OP_N && ta != CLDNN_OP_T) || (tb != CLDNN_OP_N && tb != CLDNN_OP_T))
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "%s %d is not a cldnnOperation_t value",
+                          (ta != CLDNN_OP_N && ta != CLDNN_OP_T) ? "transA" : "transB",
+                          (ta != CLDNN_OP_N && ta != CLDNN_OP_T) ? (int)ta : (int)tb);
+    if (alpha == NULL || beta == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", alpha == NULL ? "alpha" : "beta");
+    if (m < 1 || n < 1 || k < 1)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "m = %lld, n = %lld, k = %lld must all be >= 1",
+                          (long long)m, (long long)n, (long long)k);
+    if (batch < 1)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "batchCount = %lld must be >= 1", (long long)batch);
+    if (cldnn_dtype_size(dt) == 0)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "dataType %d is not a cldnnDataType_t value", (int)dt);
+    if (dt != CLDNN_DATA_FLOAT)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "GEMM computes float data; got %s", cldnn_dtype_name(dt));
+    if (m > GEMM_INT_MAX || n > GEMM_INT_MAX || k > GEMM_INT_MAX || batch > GEMM_INT_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "m, n, k and batchCount must be below 2^31");
+
+    /* Canonical column-major problem. */
+    cldnn_gemm_problem p;
+    memset(&p, 0, sizeof p);
+    int row = layout == CLDNN_ROW_MAJOR;
+    p.m = row ? n : m;
+    p.n = row ? m : n;
+    p.k = k;
+    p.trans_a = (row ? tb : ta) == CLDNN_OP_T;
+    p.trans_b = (row ? ta : tb) == CLDNN_OP_T;
+    p.lda = row ? ldb : lda;
+    p.ldb = row ? lda : ldb;
+    p.ldc = ldc;
+    p.stride_a = row ? sB : sA;
+    p.stride_b = row ? sA : sB;
+    p.stride_c = sC;
+    p.batch = batch;
+    cl_mem ma = row ? B : A, mb = row ? A : B;
+    size_t oa = row ? bOff : aOff, ob = row ? aOff : bOff;
+    p.alpha = *(const float*)alpha;
+    p.beta = *(const float*)beta;
+
+    /* Stored shapes: A' is m x k (k x m when transposed), B' k x n (n x k), C m x n. The caller's
+    ** names are kept in messages. */
+    const char* an = row ? "B" : "A";
+    const char* bn = row ? "A" : "B";
+    CLDNN_TRY(check_operand(h, an, ma, oa, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, p.lda, p.stride_a, batch));
+    CLDNN_TRY(check_operand(h, bn, mb, ob, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, p.ldb, p.stride_b, batch));
+    CLDNN_TRY(check_operand(h, "C", C, cOff, p.m, p.n, p.ldc, p.stride_c, batch));
+    if (batch > 1 && p.stride_c < p.ldc * (p.n - 1) + p.m)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                          "strideC = %lld makes the %lld products of C overlap", (long long)sC, (long long)batch);
+    p.off_a = oa / 4;
+    p.off_b = ob / 4;
+    p.off_c = cOff / 4;
+
+    if (cldnn_log_cmd_enabled())
+        cldnn_log_cmd("gemm -m %lld -n %lld -k %lld --transA %d --transB %d --layout %s --lda %lld --ldb %lld "
+                      "--ldc %lld -A %g -B %g%s%lld",
+                      (long long)m, (long long)n, (long long)k, (int)ta, (int)tb, row ? "row" : "col",
+                      (long long)lda, (long long)ldb, (long long)ldc, (double)p.alpha, (double)p.beta,
+                      " --batch ", (long long)batch);
+    char key[256];
+    problem_key(&p, key, sizeof key);
+    cldnn_gemm_buffers bufs = {ma, mb, C};
+    return cldnn_solver_run_default(h, gemm_solvers, sizeof gemm_solvers / sizeof gemm_solvers[0], &p, &bufs, key);
+}
+
+cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA, cldnnOperation_t transB,
+                        int64_t m, int64_t n, int64_t k, const void* alpha, cl_mem A, size_t aOffset, int64_t lda,
+                        cl_mem B, size_t bOffset, int64_t ldb, const void* beta, cl_mem C, size_t cOffset,
+                        int64_t ldc, cldnnDataType_t dataType) {
+    cldnn_error_clear();
+    return gemm_common(handle, layout, transA, transB, m, n, k, alpha, A, aOffset, lda, 0, B, bOffset, ldb, 0, beta, C,
+                       cOffset, ldc, 0, 1, dataType);
+}
+
+cldnnStatus_t cldnnGemmStridedBatched(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA,
+                                      cldnnOperation_t transB, int64_t m, int64_t n, int64_t k, const void* alpha,
+                                      cl_mem A, size_t aOffset, int64_t lda, int64_t strideA, cl_mem B,
+                                      size_t bOffset, int64_t ldb, int64_t strideB, const void* beta, cl_mem C,
+                                      size_t cOffset, int64_t ldc, int64_t strideC, int64_t batchCount,
+                                      cldnnDataType_t dataType) {
+    cldnn_error_clear();
+    return gemm_common(handle, layout, transA, transB, m, n, k, alpha, A, aOffset, lda, strideA, B, bOffset, ldb,
+                       strideB, beta, C, cOffset, ldc, strideC, batchCount, dataType);
+}
