@@ -321,7 +321,9 @@ typedef enum {
     CLDNN_GEMM_MEDIUM = 1,
     CLDNN_GEMM_SMALL_N = 2,
     CLDNN_GEMM_SMALL_M = 3,
-    CLDNN_GEMM_CLASSES = 4
+    CLDNN_GEMM_THIN_N = 4,
+    CLDNN_GEMM_THIN_M = 5,
+    CLDNN_GEMM_CLASSES = 6
 } cldnn_gemm_class;
 cldnn_gemm_class cldnn_gemm_classify(const cldnn_gemm_problem* pr);
 const char* cldnn_gemm_class_name(cldnn_gemm_class c);

@@ -89,9 +89,9 @@
 
 /*
  * Tile loader: moves an R x KWG tile of an operand X (element (r, kk) at X[r * SR + kk * SK],
- * R_UNIT: unit stride along r, else along k) into registers (X_LOAD) and then into local memory
- * laid out [kk][r] with row length LDL (X_STORE). The tile origin (r0, k0) and the operand's
- * extents (RTOT, KTOT) bound the guarded path; a full tile takes the unguarded vector path.
+ * R_UNIT: unit stride along r, else along k) into registers (TILE_LOAD) and then into local
+ * memory laid out [kk][r] with row length LDL (TILE_STORE). The tile origin (r0, k0) and the
+ * operand's extents (RTOT, KTOT) decide, per chunk, the vector or the guarded path.
  * Each work-item moves R * KWG / NTHREADS elements in chunks of W along the unit-stride dim.
  */
 #define TILE_CHUNKS(R, W) ((R) * KWG / (NTHREADS * (W)))
@@ -100,15 +100,18 @@
 #define CHUNK_R(R_UNIT, R, W, c) ((R_UNIT) ? ((c) % ((R) / (W))) * (W) : (c) / (KWG / (W)))
 #define CHUNK_K(R_UNIT, R, W, c) ((R_UNIT) ? (c) / ((R) / (W)) : ((c) % (KWG / (W))) * (W))
 
-/* Loads this work-item's chunks of the tile at (r0, k0) into regs[TILE_CHUNKS(R, W) * W]. */
+/* Loads this work-item's chunks of the tile at (r0, k0) into regs[TILE_CHUNKS(R, W) * W]. A chunk
+ * that lies wholly inside the operand is one aligned vector load; a chunk across its edge is
+ * loaded element by element with zeros outside, so edge tiles stay fast where they are full. */
 #define TILE_LOAD(X, SR, SK, R_UNIT, R, W, r0, k0, RTOT, KTOT, tid, regs)                              \
     do {                                                                                              \
-        const int full_ = (r0) + (R) <= (RTOT) && (k0) + KWG <= (KTOT);                               \
         for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                           \
             const int c_ = (tid) + ci_ * NTHREADS;                                                    \
             const int r_ = CHUNK_R(R_UNIT, R, W, c_), k_ = CHUNK_K(R_UNIT, R, W, c_);                 \
-            __global const float* p_ = (X) + (long)((r0) + r_) * (SR) + (long)((k0) + k_) * (SK);    \
-            if (full_) {                                                                              \
+            const int inside_ = (R_UNIT) ? ((r0) + r_ + (W) <= (RTOT) && (k0) + k_ < (KTOT))          \
+                                         : ((r0) + r_ < (RTOT) && (k0) + k_ + (W) <= (KTOT));         \
+            if (inside_) {                                                                            \
+                __global const float* p_ = (X) + (long)((r0) + r_) * (SR) + (long)((k0) + k_) * (SK); \
                 VEC_T(W) v_ = VLOADG(W, p_);                                                          \
                 VSTORE_PRIV(W, v_, (regs) + ci_ * (W));                                               \
             } else {                                                                                  \

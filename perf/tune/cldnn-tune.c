@@ -11,7 +11,8 @@
 ** (cldnn_gemm_param_space) must then match the reference's C within 1e-5 * sqrt(k) of C's range
 ** or it is rejected. Candidates are timed with the host clock around clFinish (warm-up, then
 ** repetitions of enough calls to pass 20 ms; the median). The search for one shape stops at the
-** budget (default 120 s) and reports the best so far. Progress goes to stderr; the result lines
+** budget (default 120 s) and reports the best so far. Tiles more than twice the problem's
+** size (rounded up to a power of two) are skipped. Progress goes to stderr; the result lines
 ** go to stdout:
 **     best <shape> class <class> <params> <TFLOP/s> (default <params> <TFLOP/s>, x<speedup>)
 ** The device is CLDNN_DEVICE's (see the README). Links the static library for the internal
@@ -174,7 +175,15 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
     double t_best = t_def;
     double start = now_s();
     size_t tried = 0, rejected = 0, failed = 0;
+    /* Tiles more than twice the problem (rounded up to a power of two) only compute padding. */
+    long long mcap = 16, ncap = 16;
+    while (mcap < s->m)
+        mcap *= 2;
+    while (ncap < s->n)
+        ncap *= 2;
     for (size_t c = 0; c < nspace; ++c) {
+        if (space[c].mwg > 2 * mcap || space[c].nwg > 2 * ncap)
+            continue;
         if (now_s() - start > budget) {
             fprintf(stderr, "  budget of %.0f s reached after %zu of %zu candidates\n", budget, c, nspace);
             break;

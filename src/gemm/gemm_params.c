@@ -9,9 +9,13 @@
 **
 ** Shape classes (of the canonical, column-major problem):
 **   LARGE    m >= 1024 and n >= 1024
-**   SMALL_N  n < 256 and n <= m (a thin C: few work-groups at large tiles)
+**   THIN_N   n <= 48 and n <= m (matrix times a few vectors: bandwidth-bound)
+**   THIN_M   m <= 64 and m < n
+**   SMALL_N  n < 256 and n <= m (a narrow C: few work-groups at large tiles)
 **   SMALL_M  m < 256 and m < n
 **   MEDIUM   the rest
+** After the table's choice, a wave-fill rule halves the larger tile dimension while the blocks
+** of C (times the batch) cannot give every compute unit one (LARGE and MEDIUM only).
 */
 #include "internal.h"
 
@@ -21,6 +25,10 @@
 cldnn_gemm_class cldnn_gemm_classify(const cldnn_gemm_problem* pr) {
     if (pr->m >= 1024 && pr->n >= 1024)
         return CLDNN_GEMM_LARGE;
+    if (pr->n <= 48 && pr->n <= pr->m)
+        return CLDNN_GEMM_THIN_N;
+    if (pr->m <= 64 && pr->m < pr->n)
+        return CLDNN_GEMM_THIN_M;
     if (pr->n < 256 && pr->n <= pr->m)
         return CLDNN_GEMM_SMALL_N;
     if (pr->m < 256)
@@ -29,7 +37,7 @@ cldnn_gemm_class cldnn_gemm_classify(const cldnn_gemm_problem* pr) {
 }
 
 const char* cldnn_gemm_class_name(cldnn_gemm_class c) {
-    static const char* names[] = {"large", "medium", "small_n", "small_m"};
+    static const char* names[] = {"large", "medium", "small_n", "small_m", "thin_n", "thin_m"};
     return (unsigned)c < CLDNN_GEMM_CLASSES ? names[c] : "unknown";
 }
 
@@ -47,18 +55,24 @@ static const gemm_table_row table[] = {
      {{128, 128, 16, 16, 16, 4, 4, 4, 4, 4, 4, 0},
       {128, 128, 16, 16, 16, 4, 4, 4, 4, 4, 4, 0},
       {64, 64, 32, 16, 8, 4, 4, 4, 4, 4, 4, 0},
+      {32, 64, 16, 8, 16, 4, 4, 4, 4, 0, 0, 0},
+      {64, 16, 32, 16, 4, 4, 4, 4, 4, 4, 4, 0},
       {32, 64, 16, 8, 16, 4, 4, 4, 4, 0, 0, 0}}},
     /* Defaults by device type (measured rows go above these). */
     {"", 0,
      {{64, 64, 16, 16, 16, 4, 4, 4, 4, 0, 0, 0},
       {64, 64, 16, 16, 16, 4, 4, 4, 4, 0, 0, 0},
       {64, 32, 16, 16, 8, 4, 4, 4, 4, 0, 0, 0},
-      {32, 64, 16, 8, 16, 4, 4, 4, 4, 0, 0, 0}}},
+      {32, 64, 16, 8, 16, 4, 4, 4, 4, 0, 0, 0},
+      {64, 16, 32, 16, 4, 4, 4, 4, 4, 0, 0, 0},
+      {16, 64, 32, 4, 16, 4, 4, 4, 4, 0, 0, 0}}},
     {"", 1,
      {{64, 64, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
       {64, 64, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
       {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
-      {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0}}},
+      {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
+      {32, 16, 16, 8, 4, 4, 4, 4, 4, 0, 0, 0},
+      {16, 32, 16, 4, 8, 4, 4, 4, 4, 0, 0, 0}}},
 };
 
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out) {
@@ -70,6 +84,24 @@ void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_p
         if (!cldnn_gemm_params_valid(&r->p[c], dev))
             continue;
         *out = r->p[c];
+        if (c == CLDNN_GEMM_LARGE || c == CLDNN_GEMM_MEDIUM) {
+            /* wave fill: halve the larger tile dimension (and its register block) while the
+            ** blocks of C cannot give every compute unit one */
+            for (;;) {
+                uint64_t blocks = (uint64_t)((pr->m + out->mwg - 1) / out->mwg) *
+                                  (uint64_t)((pr->n + out->nwg - 1) / out->nwg) * (uint64_t)pr->batch;
+                if (blocks >= dev->compute_units)
+                    break;
+                cldnn_gemm_params t = *out;
+                if (t.mwg >= t.nwg)
+                    t.mwg /= 2;
+                else
+                    t.nwg /= 2;
+                if (t.mwg < 32 || t.nwg < 32 || !cldnn_gemm_params_valid(&t, dev))
+                    break;
+                *out = t;
+            }
+        }
         return;
     }
     /* Nothing valid in the table (a device with tiny work-groups): the smallest safe set. */
