@@ -100,20 +100,27 @@
 #define CHUNK_R(R_UNIT, R, W, c) ((R_UNIT) ? ((c) % ((R) / (W))) * (W) : (c) / (KWG / (W)))
 #define CHUNK_K(R_UNIT, R, W, c) ((R_UNIT) ? (c) / ((R) / (W)) : ((c) % (KWG / (W))) * (W))
 
-/* Loads this work-item's chunks of the tile at (r0, k0) into regs[TILE_CHUNKS(R, W) * W]. A chunk
- * that lies wholly inside the operand is one aligned vector load; a chunk across its edge is
- * loaded element by element with zeros outside, so edge tiles stay fast where they are full. */
+/* Loads this work-item's chunks of the tile at (r0, k0) into regs[TILE_CHUNKS(R, W) * W]. An
+ * interior tile (uniform test) is all aligned vector loads. In an edge tile, a chunk that lies
+ * wholly inside the operand is still one vector load, and a chunk across the edge is loaded
+ * element by element with zeros outside. (One test per chunk on every tile cost 2048^3 about 20%
+ * on the H100; per-tile-only tests made thin products scalar: perf/results/gemm-h100.md.) */
+#define TILE_VLOAD_CHUNK(X, SR, SK, W, rr, kk, regs, ci)                                               \
+    do {                                                                                              \
+        __global const float* p_ = (X) + (long)(rr) * (SR) + (long)(kk) * (SK);                       \
+        VEC_T(W) v_ = VLOADG(W, p_);                                                                  \
+        VSTORE_PRIV(W, v_, (regs) + (ci) * (W));                                                      \
+    } while (0)
+
 #define TILE_LOAD(X, SR, SK, R_UNIT, R, W, r0, k0, RTOT, KTOT, tid, regs)                              \
     do {                                                                                              \
+        const int full_ = (r0) + (R) <= (RTOT) && (k0) + KWG <= (KTOT);                               \
         for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                           \
             const int c_ = (tid) + ci_ * NTHREADS;                                                    \
             const int r_ = CHUNK_R(R_UNIT, R, W, c_), k_ = CHUNK_K(R_UNIT, R, W, c_);                 \
-            const int inside_ = (R_UNIT) ? ((r0) + r_ + (W) <= (RTOT) && (k0) + k_ < (KTOT))          \
-                                         : ((r0) + r_ < (RTOT) && (k0) + k_ + (W) <= (KTOT));         \
-            if (inside_) {                                                                            \
-                __global const float* p_ = (X) + (long)((r0) + r_) * (SR) + (long)((k0) + k_) * (SK); \
-                VEC_T(W) v_ = VLOADG(W, p_);                                                          \
-                VSTORE_PRIV(W, v_, (regs) + ci_ * (W));                                               \
+            if (full_ || ((R_UNIT) ? ((r0) + r_ + (W) <= (RTOT) && (k0) + k_ < (KTOT))                \
+                                   : ((r0) + r_ < (RTOT) && (k0) + k_ + (W) <= (KTOT)))) {            \
+                TILE_VLOAD_CHUNK(X, SR, SK, W, (r0) + r_, (k0) + k_, regs, ci_);                      \
             } else {                                                                                  \
                 for (int w_ = 0; w_ < (W); ++w_) {                                                    \
                     const int rr_ = (r0) + r_ + ((R_UNIT) ? w_ : 0);                                  \

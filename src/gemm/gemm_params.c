@@ -50,13 +50,14 @@ typedef struct {
 /* mwg nwg kwg  mdimc ndimc  vwm vwn  vwa vwb  pada padb  splitk (0: chosen per problem) */
 static const gemm_table_row table[] = {
     /* NVIDIA H100 80GB HBM3, OpenCL driver 580.159 (cldnn-tune gemm, 2026-11-23, perf/results/gemm-tune-h100.md):
-    ** large 4096^3 43.7 TFLOP/s, medium 512x24000x2816 42.4, small_n 2560x64x2560 21.0, small_m 35x8457x2560 8.7. */
+    ** large 4096^3 43.7 TFLOP/s, medium 512x24000x2816 42.4, small_n 7680x128x2560 32.7,
+    ** small_m 35x8457x2560 8.7, thin_n 1024x16x100000 20.4, thin_m 35x8457x2560 8.6. */
     {"H100", 0,
      {{128, 128, 16, 16, 16, 4, 4, 4, 4, 4, 4, 0},
       {128, 128, 16, 16, 16, 4, 4, 4, 4, 4, 4, 0},
-      {64, 64, 32, 16, 8, 4, 4, 4, 4, 4, 4, 0},
+      {128, 64, 16, 16, 8, 4, 4, 4, 4, 4, 4, 0},
       {32, 64, 16, 8, 16, 4, 4, 4, 4, 0, 0, 0},
-      {64, 16, 32, 16, 4, 4, 4, 4, 4, 4, 4, 0},
+      {128, 16, 32, 32, 4, 4, 4, 4, 4, 4, 4, 0},
       {32, 64, 16, 8, 16, 4, 4, 4, 4, 0, 0, 0}}},
     /* Defaults by device type (measured rows go above these). */
     {"", 0,
