@@ -114,21 +114,27 @@
 
 #define TILE_LOAD(X, SR, SK, R_UNIT, R, W, r0, k0, RTOT, KTOT, tid, regs)                              \
     do {                                                                                              \
-        const int full_ = (r0) + (R) <= (RTOT) && (k0) + KWG <= (KTOT);                               \
-        for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                           \
-            const int c_ = (tid) + ci_ * NTHREADS;                                                    \
-            const int r_ = CHUNK_R(R_UNIT, R, W, c_), k_ = CHUNK_K(R_UNIT, R, W, c_);                 \
-            if (full_ || ((R_UNIT) ? ((r0) + r_ + (W) <= (RTOT) && (k0) + k_ < (KTOT))                \
-                                   : ((r0) + r_ < (RTOT) && (k0) + k_ + (W) <= (KTOT)))) {            \
-                TILE_VLOAD_CHUNK(X, SR, SK, W, (r0) + r_, (k0) + k_, regs, ci_);                      \
-            } else {                                                                                  \
-                for (int w_ = 0; w_ < (W); ++w_) {                                                    \
-                    const int rr_ = (r0) + r_ + ((R_UNIT) ? w_ : 0);                                  \
-                    const int kk_ = (k0) + k_ + ((R_UNIT) ? 0 : w_);                                  \
-                    (regs)[ci_ * (W) + w_] =                                                          \
-                        (rr_ < (RTOT) && kk_ < (KTOT))                                                \
-                            ? (X)[(long)rr_ * (SR) + (long)kk_ * (SK)]                                \
-                            : 0.0f;                                                                   \
+        if ((r0) + (R) <= (RTOT) && (k0) + KWG <= (KTOT)) {                                           \
+            for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                       \
+                const int c_ = (tid) + ci_ * NTHREADS;                                                \
+                TILE_VLOAD_CHUNK(X, SR, SK, W, (r0) + CHUNK_R(R_UNIT, R, W, c_),                      \
+                                 (k0) + CHUNK_K(R_UNIT, R, W, c_), regs, ci_);                        \
+            }                                                                                         \
+        } else {                                                                                      \
+            for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                       \
+                const int c_ = (tid) + ci_ * NTHREADS;                                                \
+                const int r_ = CHUNK_R(R_UNIT, R, W, c_), k_ = CHUNK_K(R_UNIT, R, W, c_);             \
+                if ((R_UNIT) ? ((r0) + r_ + (W) <= (RTOT) && (k0) + k_ < (KTOT))                      \
+                             : ((r0) + r_ < (RTOT) && (k0) + k_ + (W) <= (KTOT))) {                   \
+                    TILE_VLOAD_CHUNK(X, SR, SK, W, (r0) + r_, (k0) + k_, regs, ci_);                  \
+                } else {                                                                              \
+                    for (int w_ = 0; w_ < (W); ++w_) {                                                \
+                        const int rr_ = (r0) + r_ + ((R_UNIT) ? w_ : 0);                              \
+                        const int kk_ = (k0) + k_ + ((R_UNIT) ? 0 : w_);                              \
+                        (regs)[ci_ * (W) + w_] = (rr_ < (RTOT) && kk_ < (KTOT))                       \
+                                                     ? (X)[(long)rr_ * (SR) + (long)kk_ * (SK)]       \
+                                                     : 0.0f;                                          \
+                    }                                                                                 \
                 }                                                                                     \
             }                                                                                         \
         }                                                                                             \
