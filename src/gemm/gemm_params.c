@@ -20,6 +20,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 cldnn_gemm_class cldnn_gemm_classify(const cldnn_gemm_problem* pr) {
@@ -77,6 +78,14 @@ static const gemm_table_row table[] = {
 };
 
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out) {
+    /* CLDNN_GEMM_PARAMS (a cldnn_gemm_params_format string) overrides the table for every
+    ** problem: for experiments and bench comparisons, ignored when not valid on the device. */
+    const char* env = getenv("CLDNN_GEMM_PARAMS");
+    cldnn_gemm_params forced;
+    if (env && *env && cldnn_gemm_params_parse(env, &forced) && cldnn_gemm_params_valid(&forced, dev)) {
+        *out = forced;
+        return;
+    }
     cldnn_gemm_class c = cldnn_gemm_classify(pr);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
         const gemm_table_row* r = &table[i];

@@ -174,6 +174,50 @@ double ref_act_derivative(int mode, double coef, double swish_beta, double x) {
     }
 }
 
+/* -------------------------------------------------------------------------------- GEMM */
+
+int64_t ref_mat_index(int row_major, int64_t row, int64_t col, int64_t ld) {
+    return row_major ? row * ld + col : row + col * ld;
+}
+
+/* op(X)(r, c) of a matrix stored in the layout with leading dimension ld (transposed when t). */
+static double gemm_elem(int row_major, int t, const float* X, int64_t ld, int64_t r, int64_t c) {
+    return (double)X[t ? ref_mat_index(row_major, c, r, ld) : ref_mat_index(row_major, r, c, ld)];
+}
+
+/* Shared loop of ref_gemm and ref_gemm_abs: the dot product of row i of op(A) and column j of
+** op(B) over k, of absolute values when absolute != 0. */
+static double gemm_dot(int row_major, int trans_a, int trans_b, int64_t k, const float* A, int64_t lda,
+                       const float* B, int64_t ldb, int64_t i, int64_t j, int absolute) {
+    double s = 0.0;
+    for (int64_t p = 0; p < k; p++) {
+        double a = gemm_elem(row_major, trans_a, A, lda, i, p);
+        double b = gemm_elem(row_major, trans_b, B, ldb, p, j);
+        s += absolute ? fabs(a) * fabs(b) : a * b;
+    }
+    return s;
+}
+
+void ref_gemm(int row_major, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+              const float* A, int64_t lda, const float* B, int64_t ldb, double beta, const float* C_in,
+              double* C_out, int64_t ldc) {
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            int64_t at = ref_mat_index(row_major, i, j, ldc);
+            double v = alpha * gemm_dot(row_major, trans_a, trans_b, k, A, lda, B, ldb, i, j, 0);
+            if (beta != 0.0)
+                v += beta * (double)C_in[at];
+            C_out[at] = v;
+        }
+}
+
+void ref_gemm_abs(int row_major, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float* A,
+                  int64_t lda, const float* B, int64_t ldb, double* S, int64_t ldc) {
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++)
+            S[ref_mat_index(row_major, i, j, ldc)] = gemm_dot(row_major, trans_a, trans_b, k, A, lda, B, ldb, i, j, 1);
+}
+
 /* ------------------------------------------------------------------------------ random */
 
 /* splitmix64 step: spreads a user seed over all 64 bits. */

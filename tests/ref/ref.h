@@ -43,6 +43,23 @@ double ref_act_forward(int mode, double coef, double swish_beta, double x);
 /* d act / dx at x (a subgradient at kinks: 0 for x == 0 in RELU, as the library). */
 double ref_act_derivative(int mode, double coef, double swish_beta, double x);
 
+/* GEMM with BLAS semantics, computed in double: C_out = alpha * op(A) op(B) + beta * C_in, where
+** C is m x n, op(A) m x k, op(B) k x n, every matrix stored row-major (row_major != 0) or
+** column-major with its leading dimension, and op transposes when trans_x != 0. C_out is written
+** in C's layout with ldc, only the m x n elements (the ld padding is left as it was). When
+** beta == 0, C_in is not read and may be NULL. */
+void ref_gemm(int row_major, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+              const float* A, int64_t lda, const float* B, int64_t ldb, double beta, const float* C_in,
+              double* C_out, int64_t ldc);
+/* The absolute product sum of the same product: S(i, j) = sum_p |op(A)(i, p)| |op(B)(p, j)|,
+** written like ref_gemm's C_out (C's layout, ldc, only the m x n elements). The natural scale
+** of the rounding error of a float dot product of length k. */
+void ref_gemm_abs(int row_major, int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, const float* A,
+                  int64_t lda, const float* B, int64_t ldb, double* S, int64_t ldc);
+/* Element offset of (row, col) in a matrix stored row-major (row_major != 0) or column-major
+** with leading dimension ld. */
+int64_t ref_mat_index(int row_major, int64_t row, int64_t col, int64_t ld);
+
 /* Seeded generator. */
 typedef struct { uint64_t s; } ref_rng;
 void ref_rng_seed(ref_rng* r, uint64_t seed);

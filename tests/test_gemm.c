@@ -1,0 +1,960 @@
+/*
+** test_gemm.c: cldnnGemm, cldnnGemmStridedBatched and the GEMM kernel's parameter sets against
+** the double-precision reference ref_gemm, computed from the same float inputs.
+**
+** White-box (includes internal.h): besides the public calls it runs every parameter set of the
+** shipped device tables, and hand-made ones, through cldnn_gemm_run_params on the canonical
+** column-major problem, and checks that an invalid set is refused.
+**
+** Every case runs on whole buffers with host mirrors: A and B (padding and the bytes before the
+** offset included) hold random non-zero values and must come back unchanged; C holds NaN when
+** beta == 0 (it must not be read: any NaN in the result fails) and random values otherwise,
+** and every element of C outside the m x n blocks (ld padding, gaps between batch products,
+** the bytes before the offset, a tail) must come back bit for bit.
+**
+** Tolerance, per element of C: |got - want| <= 4 u sqrt(k) (|alpha| S + |beta| |c|) + tiny,
+** u = 2^-24, S = sum_p |a_ip| |b_pj| (ref_gemm_abs): the probabilistic rounding bound of a float
+** dot product of length k, scaled by the magnitudes that are actually summed (a result that
+** cancels to near zero is judged by the size of its terms, not by its own size). Split-k adds
+** one rounded sum per split, well inside it. Measured errors stay below 0.6 of it.
+**
+** Cost: every kernel variant (parameter set, transposes, global load widths) is one program
+** build of 1.5 to 2 s on PoCL, cached on disk (CLDNN_CACHE_DIR) and by PoCL. The shape tests
+** therefore run in two alignment classes, and the table sets are split over four tests so that
+** their builds run in parallel.
+**
+** Bad inputs: each must return its status and leave a non-empty last-error string, and none
+** may touch C. Failures print the seed (CLDNN_TEST_SEED=<seed> ./test_gemm --filter ...).
+*/
+#include "fixture.h"
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+TestSuite(gemm, .fini = fx_fini);
+TestSuite(gemm_batched, .fini = fx_fini);
+TestSuite(gemm_params, .fini = fx_fini);
+TestSuite(gemm_errors, .fini = fx_fini);
+
+#define UNIT_ROUNDOFF (1.0 / 16777216.0) /* 2^-24 */
+#define TOL_TINY 1e-30
+#define TAIL 3     /* floats after each buffer's last element */
+#define BCAST (-1) /* a stride gap meaning "stride 0": one matrix for every product */
+
+/* One GEMM call. Leading dimensions are given as padding above the minimum, batch strides as
+** gaps above one matrix's span, so a case stays valid for every layout and transpose. */
+typedef struct {
+    int row;    /* 1: CLDNN_ROW_MAJOR, 0: CLDNN_COL_MAJOR */
+    int ta, tb; /* 1: CLDNN_OP_T */
+    int64_t m, n, k;
+    int64_t pa, pb, pc; /* ld = minimum + p */
+    int ld4;            /* 1: round every ld and stride up to a multiple of 4 (vector loads) */
+    size_t oa, ob, oc;  /* byte offsets (multiples of 4) */
+    float alpha, beta;
+    int64_t batch;                   /* 0: cldnnGemm; >= 1: cldnnGemmStridedBatched */
+    int64_t ga, gb, gc;              /* stride = span + g (elements); BCAST: stride 0 (A and B only) */
+    const cldnn_gemm_params* params; /* non-NULL: cldnn_gemm_run_params (row must be 0) */
+} gcase;
+
+/* How one operand is stored: rows x cols in the case's layout with leading dimension ld. */
+typedef struct {
+    int64_t rows, cols, ld, span, stride, nbuf; /* span, stride, nbuf in elements */
+    size_t off;                                 /* elements */
+} operand;
+
+static int64_t round4(int64_t x) { return (x + 3) / 4 * 4; }
+
+/* Fills o for a stored rows x cols matrix with ld padding p (rounded up to a multiple of 4
+** with ld4), byte offset off_bytes, batch products (>= 1) and stride gap g. */
+static void operand_init(operand* o, int row, int64_t rows, int64_t cols, int64_t p, int ld4, size_t off_bytes,
+                         int64_t batch, int64_t g) {
+    o->rows = rows;
+    o->cols = cols;
+    o->ld = (row ? cols : rows) + p;
+    if (ld4)
+        o->ld = round4(o->ld);
+    o->span = row ? (rows - 1) * o->ld + cols : (cols - 1) * o->ld + rows;
+    o->stride = batch <= 1 ? 0 : (g == BCAST ? 0 : o->span + g);
+    if (ld4)
+        o->stride = round4(o->stride);
+    o->off = off_bytes / 4;
+    o->nbuf = (int64_t)o->off + o->span + (batch - 1) * o->stride + TAIL;
+}
+
+/* A one-line description of c for failure messages. */
+static void describe(const gcase* c, const operand* A, const operand* B, const operand* C, char* buf, size_t size) {
+    char ps[96] = "";
+    if (c->params != NULL) {
+        ps[0] = ' ';
+        cldnn_gemm_params_format(c->params, ps + 1, sizeof ps - 1);
+    }
+    snprintf(buf, size,
+             "%s %s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld offsets(bytes) A=%zu B=%zu C=%zu "
+             "alpha=%g beta=%g batch=%lld strides=%lld/%lld/%lld%s",
+             c->params  ? "run_params"
+             : c->batch ? "GemmStridedBatched"
+                        : "Gemm",
+             c->row ? "row-major" : "col-major", c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', (long long)c->m, (long long)c->n,
+             (long long)c->k, (long long)A->ld, (long long)B->ld, (long long)C->ld, c->oa, c->ob, c->oc,
+             (double)c->alpha, (double)c->beta, (long long)(c->batch ? c->batch : 1), (long long)A->stride,
+             (long long)B->stride, (long long)C->stride, ps);
+}
+
+/* Host floats for a whole buffer: random non-zero in [-1, 1), or NaN when nan != 0. */
+static float* host_buffer(int64_t n, int nan) {
+    float* p = malloc((size_t)n * sizeof(float));
+    FX_ASSERT(p != NULL, "out of host memory (%lld floats)", (long long)n);
+    if (nan)
+        ref_fill_nan(p, (size_t)n);
+    else
+        ref_fill_uniform(fx_rng(), p, (size_t)n, -1.0, 1.0);
+    return p;
+}
+
+/* A device buffer holding the n floats of host. */
+static cl_mem device_copy(const float* host, int64_t n) {
+    cl_mem m = fx_buffer((size_t)n * sizeof(float));
+    fx_write_floats(m, 0, host, (size_t)n);
+    return m;
+}
+
+/* Requires device buffer m to hold exactly the n floats of host (bitwise; NaN included). */
+static void expect_unchanged(cl_mem m, const float* host, int64_t n, const char* name, const char* what) {
+    float* got = malloc((size_t)n * sizeof(float));
+    FX_ASSERT(got != NULL, "out of host memory");
+    fx_read_floats(m, 0, got, (size_t)n);
+    int64_t first = -1;
+    for (int64_t i = 0; i < n && first < 0; i++)
+        if (memcmp(&got[i], &host[i], sizeof(float)) != 0)
+            first = i;
+    FX_ASSERT(first < 0, "%s: %s was modified at element %lld (%.9g -> %.9g)", what, name, (long long)first,
+              first >= 0 ? (double)host[first] : 0.0, first >= 0 ? (double)got[first] : 0.0);
+    free(got);
+}
+
+/* A case in flight: its geometry, host mirrors and device buffers. */
+typedef struct {
+    gcase c;
+    int64_t batch;
+    operand A, B, C;
+    float *hA, *hB, *hC;
+    cl_mem mA, mB, mC;
+    char what[512];
+} grun;
+
+/* Uploads fresh buffers for case c and enqueues it (through the public call or run_params),
+** requiring SUCCESS; does not wait for the device. */
+static void gemm_start(grun* r, const gcase* c) {
+    memset(r, 0, sizeof *r);
+    r->c = *c;
+    r->batch = c->batch ? c->batch : 1;
+    operand_init(&r->A, c->row, c->ta ? c->k : c->m, c->ta ? c->m : c->k, c->pa, c->ld4, c->oa, r->batch, c->ga);
+    operand_init(&r->B, c->row, c->tb ? c->n : c->k, c->tb ? c->k : c->n, c->pb, c->ld4, c->ob, r->batch, c->gb);
+    operand_init(&r->C, c->row, c->m, c->n, c->pc, c->ld4, c->oc, r->batch, c->gc);
+    describe(c, &r->A, &r->B, &r->C, r->what, sizeof r->what);
+
+    r->hA = host_buffer(r->A.nbuf, 0);
+    r->hB = host_buffer(r->B.nbuf, 0);
+    r->hC = host_buffer(r->C.nbuf, c->beta == 0.0f);
+    r->mA = device_copy(r->hA, r->A.nbuf);
+    r->mB = device_copy(r->hB, r->B.nbuf);
+    r->mC = device_copy(r->hC, r->C.nbuf);
+
+    cldnnHandle_t h = fx_handle();
+    const cldnnLayout_t lay = c->row ? CLDNN_ROW_MAJOR : CLDNN_COL_MAJOR;
+    const cldnnOperation_t opa = c->ta ? CLDNN_OP_T : CLDNN_OP_N, opb = c->tb ? CLDNN_OP_T : CLDNN_OP_N;
+    cldnnStatus_t s;
+    if (c->params != NULL) {
+        FX_ASSERT(!c->row, "run_params cases are column-major");
+        cldnn_gemm_problem pr;
+        memset(&pr, 0, sizeof pr);
+        pr.m = c->m;
+        pr.n = c->n;
+        pr.k = c->k;
+        pr.trans_a = c->ta;
+        pr.trans_b = c->tb;
+        pr.lda = r->A.ld;
+        pr.ldb = r->B.ld;
+        pr.ldc = r->C.ld;
+        pr.stride_a = r->A.stride;
+        pr.stride_b = r->B.stride;
+        pr.stride_c = r->C.stride;
+        pr.batch = r->batch;
+        pr.off_a = r->A.off;
+        pr.off_b = r->B.off;
+        pr.off_c = r->C.off;
+        pr.alpha = c->alpha;
+        pr.beta = c->beta;
+        const cldnn_gemm_buffers bufs = {r->mA, r->mB, r->mC};
+        cldnn_error_clear();
+        s = cldnn_gemm_run_params(h, &pr, c->params, &bufs);
+    } else if (c->batch == 0) {
+        s = cldnnGemm(h, lay, opa, opb, c->m, c->n, c->k, &c->alpha, r->mA, c->oa, r->A.ld, r->mB, c->ob, r->B.ld,
+                      &c->beta, r->mC, c->oc, r->C.ld, CLDNN_DATA_FLOAT);
+    } else {
+        s = cldnnGemmStridedBatched(h, lay, opa, opb, c->m, c->n, c->k, &c->alpha, r->mA, c->oa, r->A.ld, r->A.stride,
+                                    r->mB, c->ob, r->B.ld, r->B.stride, &c->beta, r->mC, c->oc, r->C.ld, r->C.stride,
+                                    c->batch, CLDNN_DATA_FLOAT);
+    }
+    char err[1024];
+    fx_last_error(err, sizeof err);
+    FX_ASSERT(s == CLDNN_STATUS_SUCCESS, "%s: returned %s; last error: \"%s\"", r->what, cldnnGetErrorString(s), err);
+}
+
+/* Waits for r's result and checks every element of C against ref_gemm within the tolerance
+** above, that C outside the products is unchanged, and that A and B are unchanged; then frees
+** r. Fails the test with the case described. */
+static void gemm_check(grun* r) {
+    const gcase* c = &r->c;
+    const operand *A = &r->A, *B = &r->B, *C = &r->C;
+    float* got = malloc((size_t)C->nbuf * sizeof(float));
+    double* want = malloc((size_t)C->nbuf * sizeof(double));
+    double* scale = malloc((size_t)C->nbuf * sizeof(double));
+    unsigned char* in = calloc((size_t)C->nbuf, 1);
+    FX_ASSERT(got && want && scale && in, "out of host memory");
+    fx_read_floats(r->mC, 0, got, (size_t)C->nbuf);
+    for (int64_t b = 0; b < r->batch; b++) {
+        const float* a = r->hA + A->off + b * A->stride;
+        const float* bb = r->hB + B->off + b * B->stride;
+        const int64_t cb = (int64_t)C->off + b * C->stride;
+        ref_gemm(c->row, c->ta, c->tb, c->m, c->n, c->k, c->alpha, a, A->ld, bb, B->ld, c->beta, r->hC + cb, want + cb,
+                 C->ld);
+        ref_gemm_abs(c->row, c->ta, c->tb, c->m, c->n, c->k, a, A->ld, bb, B->ld, scale + cb, C->ld);
+        for (int64_t i = 0; i < c->m; i++)
+            for (int64_t j = 0; j < c->n; j++)
+                in[cb + ref_mat_index(c->row, i, j, C->ld)] = 1;
+    }
+    const double rel = 4.0 * UNIT_ROUNDOFF * sqrt((double)c->k);
+    int64_t bad = 0, changed = 0, first_bad = -1, first_changed = -1;
+    double bad_tol = 0.0;
+    for (int64_t e = 0; e < C->nbuf; e++) {
+        if (!in[e]) {
+            if (memcmp(&got[e], &r->hC[e], sizeof(float)) != 0 && changed++ == 0)
+                first_changed = e;
+            continue;
+        }
+        double mag = fabs((double)c->alpha) * scale[e];
+        if (c->beta != 0.0f)
+            mag += fabs((double)c->beta) * fabs((double)r->hC[e]);
+        double tol = rel * mag + TOL_TINY, d;
+        if (!ref_close((double)got[e], want[e], tol, &d) && bad++ == 0) {
+            first_bad = e;
+            bad_tol = tol;
+        }
+    }
+    if (bad) {
+        int64_t at = first_bad - (int64_t)C->off, b = C->stride ? at / C->stride : 0;
+        at -= b * C->stride;
+        int64_t i = c->row ? at / C->ld : at % C->ld, j = c->row ? at % C->ld : at / C->ld;
+        FX_ASSERT(0,
+                  "%s: %lld of %lld elements wrong; first: batch %lld C(%lld, %lld) got %.9g want %.9g "
+                  "(|err| %.3g > tol %.3g)",
+                  r->what, (long long)bad, (long long)(c->m * c->n * r->batch), (long long)b, (long long)i,
+                  (long long)j, (double)got[first_bad], want[first_bad], fabs((double)got[first_bad] - want[first_bad]),
+                  bad_tol);
+    }
+    FX_ASSERT(changed == 0,
+              "%s: %lld elements of C outside the products changed; first: buffer element %lld (%.9g -> %.9g)", r->what,
+              (long long)changed, (long long)first_changed, first_changed >= 0 ? (double)r->hC[first_changed] : 0.0,
+              first_changed >= 0 ? (double)got[first_changed] : 0.0);
+    expect_unchanged(r->mA, r->hA, A->nbuf, "A", r->what);
+    expect_unchanged(r->mB, r->hB, B->nbuf, "B", r->what);
+
+    free(got);
+    free(want);
+    free(scale);
+    free(in);
+    free(r->hA);
+    free(r->hB);
+    free(r->hC);
+    fx_release(r->mA);
+    fx_release(r->mB);
+    fx_release(r->mC);
+}
+
+/* Runs case c on fresh buffers and checks it (gemm_start + gemm_check). */
+static void run_case(const gcase* c) {
+    grun r;
+    gemm_start(&r, c);
+    gemm_check(&r);
+}
+
+/* Runs c once for each (layout, transA, transB) combination whose bit is set in mask: bit
+** (row << 2 | transA << 1 | transB). ALL8 runs all eight, COL4 / ROW4 the four transposes of
+** one layout. */
+#define ALL8 0xffu
+#define COL4 0x0fu
+#define ROW4 0xf0u
+static void run_masked(gcase c, unsigned mask) {
+    for (int o = 0; o < 8; o++) {
+        if (!(mask >> o & 1))
+            continue;
+        c.row = o >> 2;
+        c.ta = (o >> 1) & 1;
+        c.tb = o & 1;
+        run_case(&c);
+    }
+}
+
+/* Runs c in all four transposes of column-major (layouts == 1) or of both layouts (2). */
+static void run_orientations(gcase c, int layouts) { run_masked(c, layouts == 1 ? COL4 : ALL8); }
+
+/* A plain cldnnGemm case: minimum leading dimensions, no offsets, the given scalars. */
+static gcase plain(int64_t m, int64_t n, int64_t k, float alpha, float beta) {
+    gcase c;
+    memset(&c, 0, sizeof c);
+    c.m = m;
+    c.n = n;
+    c.k = k;
+    c.alpha = alpha;
+    c.beta = beta;
+    return c;
+}
+
+/* c with every leading dimension and stride rounded up to a multiple of 4 (offsets are 0 or
+** multiples of 16 bytes): the kernel's global loads are 4 wide. */
+static gcase aligned(gcase c) {
+    c.ld4 = 1;
+    return c;
+}
+
+/* c with A and B at offsets of 1 and 3 floats: every global load is scalar, whatever the leading
+** dimensions. */
+static gcase unaligned(gcase c) {
+    c.oa = 4;
+    c.ob = 12;
+    return c;
+}
+
+/* ------------------------------------------------------------------------------ shapes */
+
+/* The shape tests run in two alignment classes (all global loads 4 wide, or all scalar); the
+** other widths are left to the leading-dimension and offset tests, which use one shape class. */
+
+Test(gemm, unit_dimensions) {
+    static const int64_t s[][3] = {{1, 1, 1},   {1, 37, 19}, {41, 1, 23}, {29, 33, 1},
+                                   {1, 1, 300}, {1, 64, 1},  {65, 1, 1}};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        gcase c = plain(s[i][0], s[i][1], s[i][2], 1.0f, i % 2 ? 0.5f : 0.0f);
+        run_orientations(i % 2 ? aligned(c) : unaligned(c), 2);
+    }
+}
+
+/* Sizes one below, at and one above the tile sizes the kernels use (16, 32, 64, 128), for each
+** of m, n and k, the other two rotating through the same list; minimum leading dimensions with
+** scalar loads, and padded ones with vector loads. */
+Test(gemm, tile_edges) {
+    static const int64_t s[] = {15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129};
+    const size_t ns = sizeof s / sizeof s[0];
+    for (size_t i = 0; i < ns; i++) {
+        gcase c = plain(s[i], s[(i + 5) % ns], s[(i + 7) % ns], 1.0f, i % 3 == 0 ? 0.0f : -0.75f);
+        run_orientations(unaligned(c), 2);
+        run_orientations(aligned(c), 2);
+    }
+}
+
+/* Long k against tiny m and n: the default parameters split k across work-groups here. */
+Test(gemm, k_much_larger_than_m_and_n) {
+    run_orientations(unaligned(plain(5, 5, 1000, 1.0f, 0.0f)), 2);
+    run_orientations(aligned(plain(5, 5, 1000, 1.0f, 0.0f)), 2);
+    run_orientations(unaligned(plain(3, 7, 2049, 0.5f, 1.0f)), 2);
+    run_orientations(aligned(plain(33, 17, 700, -1.0f, 0.25f)), 2);
+}
+
+/* Sizes that are multiples of nothing, at their minimum leading dimensions (scalar loads). */
+Test(gemm, sizes_not_multiples_of_anything) {
+    static const int64_t s[][3] = {{37, 61, 97}, {97, 37, 61}, {61, 97, 37},  {151, 149, 13},
+                                   {7, 300, 45}, {300, 7, 45}, {259, 263, 19}};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++)
+        run_orientations(unaligned(plain(s[i][0], s[i][1], s[i][2], 1.25f, i % 2 ? 0.0f : 1.0f)), 2);
+}
+
+/* 72 x 68 x 36 runs with the same (small-class) parameter set in both layouts, and every
+** minimum leading dimension is a multiple of 4. */
+#define LD_M 72
+#define LD_N 68
+#define LD_K 36
+
+/* Leading dimensions at the minimum and above it, multiples of 4 (vector loads allowed) and
+** not (odd, or even but not a multiple of 4), and mixed between A and B. A row-major call swaps
+** A and B in the kernel, so the mixed cases run in the layout that gives the kernel the same
+** (scalar A, 4-wide B) loads, and no extra builds. */
+Test(gemm, leading_dimensions) {
+    static const struct {
+        int64_t p[3];
+        unsigned mask;
+    } pads[] = {{{0, 0, 0}, ALL8},  {{4, 8, 12}, ALL8}, {{1, 3, 5}, ALL8},   {{2, 6, 2}, ALL8},
+                {{17, 0, 1}, COL4}, {{0, 21, 0}, ROW4}, {{64, 64, 64}, ALL8}};
+    for (size_t i = 0; i < sizeof pads / sizeof pads[0]; i++) {
+        gcase c = plain(LD_M, LD_N, LD_K, 1.0f, i % 2 ? 0.0f : 2.0f);
+        c.pa = pads[i].p[0];
+        c.pb = pads[i].p[1];
+        c.pc = pads[i].p[2];
+        run_masked(c, pads[i].mask);
+    }
+}
+
+/* Non-zero byte offsets on A, B and C: multiples of 16 bytes (vector loads stay aligned) and
+** not (4, 8, 12 bytes past one), with the load-width mixes of the test above. */
+Test(gemm, byte_offsets) {
+    static const struct {
+        size_t o[3];
+        unsigned mask;
+    } offs[] = {{{16, 32, 64}, ALL8}, {{4, 12, 8}, ALL8},       {{20, 0, 4}, COL4},
+                {{0, 44, 0}, ROW4},   {{1024, 16, 1028}, ALL8}, {{8, 24, 12}, ALL8}};
+    for (size_t i = 0; i < sizeof offs / sizeof offs[0]; i++) {
+        gcase c = plain(LD_M, LD_N, LD_K, 1.0f, i % 2 ? 0.0f : -1.0f);
+        c.oa = offs[i].o[0];
+        c.ob = offs[i].o[1];
+        c.oc = offs[i].o[2];
+        c.pc = (int64_t)(i % 3);
+        run_masked(c, offs[i].mask);
+    }
+}
+
+/* alpha / beta combinations; beta == 0 runs on a NaN-poisoned C, which must not be read. */
+Test(gemm, alpha_beta) {
+    static const float ab[][2] = {{1.0f, 0.0f}, {-0.5f, 0.0f}, {1.0f, 1.0f}, {0.75f, -1.25f},
+                                  {2.0f, 0.5f}, {0.0f, 1.5f},  {0.0f, 0.0f}, {-3.0f, 1.0f}};
+    for (size_t i = 0; i < sizeof ab / sizeof ab[0]; i++) {
+        gcase c = plain(LD_M - 1, LD_N + 1, LD_K - 3, ab[i][0], ab[i][1]);
+        c.pc = 3;
+        c.oc = 8;
+        run_orientations(i % 2 ? aligned(c) : unaligned(c), 2);
+    }
+}
+
+/* Seeded random problems over every knob at once (a quarter of them batched). Each is either
+** aligned for vector loads (every ld, offset and stride a multiple of 4 elements) or not (A and
+** B 1 and 3 floats past a multiple of 16 bytes), which keeps the number of kernel builds small. */
+Test(gemm, random_problems) {
+    static const int64_t edges[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129};
+    ref_rng* r = fx_rng();
+    for (int t = 0; t < 48; t++) {
+        int64_t d[3];
+        for (int q = 0; q < 3; q++)
+            d[q] = ref_rng_next(r) % 4 == 0 ? edges[ref_rng_next(r) % (sizeof edges / sizeof edges[0])]
+                                            : 1 + (int64_t)(ref_rng_next(r) % 150);
+        gcase c =
+            plain(d[0], d[1], d[2], fx_uniform(-2.0, 2.0), ref_rng_next(r) % 3 == 0 ? 0.0f : fx_uniform(-2.0, 2.0));
+        c.row = (int)(ref_rng_next(r) & 1);
+        c.ta = (int)(ref_rng_next(r) & 1);
+        c.tb = (int)(ref_rng_next(r) & 1);
+        c.ld4 = (int)(ref_rng_next(r) & 1);
+        c.pa = (int64_t)(ref_rng_next(r) % 6);
+        c.pb = (int64_t)(ref_rng_next(r) % 6);
+        c.pc = (int64_t)(ref_rng_next(r) % 6);
+        c.oa = 16 * (size_t)(ref_rng_next(r) % 5) + (c.ld4 ? 0 : 4);
+        c.ob = 16 * (size_t)(ref_rng_next(r) % 5) + (c.ld4 ? 0 : 12);
+        c.oc = 4 * (size_t)(ref_rng_next(r) % 17);
+        if (ref_rng_next(r) % 4 == 0) { /* a few batched ones */
+            c.batch = 1 + (int64_t)(ref_rng_next(r) % 4);
+            c.ga = (int64_t)(ref_rng_next(r) % 9);
+            c.gb = (int64_t)(ref_rng_next(r) % 9);
+            c.gc = (int64_t)(ref_rng_next(r) % 9);
+        }
+        run_case(&c);
+    }
+}
+
+/* --------------------------------------------------------------------------- batched */
+
+/* A strided-batched case with stride gaps ga, gb, gc. */
+static gcase batched(int64_t m, int64_t n, int64_t k, int64_t batch, int64_t ga, int64_t gb, int64_t gc, float beta) {
+    gcase c = plain(m, n, k, 1.5f, beta);
+    c.batch = batch;
+    c.ga = ga;
+    c.gb = gb;
+    c.gc = gc;
+    return c;
+}
+
+/* Batch counts 1, 3 and 7; the long-k product has few blocks of C, so the default parameters
+** split k (by 4, 2 and 1 on a device of 2 compute units) and the partial sums are batched. */
+Test(gemm_batched, batch_counts) {
+    static const int64_t counts[] = {1, 3, 7};
+    for (size_t i = 0; i < 3; i++) {
+        run_orientations(unaligned(batched(33, 20, 17, counts[i], 0, 0, 0, 0.0f)), 2);
+        run_orientations(aligned(batched(16, 65, 40, counts[i], 4, 8, 4, -0.5f)), 2);
+        run_orientations(unaligned(batched(5, 7, 600, counts[i], 1, 2, 3, i == 1 ? 0.0f : 1.0f)), 2);
+    }
+}
+
+/* Strides larger than a matrix's span: by multiples of 4 (vector loads stay aligned) and not. */
+Test(gemm_batched, strides_larger_than_span) {
+    static const int64_t gaps[][3] = {{1, 13, 2}, {64, 4, 100}, {3, 3, 3}, {1000, 0, 7}};
+    for (size_t i = 0; i < sizeof gaps / sizeof gaps[0]; i++) {
+        gcase c = batched(LD_M, LD_N, LD_K, 3 + (int64_t)i, gaps[i][0], gaps[i][1], gaps[i][2], i % 2 ? 0.0f : 1.0f);
+        c.oc = 16;
+        run_orientations(c, 2);
+    }
+}
+
+Test(gemm_batched, broadcast_a) {
+    run_orientations(unaligned(batched(37, 29, 41, 5, BCAST, 3, 1, 0.0f)), 2);
+    run_orientations(aligned(batched(64, 48, 32, 3, BCAST, 0, 0, 1.0f)), 2);
+}
+
+Test(gemm_batched, broadcast_b) {
+    run_orientations(unaligned(batched(29, 37, 41, 5, 2, BCAST, 0, 0.0f)), 2);
+    run_orientations(aligned(batched(48, 64, 32, 3, 0, BCAST, 4, 1.0f)), 2);
+}
+
+Test(gemm_batched, broadcast_both) {
+    /* Every product the same; with beta != 0 each C still differs. */
+    run_orientations(unaligned(batched(23, 31, 19, 4, BCAST, BCAST, 5, -1.0f)), 2);
+    run_orientations(aligned(batched(23, 31, 19, 4, BCAST, BCAST, 5, 0.0f)), 2);
+}
+
+/* ---------------------------------------------------------------------- parameter sets */
+
+/* The small edge problems every parameter set runs (column-major canonical problems, leading
+** dimensions, offsets and strides multiples of 4 so the set's global load widths are used as
+** given): one without offsets and beta == 0, one with offsets and beta != 0 whose m and n
+** straddle two tiles of 64, and a batched one. `orient` selects the transposes: bit o set runs
+** (transA, transB) = (o >> 1, o & 1). */
+static void run_params_problems(const cldnn_gemm_params* p, unsigned orient) {
+    for (int o = 0; o < 4; o++) {
+        if (!(orient >> o & 1))
+            continue;
+        gcase c = plain(70, 45, 33, 1.0f, 0.0f);
+        c.params = p;
+        c.ld4 = 1;
+        c.ta = o >> 1;
+        c.tb = o & 1;
+        run_case(&c);
+        c = plain(130, 129, 70, -0.5f, 1.25f);
+        c.params = p;
+        c.ld4 = 1;
+        c.ta = o >> 1;
+        c.tb = o & 1;
+        c.pa = 4;
+        c.pb = 8;
+        c.pc = 1;
+        c.oa = 16;
+        c.ob = 32;
+        c.oc = 4;
+        run_case(&c);
+        c = plain(33, 66, 65, 1.0f, 0.5f);
+        c.params = p;
+        c.ld4 = 1;
+        c.ta = o >> 1;
+        c.tb = o & 1;
+        c.batch = 3;
+        c.ga = 5;
+        c.gb = 0;
+        c.gc = 2;
+        run_case(&c);
+    }
+}
+
+/* The distinct parameter sets of the shipped tables into out (at most max); returns the count. */
+static size_t distinct_table_sets(cldnn_gemm_params* out, size_t max) {
+    cldnn_gemm_params all[128];
+    size_t n = cldnn_gemm_table_params(all, 128), d = 0;
+    FX_ASSERT(n > 0 && n <= 128, "cldnn_gemm_table_params returned %zu sets", n);
+    for (size_t i = 0; i < n; i++) {
+        int dup = 0;
+        for (size_t j = 0; j < d && !dup; j++)
+            dup = memcmp(&all[i], &out[j], sizeof all[i]) == 0;
+        if (!dup && d < max)
+            out[d++] = all[i];
+    }
+    return d;
+}
+
+/* Runs the distinct table sets i with i % 4 == slice (the tables are split over four tests so
+** that their kernel builds run in parallel); sets invalid on this device are skipped with a
+** note. */
+static void table_slice(size_t slice) {
+    cldnn_gemm_params sets[128];
+    size_t n = distinct_table_sets(sets, 128);
+    const cldnn_device_profile* dev = &fx_handle()->prof;
+    int valid = 0;
+    for (size_t i = 0; i < n; i++)
+        valid += cldnn_gemm_params_valid(&sets[i], dev);
+    FX_ASSERT(valid > 0, "no table parameter set is valid on %s", dev->name);
+    for (size_t i = slice; i < n; i += 4) {
+        char ps[96];
+        cldnn_gemm_params_format(&sets[i], ps, sizeof ps);
+        if (!cldnn_gemm_params_valid(&sets[i], dev)) {
+            cr_log_info("table set %s is not valid on %s: skipped", ps, dev->name);
+            continue;
+        }
+        cr_log_info("table set %s", ps);
+        run_params_problems(&sets[i], 0xf);
+    }
+}
+
+Test(gemm_params, table_sets_0) { table_slice(0); }
+Test(gemm_params, table_sets_1) { table_slice(1); }
+Test(gemm_params, table_sets_2) { table_slice(2); }
+Test(gemm_params, table_sets_3) { table_slice(3); }
+
+/* Hand-made sets that differ from the tables in every parameter; each runs two transposes
+** (rotating, so that every transpose pair is covered across the sets). */
+Test(gemm_params, constructed_sets) {
+    static const cldnn_gemm_params sets[] = {
+        /* mwg nwg kwg  mdimc ndimc  vwm vwn  vwa vwb  pada padb  splitk */
+        {16, 16, 8, 4, 4, 4, 4, 1, 1, 0, 0, 0},    /* the library's fallback */
+        {8, 8, 4, 2, 2, 2, 2, 4, 4, 0, 0, 1},      /* tiny tiles, 4 work-items */
+        {64, 32, 32, 16, 8, 2, 4, 4, 2, 2, 4, 2},  /* rectangular, padded, split in 2 */
+        {128, 64, 8, 16, 16, 4, 2, 2, 2, 4, 2, 0}, /* wide m tile, shallow k */
+        {32, 64, 16, 8, 16, 1, 1, 1, 1, 0, 0, 0},  /* scalar everything */
+        {48, 48, 32, 16, 16, 1, 1, 2, 2, 1, 3, 3}, /* tiles not a power of two, split in 3 */
+    };
+    static const unsigned orient[] = {0x9, 0x6, 0x9, 0x6, 0x3, 0xc};
+    const cldnn_device_profile* dev = &fx_handle()->prof;
+    int ran = 0;
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        char ps[96];
+        cldnn_gemm_params_format(&sets[i], ps, sizeof ps);
+        if (!cldnn_gemm_params_valid(&sets[i], dev)) {
+            cr_log_info("constructed set %s is not valid on %s: skipped", ps, dev->name);
+            continue;
+        }
+        run_params_problems(&sets[i], orient[i]);
+        ran++;
+    }
+    FX_ASSERT(ran >= 4, "only %d of the constructed parameter sets are valid on %s", ran, dev->name);
+}
+
+/* Explicit k splits (1: none, up to the 64 allowed) of one set, on problems with few blocks of C
+** and long k, all four transposes, batched included. */
+Test(gemm_params, split_k) {
+    static const int splits[] = {1, 2, 3, 5, 64};
+    for (size_t s = 0; s < sizeof splits / sizeof splits[0]; s++) {
+        const cldnn_gemm_params p = {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, splits[s]};
+        for (int o = 0; o < 4; o++) {
+            gcase c = plain(5, 5, 1000, 1.0f, 0.0f);
+            c.params = &p;
+            c.ld4 = 1;
+            c.ta = o >> 1;
+            c.tb = o & 1;
+            run_case(&c);
+            c = plain(33, 17, 700, -2.0f, 0.5f);
+            c.params = &p;
+            c.ld4 = 1;
+            c.ta = o >> 1;
+            c.tb = o & 1;
+            c.oc = 12;
+            run_case(&c);
+            c = plain(9, 40, 300, 1.0f, s % 2 ? 0.0f : 1.0f);
+            c.params = &p;
+            c.ld4 = 1;
+            c.ta = o >> 1;
+            c.tb = o & 1;
+            c.batch = 3;
+            c.gc = 3;
+            run_case(&c);
+        }
+    }
+}
+
+/* The split-k scratch grows while earlier products that use it are still queued: results of
+** every product in flight must be right. */
+Test(gemm_params, split_k_scratch_regrowth) {
+    const cldnn_gemm_params p = {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 64};
+    gcase small = plain(8, 8, 2048, 1.0f, 0.0f), big = plain(96, 100, 2048, 1.0f, 0.5f);
+    small.params = &p;
+    small.ld4 = 1;
+    big.params = &p;
+    big.ld4 = 1; /* 64 splits of 96 x 100: 2.4 MB of partial sums, past the first 1 MB scratch */
+    grun r[3];
+    gemm_start(&r[0], &small);
+    gemm_start(&r[1], &big);
+    gemm_start(&r[2], &small);
+    for (int i = 0; i < 3; i++)
+        gemm_check(&r[i]);
+}
+
+/* --------------------------------------------------------------------------- bad inputs */
+
+#define NP CLDNN_STATUS_BAD_PARAM_NULL_POINTER
+#define OOB CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND
+#define SZ CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT
+#define MIS CLDNN_STATUS_BAD_PARAM_MISALIGNED
+#define COL CLDNN_COL_MAJOR
+#define ROW CLDNN_ROW_MAJOR
+#define ON CLDNN_OP_N
+#define OT CLDNN_OP_T
+#define F32 CLDNN_DATA_FLOAT
+
+/* Buffers for the bad-input tests: A, B, C of `floats` floats each (C random, mirrored). */
+typedef struct {
+    cl_mem a, b, c;
+    float* hc;
+    int64_t n;
+} ebufs;
+
+/* Fills e with three fresh buffers of `floats` random floats; C's content is kept in e->hc. */
+static void ebufs_init(ebufs* e, int64_t floats) {
+    e->n = floats;
+    float* ha = host_buffer(floats, 0);
+    float* hb = host_buffer(floats, 0);
+    e->hc = host_buffer(floats, 0);
+    e->a = device_copy(ha, floats);
+    e->b = device_copy(hb, floats);
+    e->c = device_copy(e->hc, floats);
+    free(ha);
+    free(hb);
+}
+
+/* Requires C unchanged by the failed calls, then releases everything. */
+static void ebufs_done(ebufs* e) {
+    expect_unchanged(e->c, e->hc, e->n, "C", "after failing calls");
+    fx_release(e->a);
+    fx_release(e->b);
+    fx_release(e->c);
+    free(e->hc);
+}
+
+/* A 5 x 6 x 7 product (m, n, k) on 64-float buffers: every operand fits with its minimum ld. */
+Test(gemm_errors, null_pointers) {
+    ebufs e;
+    ebufs_init(&e, 64);
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    FX_EXPECT_STATUS(NP, cldnnGemm(NULL, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemm(h, COL, ON, ON, 5, 6, 7, NULL, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, NULL, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, NULL, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, NULL, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, NULL, 0, 5, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemm(h, ROW, OT, OT, 5, 6, 7, &one, NULL, 0, 5, e.b, 0, 7, &zero, e.c, 0, 6, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemm(h, ROW, OT, OT, 5, 6, 7, &one, e.a, 0, 5, NULL, 0, 7, &zero, e.c, 0, 6, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemmStridedBatched(NULL, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, &zero,
+                                                 e.c, 0, 5, 30, 2, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, NULL, e.c,
+                                                 0, 5, 30, 2, F32));
+    FX_EXPECT_STATUS(NP, cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, &zero, NULL,
+                                                 0, 5, 30, 2, F32));
+    ebufs_done(&e);
+}
+
+Test(gemm_errors, sizes_and_enums) {
+    ebufs e;
+    ebufs_init(&e, 64);
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    static const int64_t bad[] = {0, -1, INT64_MIN};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const int64_t v = bad[i];
+        FX_EXPECT_STATUS(OOB, cldnnGemm(h, COL, ON, ON, v, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+        FX_EXPECT_STATUS(OOB, cldnnGemm(h, COL, ON, ON, 5, v, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+        FX_EXPECT_STATUS(OOB, cldnnGemm(h, COL, ON, ON, 5, 6, v, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+        FX_EXPECT_STATUS(OOB, cldnnGemm(h, ROW, OT, ON, 5, 6, v, &one, e.a, 0, 5, e.b, 0, 6, &zero, e.c, 0, 6, F32));
+        /* batchCount */
+        FX_EXPECT_STATUS(OOB, cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, &zero,
+                                                      e.c, 0, 5, 30, v, F32));
+    }
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, (cldnnLayout_t)2, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, (cldnnLayout_t)-1, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, COL, (cldnnOperation_t)2, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, COL, ON, (cldnnOperation_t)2, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, COL, (cldnnOperation_t)-1, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, ROW, ON, (cldnnOperation_t)3, 5, 6, 7, &one, e.a, 0, 7, e.b, 0, 6, &zero, e.c, 0, 6, F32));
+    FX_EXPECT_STATUS(OOB, cldnnGemmStridedBatched(h, (cldnnLayout_t)7, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7,
+                                                  0, &zero, e.c, 0, 5, 30, 2, F32));
+    /* Data types: only FLOAT is computed. */
+    FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0,
+                                                                     7, &zero, e.c, 0, 5, CLDNN_DATA_DOUBLE));
+    FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                     cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, CLDNN_DATA_HALF));
+    FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                     cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, &zero, e.c, 0,
+                                             5, 30, 2, CLDNN_DATA_HALF));
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, (cldnnDataType_t)99));
+    ebufs_done(&e);
+}
+
+/* Each leading dimension one below its minimum, in both layouts and every transpose (m, n, k =
+** 5, 6, 7, so the three minimums differ); the minimum itself is accepted. */
+Test(gemm_errors, leading_dimension_below_minimum) {
+    ebufs e;
+    ebufs_init(&e, 64);
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    const int64_t m = 5, n = 6, k = 7;
+    for (int o = 0; o < 8; o++) {
+        const int row = o >> 2, ta = (o >> 1) & 1, tb = o & 1;
+        const cldnnLayout_t lay = row ? ROW : COL;
+        const cldnnOperation_t opa = ta ? OT : ON, opb = tb ? OT : ON;
+        /* Stored A is m x k (k x m transposed); the minimum is its row count column-major, its
+        ** column count row-major. */
+        const int64_t lda = (row != ta) ? k : m, ldb = (row != tb) ? n : k, ldc = row ? n : m;
+        FX_EXPECT_STATUS(
+            OOB, cldnnGemm(h, lay, opa, opb, m, n, k, &one, e.a, 0, lda - 1, e.b, 0, ldb, &zero, e.c, 0, ldc, F32));
+        FX_EXPECT_STATUS(
+            OOB, cldnnGemm(h, lay, opa, opb, m, n, k, &one, e.a, 0, lda, e.b, 0, ldb - 1, &zero, e.c, 0, ldc, F32));
+        FX_EXPECT_STATUS(
+            OOB, cldnnGemm(h, lay, opa, opb, m, n, k, &one, e.a, 0, lda, e.b, 0, ldb, &zero, e.c, 0, ldc - 1, F32));
+        FX_EXPECT_STATUS(OOB,
+                         cldnnGemm(h, lay, opa, opb, m, n, k, &one, e.a, 0, 0, e.b, 0, ldb, &zero, e.c, 0, ldc, F32));
+        FX_EXPECT_STATUS(
+            OOB, cldnnGemm(h, lay, opa, opb, m, n, k, &one, e.a, 0, lda, e.b, 0, -ldb, &zero, e.c, 0, ldc, F32));
+        FX_EXPECT_STATUS(OOB, cldnnGemmStridedBatched(h, lay, opa, opb, m, n, k, &one, e.a, 0, lda - 1, 0, e.b, 0, ldb,
+                                                      0, &zero, e.c, 0, ldc, 0, 1, F32));
+    }
+    ebufs_done(&e);
+    /* The minimums themselves are accepted (fresh buffers: these calls write C). */
+    ebufs_init(&e, 64);
+    for (int o = 0; o < 8; o++) {
+        const int row = o >> 2, ta = (o >> 1) & 1, tb = o & 1;
+        const int64_t lda = (row != ta) ? k : m, ldb = (row != tb) ? n : k, ldc = row ? n : m;
+        FX_OK(cldnnGemm(h, row ? ROW : COL, ta ? OT : ON, tb ? OT : ON, m, n, k, &one, e.a, 0, lda, e.b, 0, ldb, &zero,
+                        e.c, 0, ldc, F32));
+    }
+    fx_finish();
+    fx_release(e.a);
+    fx_release(e.b);
+    fx_release(e.c);
+    free(e.hc);
+}
+
+/* Buffers too small for offset + extent, and offsets that are not a multiple of 4 bytes. */
+Test(gemm_errors, buffer_extent_and_alignment) {
+    ebufs e;
+    ebufs_init(&e, 64); /* 256 bytes */
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    cl_mem small = fx_buffer(4 * 35); /* exactly a 5 x 7 A with lda 5 */
+    /* Column-major 5 x 6 x 7: A spans 35 floats, B 42, C 30. */
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, small, 8, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 4 * 30, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 4 * 23, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 4 * 35, 5, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 13, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 4096, 5, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, ROW, OT, OT, 5, 6, 7, &one, e.a, 0, 40, e.b, 0, 7, &zero, e.c, 0, 6, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, small, 4 * 6, 5, F32));
+    /* The exact fits are accepted: A ends at the last float of `small`, C at the last of c30. */
+    cl_mem c30 = fx_buffer(4 * 30);
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, small, 4, 5, e.b, 0, 7, &zero, c30, 0, 5, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, small, 0, 5, e.b, 0, 7, &zero, c30, 4, 5, F32));
+    FX_OK(cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, small, 0, 5, e.b, 0, 7, &zero, c30, 0, 5, F32));
+    FX_OK(cldnnGemm(h, ROW, OT, OT, 5, 6, 7, &one, e.a, 4 * 29, 5, e.b, 4 * 22, 7, &zero, c30, 0, 6, F32));
+    fx_finish();
+    fx_release(c30);
+    /* 2-byte offsets, and 1 and 3. */
+    FX_EXPECT_STATUS(MIS, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 2, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(MIS, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 2, 7, &zero, e.c, 0, 5, F32));
+    FX_EXPECT_STATUS(MIS, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 2, 5, F32));
+    FX_EXPECT_STATUS(MIS, cldnnGemm(h, ROW, ON, OT, 5, 6, 7, &one, e.a, 1, 7, e.b, 0, 7, &zero, e.c, 0, 6, F32));
+    FX_EXPECT_STATUS(MIS, cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, &zero, e.c,
+                                                  6, 5, 30, 1, F32));
+    FX_EXPECT_STATUS(MIS, cldnnGemmStridedBatched(h, ROW, OT, ON, 5, 6, 7, &one, e.a, 3, 5, 0, e.b, 0, 6, 0, &zero, e.c,
+                                                  0, 6, 30, 1, F32));
+    fx_release(small);
+    ebufs_done(&e);
+}
+
+/* Strided-batched extents: negative strides, extents that overflow 63 bits (as elements or as
+** bytes), extents past the buffer, and C strides that make the products overlap. */
+Test(gemm_errors, batched_strides) {
+    ebufs e;
+    ebufs_init(&e, 64);
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    /* Column-major 5 x 6 x 7: A spans 35 floats, B 42, C 30. */
+#define SB(sa, sb, sc, batch)                                                                                          \
+    cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, (sa), e.b, 0, 7, (sb), &zero, e.c, 0, 5, (sc),   \
+                            (batch), F32)
+    FX_EXPECT_STATUS(OOB, SB(-1, 0, 30, 2));
+    FX_EXPECT_STATUS(OOB, SB(0, -42, 30, 2));
+    FX_EXPECT_STATUS(OOB, SB(0, 0, -30, 2));
+    FX_EXPECT_STATUS(OOB, SB(INT64_MIN, 0, 30, 1));
+    FX_EXPECT_STATUS(OOB, SB((int64_t)1 << 62, 0, 30, 3)); /* (batch-1) * stride overflows */
+    FX_EXPECT_STATUS(OOB, SB(INT64_MAX, 0, 30, 2));        /* stride + span overflows */
+    FX_EXPECT_STATUS(OOB, SB(0, (int64_t)1 << 61, 30, 2)); /* elements fit, bytes do not */
+    FX_EXPECT_STATUS(OOB, SB(0, (int64_t)1 << 33, 30, (int64_t)1 << 30));
+    FX_EXPECT_STATUS(OOB, SB(0, 0, (int64_t)1 << 62, 3));
+    FX_EXPECT_STATUS(SZ, SB(40, 0, 30, 2)); /* 75 floats of A */
+    FX_EXPECT_STATUS(SZ, SB(0, 1000000, 30, 2));
+    FX_EXPECT_STATUS(SZ, SB(0, 0, 30, 3));                /* 90 floats of C */
+    FX_EXPECT_STATUS(SZ, SB((int64_t)1 << 40, 0, 30, 2)); /* fits 63 bits, not the buffer */
+    /* C products that would overlap. */
+    FX_EXPECT_STATUS(OOB, SB(0, 0, 29, 2));
+    FX_EXPECT_STATUS(OOB, SB(0, 0, 0, 2));
+    FX_EXPECT_STATUS(OOB, cldnnGemmStridedBatched(h, ROW, ON, ON, 5, 6, 7, &one, e.a, 0, 7, 0, e.b, 0, 6, 0, &zero, e.c,
+                                                  0, 6, 29, 2, F32));
+#undef SB
+    ebufs_done(&e);
+}
+
+/* Sizes past what the kernel indexes (2^31) are NOT_SUPPORTED_SHAPE, decided before any buffer
+** extent is needed (the buffers here are tiny); an extent that fits the sizes but not 63 bits
+** of bytes is OUT_OF_BOUND, one that fits but exceeds the buffer SIZE_INSUFFICIENT. */
+Test(gemm_errors, huge_shapes) {
+    ebufs e;
+    ebufs_init(&e, 64);
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    const cldnnStatus_t NS = CLDNN_STATUS_NOT_SUPPORTED_SHAPE;
+    static const int64_t big[] = {(int64_t)1 << 31, ((int64_t)1 << 31) + 5, (int64_t)1 << 40, INT64_MAX};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        const int64_t v = big[i];
+        FX_EXPECT_STATUS(NS, cldnnGemm(h, COL, ON, ON, v, 6, 7, &one, e.a, 0, v, e.b, 0, 7, &zero, e.c, 0, v, F32));
+        FX_EXPECT_STATUS(NS, cldnnGemm(h, COL, ON, ON, 5, v, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, F32));
+        FX_EXPECT_STATUS(NS, cldnnGemm(h, ROW, ON, ON, 5, 6, v, &one, e.a, 0, v, e.b, 0, 6, &zero, e.c, 0, 6, F32));
+        FX_EXPECT_STATUS(NS, cldnnGemmStridedBatched(h, COL, OT, OT, v, 6, 7, &one, e.a, 0, 7, 0, e.b, 0, 6, 0, &zero,
+                                                     e.c, 0, v, 0, 1, F32));
+    }
+    const int64_t imax = 0x7fffffff;
+    FX_EXPECT_STATUS(
+        OOB, cldnnGemm(h, COL, ON, ON, imax, 1, imax, &one, e.a, 0, imax, e.b, 0, imax, &zero, e.c, 0, imax, F32));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, (int64_t)1 << 20, 1, 1, &one, e.a, 0, (int64_t)1 << 20, e.b, 0, 1,
+                                   &zero, e.c, 0, (int64_t)1 << 20, F32));
+    ebufs_done(&e);
+}
+
+/* cldnn_gemm_run_params refuses a parameter set the kernel cannot run, before touching C. */
+Test(gemm_errors, run_params_invalid_set) {
+    const cldnn_device_profile* dev = &fx_handle()->prof;
+    int big = 1;
+    while ((size_t)big * (size_t)big <= dev->max_wg_size)
+        big *= 2;
+    int deep = 64;
+    while (2ull * (uint64_t)deep * 128u * 4u <= dev->local_mem)
+        deep *= 2;
+    const cldnn_gemm_params sets[] = {
+        /* mwg nwg kwg  mdimc ndimc  vwm vwn  vwa vwb  pada padb */
+        {60, 64, 16, 8, 8, 1, 4, 1, 1, 0, 0, 0},       /* MWG not a multiple of MDIMC */
+        {64, 60, 16, 8, 8, 4, 1, 1, 1, 0, 0, 0},       /* NWG not a multiple of NDIMC */
+        {64, 64, 16, 8, 8, 3, 4, 1, 1, 0, 0, 0},       /* VWM not a power of two */
+        {32, 64, 16, 16, 8, 4, 4, 1, 1, 0, 0, 0},      /* MWI = 2 not a multiple of VWM */
+        {64, 64, 16, 8, 8, 4, 4, 1, 1, 1, 0, 0},       /* MWG + PADA not a multiple of VWM */
+        {64, 64, 16, 8, 8, 4, 4, 1, 1, -4, 0, 0},      /* negative padding */
+        {64, 64, 1, 16, 16, 4, 4, 1, 1, 0, 0, 0},      /* tile not divisible among the work-items */
+        {64, 64, 0, 8, 8, 4, 4, 1, 1, 0, 0, 0},        /* KWG 0 */
+        {64, 64, 16, 0, 8, 4, 4, 1, 1, 0, 0, 0},       /* MDIMC 0 */
+        {big, big, 16, big, big, 1, 1, 1, 1, 0, 0, 0}, /* work-group above the device's limit */
+        {64, 64, deep, 8, 8, 4, 4, 1, 1, 0, 0, 0},     /* local memory above the device's */
+    };
+    ebufs e;
+    ebufs_init(&e, 1024);
+    cldnn_gemm_problem pr;
+    memset(&pr, 0, sizeof pr);
+    pr.m = pr.n = pr.k = 16;
+    pr.lda = pr.ldb = pr.ldc = 16;
+    pr.batch = 1;
+    pr.alpha = 1.0f;
+    const cldnn_gemm_buffers bufs = {e.a, e.b, e.c};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        char ps[96];
+        cldnn_gemm_params_format(&sets[i], ps, sizeof ps);
+        FX_ASSERT(!cldnn_gemm_params_valid(&sets[i], dev), "cldnn_gemm_params_valid accepts %s", ps);
+        cldnn_error_clear();
+        FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, cldnn_gemm_run_params(fx_handle(), &pr, &sets[i], &bufs));
+    }
+    ebufs_done(&e);
+}
