@@ -239,6 +239,34 @@ CLDNN_EXPORT cldnnStatus_t cldnnTransformTensor(cldnnHandle_t handle, const void
                                                 const void* beta,
                                                 const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset);
 
+/* ---------------------------------------------------------------- softmax */
+typedef enum {
+    CLDNN_SOFTMAX_FAST = 0,     /* exp(x) / sum exp(x), no max subtraction */
+    CLDNN_SOFTMAX_ACCURATE = 1, /* the max of each softmax subtracted first */
+    CLDNN_SOFTMAX_LOG = 2       /* log-softmax: x - max - log sum exp(x - max) */
+} cldnnSoftmaxAlgorithm_t;
+
+typedef enum {
+    CLDNN_SOFTMAX_MODE_INSTANCE = 0, /* over C, H, W (every dim but N) per image */
+    CLDNN_SOFTMAX_MODE_CHANNEL = 1   /* over C per (n, h, w) */
+} cldnnSoftmaxMode_t;
+
+/* y = alpha * softmax(x) + beta * y. x and y: the same dims (2 to 8 of them, N first, C second),
+** any strides; in place when they are the same buffer, offset and strides. */
+CLDNN_EXPORT cldnnStatus_t cldnnSoftmaxForward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t algo,
+                                               cldnnSoftmaxMode_t mode, const void* alpha,
+                                               const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                               const void* beta, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+                                               size_t yOffset);
+/* dx = alpha * d softmax / dx (dy) + beta * dx from the forward output y:
+**   FAST, ACCURATE: y * (dy - sum(dy * y));   LOG: dy - exp(y) * sum(dy). */
+CLDNN_EXPORT cldnnStatus_t cldnnSoftmaxBackward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t algo,
+                                                cldnnSoftmaxMode_t mode, const void* alpha,
+                                                const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
+                                                const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset,
+                                                const void* beta, const cldnnTensorDescriptor_t dxDesc, cl_mem dx,
+                                                size_t dxOffset);
+
 /* ------------------------------------------------------------------- GEMM */
 typedef enum {
     CLDNN_ROW_MAJOR = 0,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-sweep.sh: runs the activation and tensor-op bandwidth sweep of cldnn-bench on one device
+# run-sweep.sh: runs the activation, tensor-op and softmax bandwidth sweep of cldnn-bench on one device
 # and writes a markdown results file (date, device, driver, the exact commands, one table).
 #
 #   perf/run-sweep.sh [-b BUILD_DIR] DEVICE OUTFILE
@@ -31,6 +31,9 @@ cmds=(
   "tensor -o all -S $size -V 1 -t 1 -i $iters --md"
   "tensor -o add -D 32x256x56x56 -b 1 -B 1 -V 1 -t 1 -i $iters --md"
   "tensor -o transform -D 32x256x56x56 -V 1 -t 1 -i $iters --md"
+  "softmax -F 0 -a 1 -M 1 -D 32x1000x1x1 -V 1 -t 1 -i $iters --md"
+  "softmax -F 0 -a 1 -M 1 -D 32x21x128x128 -V 1 -t 1 -i $iters --md"
+  "softmax -F 0 -a 1 -M 0 -D 128x131072x1x1 -V 1 -t 1 -i $iters --md"
 )
 
 log=$(mktemp)
@@ -50,7 +53,7 @@ elapsed=$(( $(date +%s) - start ))
 field() { grep -m1 "^# $1:" "$log" | sed "s/^# $1: //"; }
 mkdir -p "$(dirname "$outfile")"
 {
-  echo "# cldnn activation and tensor-op bandwidth: $(field device)"
+  echo "# cldnn activation, tensor-op and softmax bandwidth: $(field device)"
   echo
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- device: $(field device)"
@@ -72,7 +75,8 @@ mkdir -p "$(dirname "$outfile")"
   echo "written once; prior output read only when beta != 0), 1e6 bytes. GB/s = MB moved / time."
   echo "copy GB/s: clEnqueueCopyBuffer of the tensor's size in the same run (read + write counted)."
   echo "ratio = GB/s / copy GB/s. Time: median of 5 repetitions of (${iters} calls, clFinish)."
-  echo "verify: against the double reference (float: 1e-6 abs + 1e-5 rel; half: 2e-3 + 2e-3)."
+  echo "verify: against the double reference (float: 1e-6 abs + 1e-5 rel; half: 2e-3 + 2e-3; softmax:"
+  echo "rel of |want| + 1 for log forward, of the same formula on absolute values for backward)."
   echo
   grep '^|' "$log"
 } > "$outfile"

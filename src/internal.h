@@ -40,6 +40,14 @@ const char* cldnn_cl_error_name(cl_int err);
 cldnnStatus_t cldnn_cl_fail_at(const char* file, int line, cl_int err, const char* what);
 #define CLDNN_CL_FAIL(err, what) cldnn_cl_fail_at(__FILE__, __LINE__, (err), (what))
 
+/* Sets kernel argument i of k to the value of lvalue v, returning the mapped status on failure. */
+#define CLDNN_SETARG(k, i, v)                                                  \
+    do {                                                                       \
+        cl_int setarg_e_ = clSetKernelArg((k), (i), sizeof(v), &(v));          \
+        if (setarg_e_ != CL_SUCCESS)                                           \
+            return CLDNN_CL_FAIL(setarg_e_, "clSetKernelArg");                 \
+    } while (0)
+
 /* Propagate a failing status. */
 #define CLDNN_TRY(expr)                          \
     do {                                         \

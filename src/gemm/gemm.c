@@ -56,12 +56,6 @@ static int load_width(int want, int64_t ld, uint64_t off, int64_t stride) {
     return w;
 }
 
-#define SETARG(k, i, v)                                                        \
-    do {                                                                       \
-        cl_int e_ = clSetKernelArg((k), (i), sizeof(v), &(v));                 \
-        if (e_ != CL_SUCCESS)                                                  \
-            return CLDNN_CL_FAIL(e_, "clSetKernelArg");                        \
-    } while (0)
 
 cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
                                     const cldnn_gemm_buffers* b) {
@@ -120,26 +114,26 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
     cl_int lda = (cl_int)pr->lda, ldb = (cl_int)pr->ldb, ldc = (cl_int)pr->ldc;
     cl_ulong oa = pr->off_a, ob = pr->off_b, oc = pr->off_c;
     cl_long sa = pr->stride_a, sb = pr->stride_b, sc = pr->stride_c;
-    SETARG(k, 0, M);
-    SETARG(k, 1, N);
-    SETARG(k, 2, K);
-    SETARG(k, 3, pr->alpha);
-    SETARG(k, 4, pr->beta);
-    SETARG(k, 5, b->a);
-    SETARG(k, 6, oa);
-    SETARG(k, 7, lda);
-    SETARG(k, 8, sa);
-    SETARG(k, 9, b->b);
-    SETARG(k, 10, ob);
-    SETARG(k, 11, ldb);
-    SETARG(k, 12, sb);
-    SETARG(k, 13, b->c);
-    SETARG(k, 14, oc);
-    SETARG(k, 15, ldc);
-    SETARG(k, 16, sc);
-    SETARG(k, 17, ks);
-    SETARG(k, 18, ns);
-    SETARG(k, 19, W);
+    CLDNN_SETARG(k, 0, M);
+    CLDNN_SETARG(k, 1, N);
+    CLDNN_SETARG(k, 2, K);
+    CLDNN_SETARG(k, 3, pr->alpha);
+    CLDNN_SETARG(k, 4, pr->beta);
+    CLDNN_SETARG(k, 5, b->a);
+    CLDNN_SETARG(k, 6, oa);
+    CLDNN_SETARG(k, 7, lda);
+    CLDNN_SETARG(k, 8, sa);
+    CLDNN_SETARG(k, 9, b->b);
+    CLDNN_SETARG(k, 10, ob);
+    CLDNN_SETARG(k, 11, ldb);
+    CLDNN_SETARG(k, 12, sb);
+    CLDNN_SETARG(k, 13, b->c);
+    CLDNN_SETARG(k, 14, oc);
+    CLDNN_SETARG(k, 15, ldc);
+    CLDNN_SETARG(k, 16, sc);
+    CLDNN_SETARG(k, 17, ks);
+    CLDNN_SETARG(k, 18, ns);
+    CLDNN_SETARG(k, 19, W);
     uint64_t global[3] = {(uint64_t)((pr->m + q.mwg - 1) / q.mwg) * (uint64_t)q.mdimc,
                           (uint64_t)((pr->n + q.nwg - 1) / q.nwg) * (uint64_t)q.ndimc,
                           (uint64_t)pr->batch * (uint64_t)nsplit};
@@ -151,17 +145,17 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
     cl_kernel r;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_splitk_reduce", &r));
     cl_long bl = pr->batch;
-    SETARG(r, 0, M);
-    SETARG(r, 1, N);
-    SETARG(r, 2, bl);
-    SETARG(r, 3, ns);
-    SETARG(r, 4, pr->alpha);
-    SETARG(r, 5, pr->beta);
-    SETARG(r, 6, W);
-    SETARG(r, 7, b->c);
-    SETARG(r, 8, oc);
-    SETARG(r, 9, ldc);
-    SETARG(r, 10, sc);
+    CLDNN_SETARG(r, 0, M);
+    CLDNN_SETARG(r, 1, N);
+    CLDNN_SETARG(r, 2, bl);
+    CLDNN_SETARG(r, 3, ns);
+    CLDNN_SETARG(r, 4, pr->alpha);
+    CLDNN_SETARG(r, 5, pr->beta);
+    CLDNN_SETARG(r, 6, W);
+    CLDNN_SETARG(r, 7, b->c);
+    CLDNN_SETARG(r, 8, oc);
+    CLDNN_SETARG(r, 9, ldc);
+    CLDNN_SETARG(r, 10, sc);
     size_t group = h->prof.is_cpu ? 64 : 256;
     if (group > h->prof.max_wg_size)
         group = h->prof.max_wg_size;

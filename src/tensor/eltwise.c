@@ -164,12 +164,6 @@ static void build_options(const cldnn_elt_problem* p, const elt_params* q, char*
         cldnn_appendf(buf, size, at, " -DACT_MODE=%d -DACT_NANPROP=%d", p->act_mode, p->nan_prop);
 }
 
-#define SETARG(k, i, v)                                                               \
-    do {                                                                              \
-        cl_int e_ = clSetKernelArg((k), (i), sizeof(v), &(v));                        \
-        if (e_ != CL_SUCCESS)                                                         \
-            return CLDNN_CL_FAIL(e_, "clSetKernelArg");                               \
-    } while (0)
 
 /* The buffers and offsets of operands 0..2, with unused operands aliased to the output. */
 static void operands(const cldnn_elt_problem* p, const cldnn_elt_buffers* b, cl_mem mem[3], cl_ulong off[3]) {
@@ -182,12 +176,12 @@ static void operands(const cldnn_elt_problem* p, const cldnn_elt_buffers* b, cl_
 
 static cldnnStatus_t set_tail_args(cl_kernel k, cl_uint first, const cldnn_elt_problem* p) {
     cl_int mode = p->act_mode, nanprop = p->nan_prop;
-    SETARG(k, first + 0, p->alpha);
-    SETARG(k, first + 1, p->beta);
-    SETARG(k, first + 2, mode);
-    SETARG(k, first + 3, p->coef);
-    SETARG(k, first + 4, p->coef2);
-    SETARG(k, first + 5, nanprop);
+    CLDNN_SETARG(k, first + 0, p->alpha);
+    CLDNN_SETARG(k, first + 1, p->beta);
+    CLDNN_SETARG(k, first + 2, mode);
+    CLDNN_SETARG(k, first + 3, p->coef);
+    CLDNN_SETARG(k, first + 4, p->coef2);
+    CLDNN_SETARG(k, first + 5, nanprop);
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -209,10 +203,10 @@ static cldnnStatus_t contig_run(cldnnHandle_t h, const void* problem, const void
     cl_ulong off[3];
     CLDNN_TRY(elt_prepare(h, p, q, "eltwise_contig", buffers, &k, mem, off));
     cl_ulong n = (cl_ulong)p->count;
-    SETARG(k, 0, n);
+    CLDNN_SETARG(k, 0, n);
     for (int o = 0; o < 3; ++o) {
-        SETARG(k, 1 + 2 * o, mem[o]);
-        SETARG(k, 2 + 2 * o, off[o]);
+        CLDNN_SETARG(k, 1 + 2 * o, mem[o]);
+        CLDNN_SETARG(k, 2 + 2 * o, off[o]);
     }
     CLDNN_TRY(set_tail_args(k, 7, p));
     uint64_t items = ((uint64_t)p->count + (uint64_t)q->vec - 1) / (uint64_t)q->vec;
@@ -235,13 +229,13 @@ static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const voi
     }
     cl_ulong n = (cl_ulong)p->count;
     cl_int nd = p->nd;
-    SETARG(k, 0, n);
-    SETARG(k, 1, nd);
-    SETARG(k, 2, dims);
+    CLDNN_SETARG(k, 0, n);
+    CLDNN_SETARG(k, 1, nd);
+    CLDNN_SETARG(k, 2, dims);
     for (int o = 0; o < 3; ++o) {
-        SETARG(k, 3 + 3 * o, mem[o]);
-        SETARG(k, 4 + 3 * o, off[o]);
-        SETARG(k, 5 + 3 * o, str[o]);
+        CLDNN_SETARG(k, 3 + 3 * o, mem[o]);
+        CLDNN_SETARG(k, 4 + 3 * o, off[o]);
+        CLDNN_SETARG(k, 5 + 3 * o, str[o]);
     }
     CLDNN_TRY(set_tail_args(k, 12, p));
     return cldnn_enqueue_1d(h, k, (uint64_t)p->count, q->local, "eltwise_strided");
@@ -275,18 +269,18 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
         rest *= (uint64_t)p->dims[d];
         nrest++;
     }
-    SETARG(k, 0, ni);
-    SETARG(k, 1, nj);
-    SETARG(k, 2, mem[0]);
-    SETARG(k, 3, off[0]);
-    SETARG(k, 4, so_j);
-    SETARG(k, 5, mem[1]);
-    SETARG(k, 6, off[1]);
-    SETARG(k, 7, sa_i);
-    SETARG(k, 8, nrest);
-    SETARG(k, 9, rdims);
-    SETARG(k, 10, ro);
-    SETARG(k, 11, ra);
+    CLDNN_SETARG(k, 0, ni);
+    CLDNN_SETARG(k, 1, nj);
+    CLDNN_SETARG(k, 2, mem[0]);
+    CLDNN_SETARG(k, 3, off[0]);
+    CLDNN_SETARG(k, 4, so_j);
+    CLDNN_SETARG(k, 5, mem[1]);
+    CLDNN_SETARG(k, 6, off[1]);
+    CLDNN_SETARG(k, 7, sa_i);
+    CLDNN_SETARG(k, 8, nrest);
+    CLDNN_SETARG(k, 9, rdims);
+    CLDNN_SETARG(k, 10, ro);
+    CLDNN_SETARG(k, 11, ra);
     CLDNN_TRY(set_tail_args(k, 12, p));
     /* TILE 32 x TILE_ROWS 8: the kernel's defaults. */
     uint64_t global[3] = {((ni + 31) / 32) * 32, ((nj + 31) / 32) * 8, rest};

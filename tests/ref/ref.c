@@ -8,8 +8,9 @@
 ** Invariants
 **   - ref_view dims are >= 1 and nd is in [1, REF_DIM_MAX] for every routine that walks a view;
 **     a view with a dimension <= 0 has count 0 and span 0.
-**   - Activation modes use the numeric values of cldnnActivationMode_t (this file does not
-**     include cldnn.h, so the reference does not depend on the library's header compiling).
+**   - Activation modes use the numeric values of cldnnActivationMode_t, softmax algorithms and
+**     modes those of cldnnSoftmaxAlgorithm_t / cldnnSoftmaxMode_t (this file does not include
+**     cldnn.h, so the reference does not depend on the library's header compiling).
 **   - The random generator is xorshift64* seeded through splitmix64, so any 64-bit seed
 **     (including 0) gives a usable, reproducible stream.
 */
@@ -216,6 +217,106 @@ void ref_gemm_abs(int row_major, int trans_a, int trans_b, int64_t m, int64_t n,
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++)
             S[ref_mat_index(row_major, i, j, ldc)] = gemm_dot(row_major, trans_a, trans_b, k, A, lda, B, ldb, i, j, 1);
+}
+
+/* ----------------------------------------------------------------------------- softmax */
+
+/* cldnnSoftmaxAlgorithm_t / cldnnSoftmaxMode_t values (include/cldnn.h; fixed by the ABI). */
+enum { REF_SOFTMAX_FAST = 0, REF_SOFTMAX_ACCURATE = 1, REF_SOFTMAX_LOG = 2 };
+enum { REF_SOFTMAX_MODE_INSTANCE = 0, REF_SOFTMAX_MODE_CHANNEL = 1 };
+
+/* The softmax sets of mode on v: `groups` sets of `size` elements; member k of set g has the
+** row-major linear index base + k * step (see softmax_index). v->nd >= 2. */
+typedef struct {
+    int64_t groups, size, spatial, channels;
+    int channel;
+} softmax_sets;
+
+static softmax_sets softmax_split(int mode, const ref_view* v) {
+    softmax_sets s;
+    s.channels = v->nd >= 2 ? v->dims[1] : 1;
+    s.spatial = 1;
+    for (int d = 2; d < v->nd; d++)
+        s.spatial *= v->dims[d];
+    s.channel = mode == REF_SOFTMAX_MODE_CHANNEL;
+    if (s.channel) {
+        s.groups = v->dims[0] * s.spatial;
+        s.size = s.channels;
+    } else {
+        s.groups = v->dims[0];
+        s.size = s.channels * s.spatial;
+    }
+    return s;
+}
+
+/* Row-major linear index of member k of set g. INSTANCE: set g is image g, members contiguous
+** in linear order. CHANNEL: set g is (n, s) = (g / spatial, g % spatial), member k is channel k. */
+static int64_t softmax_index(const softmax_sets* s, int64_t g, int64_t k) {
+    if (!s->channel)
+        return g * s->size + k;
+    int64_t n = g / s->spatial, sp = g % s->spatial;
+    return (n * s->channels + k) * s->spatial + sp;
+}
+
+int64_t ref_softmax_group_size(int mode, const ref_view* v) {
+    if (v->nd < 2)
+        return 0;
+    return softmax_split(mode, v).size;
+}
+
+void ref_softmax_forward(int algo, int mode, const ref_view* v, const float* x, double* y) {
+    if (v->nd < 2 || ref_view_count(v) == 0)
+        return;
+    softmax_sets s = softmax_split(mode, v);
+    for (int64_t g = 0; g < s.groups; g++) {
+        double mx = -INFINITY;
+        for (int64_t k = 0; k < s.size; k++) {
+            double xv = (double)x[ref_view_offset(v, softmax_index(&s, g, k))];
+            mx = xv > mx ? xv : mx;
+        }
+        double shift = algo == REF_SOFTMAX_FAST ? 0.0 : mx, sum = 0.0;
+        for (int64_t k = 0; k < s.size; k++)
+            sum += exp((double)x[ref_view_offset(v, softmax_index(&s, g, k))] - shift);
+        double lse = log(sum);
+        for (int64_t k = 0; k < s.size; k++) {
+            int64_t i = softmax_index(&s, g, k);
+            double d = (double)x[ref_view_offset(v, i)] - shift;
+            y[i] = algo == REF_SOFTMAX_LOG ? d - lse : exp(d) / sum;
+        }
+    }
+}
+
+/* Shared loop of the backward and its absolute-value scale. */
+static void softmax_backward(int algo, int mode, const ref_view* v, const float* y, const float* dy, double* out,
+                             int absolute) {
+    if (v->nd < 2 || ref_view_count(v) == 0)
+        return;
+    softmax_sets s = softmax_split(mode, v);
+    int log_algo = algo == REF_SOFTMAX_LOG;
+    for (int64_t g = 0; g < s.groups; g++) {
+        double sum = 0.0;
+        for (int64_t k = 0; k < s.size; k++) {
+            int64_t off = ref_view_offset(v, softmax_index(&s, g, k));
+            double t = log_algo ? (double)dy[off] : (double)dy[off] * (double)y[off];
+            sum += absolute ? fabs(t) : t;
+        }
+        for (int64_t k = 0; k < s.size; k++) {
+            int64_t i = softmax_index(&s, g, k), off = ref_view_offset(v, i);
+            double yv = (double)y[off], dyv = (double)dy[off];
+            if (log_algo)
+                out[i] = absolute ? fabs(dyv) + exp(yv) * sum : dyv - exp(yv) * sum;
+            else
+                out[i] = absolute ? fabs(yv) * (fabs(dyv) + sum) : yv * (dyv - sum);
+        }
+    }
+}
+
+void ref_softmax_backward(int algo, int mode, const ref_view* v, const float* y, const float* dy, double* dx) {
+    softmax_backward(algo, mode, v, y, dy, dx, 0);
+}
+
+void ref_softmax_backward_abs(int algo, int mode, const ref_view* v, const float* y, const float* dy, double* s) {
+    softmax_backward(algo, mode, v, y, dy, s, 1);
 }
 
 /* ------------------------------------------------------------------------------ random */

@@ -60,6 +60,23 @@ void ref_gemm_abs(int row_major, int trans_a, int trans_b, int64_t m, int64_t n,
 ** with leading dimension ld. */
 int64_t ref_mat_index(int row_major, int64_t row, int64_t col, int64_t ld);
 
+/* Softmax over a view of 2 or more dims (N first, C second, then spatial), cuDNN semantics.
+** algo and mode use the values of cldnnSoftmaxAlgorithm_t (FAST 0, ACCURATE 1, LOG 2) and
+** cldnnSoftmaxMode_t (INSTANCE 0: one softmax per n over C and every spatial dim; CHANNEL 1: one
+** per (n, spatial position) over C). Forward: y (packed over v's dims) = softmax of x (strided by
+** v): FAST exp(x) / sum exp(x) as written (no shift; double overflows only past x ~ 709),
+** ACCURATE exp(x - max) / sum exp(x - max), LOG x - max - log sum exp(x - max). No alpha/beta. */
+void ref_softmax_forward(int algo, int mode, const ref_view* v, const float* x, double* y);
+/* Backward from the forward output y and dy (both strided by v), dx packed over v's dims:
+** FAST, ACCURATE dx = y * (dy - sum(dy * y)); LOG dx = dy - exp(y) * sum(dy), sums over the
+** forward's softmax set. No alpha/beta. */
+void ref_softmax_backward(int algo, int mode, const ref_view* v, const float* y, const float* dy, double* dx);
+/* The natural scale of the rounding error of the backward, the same formula on absolute values:
+** FAST, ACCURATE |y| * (|dy| + sum |dy * y|); LOG |dy| + exp(y) * sum |dy| (s packed). */
+void ref_softmax_backward_abs(int algo, int mode, const ref_view* v, const float* y, const float* dy, double* s);
+/* Number of elements in one softmax (the set each sum runs over) for mode on v. */
+int64_t ref_softmax_group_size(int mode, const ref_view* v);
+
 /* Seeded generator. */
 typedef struct { uint64_t s; } ref_rng;
 void ref_rng_seed(ref_rng* r, uint64_t seed);

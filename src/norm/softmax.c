@@ -1,0 +1,283 @@
+/*
+** softmax.c: cldnnSoftmaxForward and cldnnSoftmaxBackward (cuDNN semantics).
+**
+** A softmax call is a set of rows, each normalized over its elements: INSTANCE mode takes one
+** row per n (elements: C and every spatial dim), CHANNEL mode one row per (n, spatial position)
+** (elements: C). Both groups of dims are collapsed where every operand is contiguous across
+** them and handed to kernels/norm/softmax.cl as strided views, so NCHW, NHWC and padded tensors
+** take the same path. Two solvers, first applicable wins:
+**   softmax_wi  rows of at most 64 elements: one work-item per row
+**   softmax_wg  longer rows: one work-group per row, local-memory reductions
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    int dir;    /* 0 forward, 1 backward */
+    int algo;   /* cldnnSoftmaxAlgorithm_t */
+    cldnnDataType_t dtype;
+    uint64_t rows, len;
+    int nr, ne;
+    int64_t rdims[CLDNN_DIM_MAX], edims[CLDNN_DIM_MAX];    /* innermost first */
+    int64_t rs[3][CLDNN_DIM_MAX], es[3][CLDNN_DIM_MAX];    /* operands: p0, p1, out */
+    uint64_t off[3];
+    uint64_t span_max;
+    float alpha, beta;
+} sm_problem;
+
+typedef struct {
+    cl_mem mem[3];
+} sm_buffers;
+
+typedef struct {
+    size_t wg;
+    int idx32;
+} sm_params;
+
+/* Collapses the dims listed in `which` (outermost first) of a view into innermost-first groups
+** of dims contiguous in every operand. Returns the group count (>= 1). */
+static int collapse(int nsel, const int* which, const int64_t* dims, const int64_t* const* strides, int64_t* gd,
+                    int64_t gs[3][CLDNN_DIM_MAX]) {
+    int ng = 0;
+    for (int i = nsel - 1; i >= 0; --i) {
+        int d = which[i];
+        if (dims[d] == 1)
+            continue;
+        int merge = ng > 0;
+        for (int o = 0; merge && o < 3; ++o)
+            merge = strides[o][d] == gs[o][ng - 1] * gd[ng - 1];
+        if (merge) {
+            gd[ng - 1] *= dims[d];
+        } else {
+            gd[ng] = dims[d];
+            for (int o = 0; o < 3; ++o)
+                gs[o][ng] = strides[o][d];
+            ng++;
+        }
+    }
+    if (ng == 0) {
+        gd[0] = 1;
+        for (int o = 0; o < 3; ++o)
+            gs[o][0] = 0;
+        ng = 1;
+    }
+    return ng;
+}
+
+static int wi_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)dev;
+    return ((const sm_problem*)problem)->len <= 64;
+}
+
+static int wg_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)problem;
+    return dev->max_wg_size >= 64;
+}
+
+static void wi_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    sm_params* q = (sm_params*)params;
+    q->wg = dev->is_cpu ? 64 : 256;
+    if (q->wg > dev->max_wg_size)
+        q->wg = dev->max_wg_size;
+    q->idx32 = ((const sm_problem*)problem)->span_max < (1ull << 32) - 64;
+}
+
+static void wg_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    sm_params* q = (sm_params*)params;
+    q->wg = 256;
+    while (q->wg > dev->max_wg_size)
+        q->wg /= 2;
+    q->idx32 = ((const sm_problem*)problem)->span_max < (1ull << 32) - 64;
+}
+
+
+static cldnnStatus_t sm_launch(cldnnHandle_t h, const sm_problem* p, const sm_params* q, const sm_buffers* b,
+                               const char* kernel, int per_group) {
+    char opts[160];
+    snprintf(opts, sizeof opts, "-DSM_DIR=%d -DSM_ALGO=%d -DWG=%zu -DIDX_T=%s%s", p->dir, p->algo, q->wg,
+             q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "norm/softmax.cl", opts, kernel, &k));
+    cl_long8 rd, ed, rs[3], es[3];
+    for (int i = 0; i < 8; ++i) {
+        rd.s[i] = i < p->nr ? p->rdims[i] : 1;
+        ed.s[i] = i < p->ne ? p->edims[i] : 1;
+        for (int o = 0; o < 3; ++o) {
+            rs[o].s[i] = i < p->nr ? p->rs[o][i] : 0;
+            es[o].s[i] = i < p->ne ? p->es[o][i] : 0;
+        }
+    }
+    cl_ulong rows = p->rows, len = p->len;
+    cl_int nr = p->nr, ne = p->ne;
+    CLDNN_SETARG(k, 0, rows);
+    CLDNN_SETARG(k, 1, len);
+    CLDNN_SETARG(k, 2, nr);
+    CLDNN_SETARG(k, 3, rd);
+    CLDNN_SETARG(k, 4, ne);
+    CLDNN_SETARG(k, 5, ed);
+    for (int o = 0; o < 3; ++o) {
+        cl_ulong off = p->off[o];
+        CLDNN_SETARG(k, 6 + 4 * o, b->mem[o]);
+        CLDNN_SETARG(k, 7 + 4 * o, off);
+        CLDNN_SETARG(k, 8 + 4 * o, rs[o]);
+        CLDNN_SETARG(k, 9 + 4 * o, es[o]);
+    }
+    CLDNN_SETARG(k, 18, p->alpha);
+    CLDNN_SETARG(k, 19, p->beta);
+    uint64_t items = per_group ? p->rows * (uint64_t)q->wg : p->rows;
+    return cldnn_enqueue_1d(h, k, items, q->wg, kernel);
+}
+
+static cldnnStatus_t wi_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return sm_launch(h, (const sm_problem*)problem, (const sm_params*)params, (const sm_buffers*)buffers,
+                     "softmax_wi", 0);
+}
+
+static cldnnStatus_t wg_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return sm_launch(h, (const sm_problem*)problem, (const sm_params*)params, (const sm_buffers*)buffers,
+                     "softmax_wg", 1);
+}
+
+static const cldnn_solver sm_solvers[] = {
+    {"softmax_wi", -1, wi_applicable, NULL, wi_defaults, sizeof(sm_params), wi_run},
+    {"softmax_wg", -1, wg_applicable, NULL, wg_defaults, sizeof(sm_params), wg_run},
+};
+
+static cldnnStatus_t check_enums(cldnnSoftmaxAlgorithm_t algo, cldnnSoftmaxMode_t mode) {
+    if (algo != CLDNN_SOFTMAX_FAST && algo != CLDNN_SOFTMAX_ACCURATE && algo != CLDNN_SOFTMAX_LOG)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "algo %d is not a cldnnSoftmaxAlgorithm_t value",
+                          (int)algo);
+    if (mode != CLDNN_SOFTMAX_MODE_INSTANCE && mode != CLDNN_SOFTMAX_MODE_CHANNEL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "mode %d is not a cldnnSoftmaxMode_t value", (int)mode);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Fills the row/element views of p from the output's dims and three operands' strides. */
+static void sm_views(sm_problem* p, cldnnSoftmaxMode_t mode, const struct cldnnTensorStruct* t,
+                     const int64_t* const* strides, const size_t* byte_offsets) {
+    int rsel[CLDNN_DIM_MAX], esel[CLDNN_DIM_MAX], nrs = 0, nes = 0;
+    for (int d = 0; d < t->nd; ++d) {
+        int element = mode == CLDNN_SOFTMAX_MODE_INSTANCE ? d >= 1 : d == 1;
+        if (element)
+            esel[nes++] = d;
+        else
+            rsel[nrs++] = d;
+    }
+    p->nr = collapse(nrs, rsel, t->dims, strides, p->rdims, p->rs);
+    p->ne = collapse(nes, esel, t->dims, strides, p->edims, p->es);
+    p->rows = 1;
+    p->len = 1;
+    for (int i = 0; i < p->nr; ++i)
+        p->rows *= (uint64_t)p->rdims[i];
+    for (int i = 0; i < p->ne; ++i)
+        p->len *= (uint64_t)p->edims[i];
+    size_t es = cldnn_dtype_size(t->dtype);
+    p->span_max = 0;
+    for (int o = 0; o < 3; ++o) {
+        p->off[o] = byte_offsets[o] / es;
+        uint64_t span = 1;
+        for (int d = 0; d < t->nd; ++d)
+            span += (uint64_t)(t->dims[d] - 1) * (uint64_t)strides[o][d];
+        if (span > p->span_max)
+            p->span_max = span;
+    }
+}
+
+static cldnnStatus_t check_common(cldnnHandle_t h, cldnnSoftmaxAlgorithm_t algo, cldnnSoftmaxMode_t mode,
+                                  const void* alpha, const void* beta) {
+    CLDNN_TRY(cldnn_check_handle(h));
+    CLDNN_TRY(check_enums(algo, mode));
+    if (alpha == NULL || beta == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", alpha == NULL ? "alpha" : "beta");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t check_rank(const struct cldnnTensorStruct* t, const char* what) {
+    if (t->nd < 2)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s has %d dim(s): softmax needs N and C", what, t->nd);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static void sm_key(char* buf, size_t size, const char* dir, int algo, int mode, const struct cldnnTensorStruct* t) {
+    char dims[200];
+    cldnn_format_dims(dims, sizeof dims, t->nd, t->dims);
+    snprintf(buf, size, "softmax-%s:a%d-m%d-d%s-%s", dir, algo, mode, dims, cldnn_dtype_name(t->dtype));
+}
+
+static void sm_log_cmd(int dir, int algo, int mode, const struct cldnnTensorStruct* t, const void* alpha,
+                       const void* beta) {
+    if (!cldnn_log_cmd_enabled())
+        return;
+    char shape[400];
+    cldnn_bench_shape_flags(shape, sizeof shape, t);
+    cldnn_log_cmd("softmax -F %d -a %d -M %d -A %g -B %g %s", dir, algo, mode,
+                  (double)cldnn_scalar_as_float(alpha, t->dtype), (double)cldnn_scalar_as_float(beta, t->dtype),
+                  shape);
+}
+
+cldnnStatus_t cldnnSoftmaxForward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t algo, cldnnSoftmaxMode_t mode,
+                                  const void* alpha, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                  const void* beta, const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset) {
+    cldnn_error_clear();
+    CLDNN_TRY(check_common(handle, algo, mode, alpha, beta));
+    CLDNN_TRY(cldnn_check_tensor(xDesc, "xDesc"));
+    CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
+    CLDNN_TRY(cldnn_check_same_dims(xDesc, "xDesc", yDesc, "yDesc"));
+    CLDNN_TRY(check_rank(xDesc, "xDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(xDesc->dtype, "xDesc"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
+    sm_log_cmd(1, (int)algo, (int)mode, xDesc, alpha, beta);
+
+    sm_problem p;
+    memset(&p, 0, sizeof p);
+    p.dir = 0;
+    p.algo = (int)algo;
+    p.dtype = xDesc->dtype;
+    p.alpha = cldnn_scalar_as_float(alpha, p.dtype);
+    p.beta = cldnn_scalar_as_float(beta, p.dtype);
+    const int64_t* strides[3] = {xDesc->strides, xDesc->strides, yDesc->strides};
+    size_t offs[3] = {xOffset, xOffset, yOffset};
+    sm_views(&p, mode, yDesc, strides, offs);
+    sm_buffers b = {{x, x, y}};
+    char key[300];
+    sm_key(key, sizeof key, "fwd", (int)algo, (int)mode, xDesc);
+    return cldnn_solver_run_default(handle, sm_solvers, sizeof sm_solvers / sizeof sm_solvers[0], &p, &b, key);
+}
+
+cldnnStatus_t cldnnSoftmaxBackward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t algo, cldnnSoftmaxMode_t mode,
+                                   const void* alpha, const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
+                                   const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset,
+                                   const void* beta, const cldnnTensorDescriptor_t dxDesc, cl_mem dx,
+                                   size_t dxOffset) {
+    cldnn_error_clear();
+    CLDNN_TRY(check_common(handle, algo, mode, alpha, beta));
+    CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
+    CLDNN_TRY(cldnn_check_tensor(dyDesc, "dyDesc"));
+    CLDNN_TRY(cldnn_check_tensor(dxDesc, "dxDesc"));
+    CLDNN_TRY(cldnn_check_same_dims(yDesc, "yDesc", dxDesc, "dxDesc"));
+    CLDNN_TRY(cldnn_check_same_dims(dyDesc, "dyDesc", dxDesc, "dxDesc"));
+    CLDNN_TRY(check_rank(dxDesc, "dxDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(dxDesc->dtype, "dxDesc"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dyDesc, dy, dyOffset, "dy"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dxDesc, dx, dxOffset, "dx"));
+    sm_log_cmd(2, (int)algo, (int)mode, dxDesc, alpha, beta);
+
+    sm_problem p;
+    memset(&p, 0, sizeof p);
+    p.dir = 1;
+    p.algo = (int)algo;
+    p.dtype = dxDesc->dtype;
+    p.alpha = cldnn_scalar_as_float(alpha, p.dtype);
+    p.beta = cldnn_scalar_as_float(beta, p.dtype);
+    const int64_t* strides[3] = {yDesc->strides, dyDesc->strides, dxDesc->strides};
+    size_t offs[3] = {yOffset, dyOffset, dxOffset};
+    sm_views(&p, mode, dxDesc, strides, offs);
+    sm_buffers b = {{y, dy, dx}};
+    char key[300];
+    sm_key(key, sizeof key, "bwd", (int)algo, (int)mode, dxDesc);
+    return cldnn_solver_run_default(handle, sm_solvers, sizeof sm_solvers / sizeof sm_solvers[0], &p, &b, key);
+}
