@@ -87,16 +87,36 @@ inline float sm_store(float v, float old, float alpha, float beta) {
 /* The work of one row, shared by both kernels: elements e = FIRST, FIRST + STEP, ... < L, and
  * RMAX / RSUM combine a partial over the row's work-items (the identity for softmax_wi). */
 #if SM_DIR == 0
+/* Forward reads x twice: one pass for the normalizer, one to write. ACCURATE and LOG find the
+ * max and the sum of exp(x - max) in the same pass (the running sum is rescaled when the max
+ * grows); partials of several work-items combine by rescaling to the largest max. */
 #if SM_ALGO != 0
-#define SM_FIND_MAX(FIRST, STEP, RMAX)                                      \
-    m = -INFINITY;                                                          \
+#define SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)                              \
+    float m = -INFINITY, s = 0.0f;                                          \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
-        m = fmax(m, LOAD(p0, i0));                                          \
+        float x = LOAD(p0, i0);                                             \
+        if (x > m) {                                                        \
+            s = s * exp(m - x) + 1.0f;                                      \
+            m = x;                                                          \
+        } else if (x != -INFINITY) { /* -inf adds 0; skip exp(-inf + inf) */ \
+            s += exp(x - m);                                                \
+        }                                                                   \
     }                                                                       \
-    m = RMAX(m);
+    {                                                                       \
+        float mg = RMAX(m);                                                 \
+        s = RSUM(s == 0.0f ? 0.0f : s * exp(m - mg));                       \
+        m = mg;                                                             \
+    }
 #else
-#define SM_FIND_MAX(FIRST, STEP, RMAX)
+#define SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)                              \
+    const float m = 0.0f;                                                   \
+    float s = 0.0f;                                                         \
+    for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
+        SM_ELEM(e, i0, i1, io);                                             \
+        s += exp(LOAD(p0, i0));                                             \
+    }                                                                       \
+    s = RSUM(s);
 #endif
 #if SM_ALGO == 2
 #define SM_FWD_VALUE(x) ((x) - (m + log(s)))
@@ -104,14 +124,7 @@ inline float sm_store(float v, float old, float alpha, float beta) {
 #define SM_FWD_VALUE(x) (exp((x) - m) / s)
 #endif
 #define SM_ROW(FIRST, STEP, RMAX, RSUM)                                     \
-    float m = 0.0f;                                                         \
-    SM_FIND_MAX(FIRST, STEP, RMAX)                                          \
-    float s = 0.0f;                                                         \
-    for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
-        SM_ELEM(e, i0, i1, io);                                             \
-        s += exp(LOAD(p0, i0) - m);                                         \
-    }                                                                       \
-    s = RSUM(s);                                                            \
+    SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)                                  \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
         float v = SM_FWD_VALUE(LOAD(p0, i0));                               \
