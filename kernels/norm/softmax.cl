@@ -19,6 +19,7 @@
  *   softmax_wi   one work-item per row: short rows (adjacent rows are adjacent work-items, so
  *                CHANNEL mode on NCHW reads coalesced)
  *   softmax_wg   one work-group per row: long rows, reductions through local memory
+ *   softmax_split_partial / softmax_split_apply: several work-groups per row (few, long rows)
  */
 #include "common/helpers.h"
 
@@ -123,8 +124,8 @@ inline float sm_store(float v, float old, float alpha, float beta) {
 #else
 #define SM_FWD_VALUE(x) (exp((x) - m) / s)
 #endif
-#define SM_ROW(FIRST, STEP, RMAX, RSUM)                                     \
-    SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)                                  \
+#define SM_REDUCE(FIRST, STEP, RMAX, RSUM) SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)
+#define SM_WRITE(FIRST, STEP)                                               \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
         float v = SM_FWD_VALUE(LOAD(p0, i0));                               \
@@ -138,19 +139,21 @@ inline float sm_store(float v, float old, float alpha, float beta) {
 #define SM_BWD_TERM(y, dy) ((dy) * (y))
 #define SM_BWD_VALUE(y, dy) ((y) * ((dy) - s))
 #endif
-#define SM_ROW(FIRST, STEP, RMAX, RSUM)                                     \
+#define SM_REDUCE(FIRST, STEP, RMAX, RSUM)                                  \
     float s = 0.0f;                                                         \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
         s += SM_BWD_TERM(LOAD(p0, i0), LOAD(p1, i1));                       \
     }                                                                       \
-    s = RSUM(s);                                                            \
+    s = RSUM(s);
+#define SM_WRITE(FIRST, STEP)                                               \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
         float v = SM_BWD_VALUE(LOAD(p0, i0), LOAD(p1, i1));                 \
         STORE(out, io, sm_store(v, beta != 0.0f ? LOAD(out, io) : 0.0f, alpha, beta)); \
     }
 #endif
+#define SM_ROW(FIRST, STEP, RMAX, RSUM) SM_REDUCE(FIRST, STEP, RMAX, RSUM) SM_WRITE(FIRST, STEP)
 
 #define SM_SELF(v) (v)
 
@@ -192,13 +195,60 @@ inline float wg_max(float v, __local float* t) {
     return r;
 }
 
+/* Work-group reductions over the local array t of the calling kernel. */
+#define SM_WG_MAX(v) wg_max((v), t)
+#define SM_WG_SUM(v) wg_sum((v), t)
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_wg(SM_ARGS) {
     __local float t[WG];
     const IDX_T r = (IDX_T)get_group_id(0);
     const IDX_T lid = (IDX_T)get_local_id(0);
     SM_ROW_BASES(r);
     const IDX_T n = (IDX_T)L;
-#define SM_WG_MAX(v) wg_max((v), t)
-#define SM_WG_SUM(v) wg_sum((v), t)
     SM_ROW(lid, WG, SM_WG_MAX, SM_WG_SUM)
+}
+
+/* Long rows and few of them: G work-groups per row, each owning a chunk of `chunk` elements.
+ * softmax_split_partial writes each group's normalizer to part[2 * (row * G + g) + {0, 1}]
+ * (forward: max and sum of exp(x - max), FAST: 0 and the sum; backward: 0 and the sum of its
+ * terms); softmax_split_apply combines a row's G partials and writes the group's chunk. Grid:
+ * rows * G work-groups of WG. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_split_partial(SM_ARGS, ulong chunk, int G,
+                                                                                    __global float* part) {
+    __local float t[WG];
+    const IDX_T r = (IDX_T)get_group_id(0) / (IDX_T)G, g = (IDX_T)get_group_id(0) % (IDX_T)G;
+    const IDX_T lid = (IDX_T)get_local_id(0);
+    SM_ROW_BASES(r);
+    const IDX_T n = min((IDX_T)L, (g + 1) * (IDX_T)chunk);
+    SM_REDUCE(g * (IDX_T)chunk + lid, WG, SM_WG_MAX, SM_WG_SUM)
+    if (lid == 0) {
+#if SM_DIR == 0
+        part[2 * (r * (IDX_T)G + g)] = m;
+#else
+        part[2 * (r * (IDX_T)G + g)] = 0.0f;
+#endif
+        part[2 * (r * (IDX_T)G + g) + 1] = s;
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_split_apply(SM_ARGS, ulong chunk, int G,
+                                                                                  __global const float* part) {
+    const IDX_T r = (IDX_T)get_group_id(0) / (IDX_T)G, g = (IDX_T)get_group_id(0) % (IDX_T)G;
+    const IDX_T lid = (IDX_T)get_local_id(0);
+    SM_ROW_BASES(r);
+    const IDX_T n = min((IDX_T)L, (g + 1) * (IDX_T)chunk);
+    __global const float* pr = part + 2 * r * (IDX_T)G;
+#if SM_DIR == 0
+    float m = pr[0];
+    for (int i = 1; i < G; ++i)
+        m = fmax(m, pr[2 * i]);
+    float s = 0.0f;
+    for (int i = 0; i < G; ++i)
+        s += pr[2 * i + 1] == 0.0f ? 0.0f : pr[2 * i + 1] * exp(pr[2 * i] - m);
+#else
+    float s = 0.0f;
+    for (int i = 0; i < G; ++i)
+        s += pr[2 * i + 1];
+#endif
+    SM_WRITE(g * (IDX_T)chunk + lid, WG)
 }

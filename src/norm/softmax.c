@@ -6,8 +6,10 @@
 ** (elements: C). Both groups of dims are collapsed where every operand is contiguous across
 ** them and handed to kernels/norm/softmax.cl as strided views, so NCHW, NHWC and padded tensors
 ** take the same path. Two solvers, first applicable wins:
-**   softmax_wi  rows of at most 64 elements: one work-item per row
-**   softmax_wg  longer rows: one work-group per row, local-memory reductions
+**   softmax_wi     rows of at most 64 elements: one work-item per row
+**   softmax_split  few rows of at least 16384 elements: several work-groups per row, partial
+**                  normalizers through the handle's scratch, then a pass that applies them
+**   softmax_wg     other longer rows: one work-group per row, local-memory reductions
 */
 #include "internal.h"
 
@@ -34,7 +36,20 @@ typedef struct {
 typedef struct {
     size_t wg;
     int idx32;
+    int groups;      /* softmax_split: work-groups per row */
+    uint64_t chunk;  /* softmax_split: elements per work-group */
 } sm_params;
+
+/* Work-groups per row for softmax_split: enough to give every compute unit two groups, each
+** with at least 8 elements per work-item; 1 means the split does not pay. */
+static int split_groups(const sm_problem* p, const cldnn_device_profile* dev, size_t wg) {
+    if (p->len < 16384 || p->rows >= 2u * dev->compute_units)
+        return 1;
+    uint64_t want = (2u * dev->compute_units + p->rows - 1) / p->rows;
+    uint64_t most = p->len / (wg * 8);
+    uint64_t g = want < most ? want : most;
+    return g > 1024 ? 1024 : (int)(g < 1 ? 1 : g);
+}
 
 /* Collapses the dims listed in `which` (outermost first) of a view into innermost-first groups
 ** of dims contiguous in every operand. Returns the group count (>= 1). */
@@ -71,6 +86,27 @@ static int wi_applicable(const void* problem, const cldnn_device_profile* dev) {
     return ((const sm_problem*)problem)->len <= 64;
 }
 
+static size_t group_size(const cldnn_device_profile* dev) {
+    size_t wg = 256;
+    while (wg > dev->max_wg_size)
+        wg /= 2;
+    return wg;
+}
+
+static int split_applicable(const void* problem, const cldnn_device_profile* dev) {
+    return dev->max_wg_size >= 64 && split_groups((const sm_problem*)problem, dev, group_size(dev)) > 1;
+}
+
+static void split_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const sm_problem* p = (const sm_problem*)problem;
+    sm_params* q = (sm_params*)params;
+    q->wg = group_size(dev);
+    q->idx32 = p->span_max < (1ull << 32) - 64;
+    q->groups = split_groups(p, dev, q->wg);
+    q->chunk = (p->len + (uint64_t)q->groups - 1) / (uint64_t)q->groups;
+    q->groups = (int)((p->len + q->chunk - 1) / q->chunk);
+}
+
 static int wg_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)problem;
     return dev->max_wg_size >= 64;
@@ -86,15 +122,15 @@ static void wi_defaults(const void* problem, const cldnn_device_profile* dev, vo
 
 static void wg_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     sm_params* q = (sm_params*)params;
-    q->wg = 256;
-    while (q->wg > dev->max_wg_size)
-        q->wg /= 2;
+    q->wg = group_size(dev);
     q->idx32 = ((const sm_problem*)problem)->span_max < (1ull << 32) - 64;
 }
 
 
+/* Launches `kernel` over the problem: one work-item per row, or `per_group` work-groups per row
+** (the split kernels get chunk, G and the partials buffer `part` as extra arguments). */
 static cldnnStatus_t sm_launch(cldnnHandle_t h, const sm_problem* p, const sm_params* q, const sm_buffers* b,
-                               const char* kernel, int per_group) {
+                               const char* kernel, int per_group, cl_mem part) {
     char opts[160];
     snprintf(opts, sizeof opts, "-DSM_DIR=%d -DSM_ALGO=%d -DWG=%zu -DIDX_T=%s%s", p->dir, p->algo, q->wg,
              q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
@@ -126,22 +162,39 @@ static cldnnStatus_t sm_launch(cldnnHandle_t h, const sm_problem* p, const sm_pa
     }
     CLDNN_SETARG(k, 18, p->alpha);
     CLDNN_SETARG(k, 19, p->beta);
-    uint64_t items = per_group ? p->rows * (uint64_t)q->wg : p->rows;
+    if (part != NULL) {
+        cl_ulong chunk = q->chunk;
+        cl_int G = q->groups;
+        CLDNN_SETARG(k, 20, chunk);
+        CLDNN_SETARG(k, 21, G);
+        CLDNN_SETARG(k, 22, part);
+    }
+    uint64_t items = per_group ? p->rows * (uint64_t)per_group * (uint64_t)q->wg : p->rows;
     return cldnn_enqueue_1d(h, k, items, q->wg, kernel);
 }
 
 static cldnnStatus_t wi_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     return sm_launch(h, (const sm_problem*)problem, (const sm_params*)params, (const sm_buffers*)buffers,
-                     "softmax_wi", 0);
+                     "softmax_wi", 0, NULL);
 }
 
 static cldnnStatus_t wg_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     return sm_launch(h, (const sm_problem*)problem, (const sm_params*)params, (const sm_buffers*)buffers,
-                     "softmax_wg", 1);
+                     "softmax_wg", 1, NULL);
+}
+
+static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const sm_problem* p = (const sm_problem*)problem;
+    const sm_params* q = (const sm_params*)params;
+    cl_mem part;
+    CLDNN_TRY(cldnn_scratch_get(h, (size_t)(p->rows * (uint64_t)q->groups * 2u * sizeof(float)), &part));
+    CLDNN_TRY(sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_split_partial", q->groups, part));
+    return sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_split_apply", q->groups, part);
 }
 
 static const cldnn_solver sm_solvers[] = {
     {"softmax_wi", -1, wi_applicable, NULL, wi_defaults, sizeof(sm_params), wi_run},
+    {"softmax_split", -1, split_applicable, NULL, split_defaults, sizeof(sm_params), split_run},
     {"softmax_wg", -1, wg_applicable, NULL, wg_defaults, sizeof(sm_params), wg_run},
 };
 
