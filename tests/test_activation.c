@@ -104,65 +104,34 @@ static double ref_deriv(const act_case* c, double x, double y) {
 
 /* -------------------------------------------------------------------------------- layouts */
 
-/* How one tensor of a case is described. */
-typedef enum { L_NCHW, L_NHWC, L_EX, L_ND } lkind;
-
-typedef struct {
-    lkind kind;
-    int64_t strides[8]; /* L_EX and L_ND; all zero for packed Nd */
-    size_t offset;      /* in elements (times the element size gives bytes) */
-} tdesc;
+/* How one tensor of a case is described: fx_tdesc, the fixture's forms (common/fixture.h). */
 
 typedef struct {
     const char* name;
     int nd;
     int64_t dims[8];
-    tdesc in, out; /* forward: x, y. backward: x and y use `in`, dy and dx use `out` */
+    fx_tdesc in, out; /* forward: x, y. backward: x and y use `in`, dy and dx use `out` */
 } layout;
 
 static const layout k_layouts[] = {
-    {"3x5x7x11 nchw, offsets", 4, {3, 5, 7, 11}, {L_NCHW, {0}, 7}, {L_NCHW, {0}, 3}},
-    {"2x3x17x19 nchw", 4, {2, 3, 17, 19}, {L_NCHW, {0}, 5}, {L_NCHW, {0}, 7}},
-    {"1x1x1x1", 4, {1, 1, 1, 1}, {L_NCHW, {0}, 1}, {L_NCHW, {0}, 5}},
-    {"2x3x5x7 padded 4dEx", 4, {2, 3, 5, 7}, {L_EX, {256, 83, 16, 2}, 7}, {L_EX, {160, 50, 9, 1}, 4}},
-    {"2x5x3x7 nhwc -> nchw", 4, {2, 5, 3, 7}, {L_NHWC, {0}, 7}, {L_NCHW, {0}, 7}},
-    {"2x5x3x7 nchw -> nhwc", 4, {2, 5, 3, 7}, {L_NCHW, {0}, 2}, {L_NHWC, {0}, 9}},
-    {"37 1-d strided", 1, {37}, {L_ND, {1}, 7}, {L_ND, {3}, 1}},
-    {"2x3x4x3x5 5-d gaps", 5, {2, 3, 4, 3, 5}, {L_ND, {400, 120, 28, 8, 1}, 7}, {L_ND, {0}, 3}},
-    {"2x64x31x33 nchw", 4, {2, 64, 31, 33}, {L_NCHW, {0}, 7}, {L_NCHW, {0}, 1}},
+    {"3x5x7x11 nchw, offsets", 4, {3, 5, 7, 11}, {FX_NCHW, {0}, 7}, {FX_NCHW, {0}, 3}},
+    {"2x3x17x19 nchw", 4, {2, 3, 17, 19}, {FX_NCHW, {0}, 5}, {FX_NCHW, {0}, 7}},
+    {"1x1x1x1", 4, {1, 1, 1, 1}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 5}},
+    {"2x3x5x7 padded 4dEx", 4, {2, 3, 5, 7}, {FX_EX, {256, 83, 16, 2}, 7}, {FX_EX, {160, 50, 9, 1}, 4}},
+    {"2x5x3x7 nhwc -> nchw", 4, {2, 5, 3, 7}, {FX_NHWC, {0}, 7}, {FX_NCHW, {0}, 7}},
+    {"2x5x3x7 nchw -> nhwc", 4, {2, 5, 3, 7}, {FX_NCHW, {0}, 2}, {FX_NHWC, {0}, 9}},
+    {"37 1-d strided", 1, {37}, {FX_ND, {1}, 7}, {FX_ND, {3}, 1}},
+    {"2x3x4x3x5 5-d gaps", 5, {2, 3, 4, 3, 5}, {FX_ND, {400, 120, 28, 8, 1}, 7}, {FX_ND, {0}, 3}},
+    {"2x64x31x33 nchw", 4, {2, 64, 31, 33}, {FX_NCHW, {0}, 7}, {FX_NCHW, {0}, 1}},
 };
 #define NLAYOUTS (sizeof k_layouts / sizeof k_layouts[0])
 
-static const float k_ab[][2] = {{1.0f, 0.0f}, {0.5f, 0.25f}, {2.0f, -1.0f}};
-#define NAB (sizeof k_ab / sizeof k_ab[0])
 
 /* Creates t for layout l's tensor description d (data type dt). */
-static void make_tensor(fx_tensor* t, const layout* l, const tdesc* d, cldnnDataType_t dt) {
-    size_t off = d->offset * fx_dtype_size(dt);
-    const int64_t* dims = l->dims;
-    switch (d->kind) {
-    case L_NCHW:
-    case L_NHWC:
-        fx_tensor_4d(t, d->kind == L_NCHW ? CLDNN_TENSOR_NCHW : CLDNN_TENSOR_NHWC, dt, (int)dims[0], (int)dims[1],
-                     (int)dims[2], (int)dims[3], off);
-        break;
-    case L_EX:
-        fx_tensor_4d_ex(t, dt, (int)dims[0], (int)dims[1], (int)dims[2], (int)dims[3], (int)d->strides[0],
-                        (int)d->strides[1], (int)d->strides[2], (int)d->strides[3], off);
-        break;
-    case L_ND:
-        fx_tensor_nd(t, dt, l->nd, dims, d->strides[0] ? d->strides : NULL, off);
-        break;
-    }
+static void make_tensor(fx_tensor* t, const layout* l, const fx_tdesc* d, cldnnDataType_t dt) {
+    fx_tensor_from_desc(t, l->nd, l->dims, d, dt);
 }
 
-/* Poisons an output per beta: NaN everywhere when beta == 0 (must not leak), random otherwise. */
-static void poison_out(fx_tensor* t, float beta) {
-    if (beta == 0.0f)
-        fx_tensor_poison_nan(t);
-    else
-        fx_tensor_poison_random(t);
-}
 
 /* ------------------------------------------------------------------------------- forward */
 
@@ -178,7 +147,7 @@ static double forward_once(const act_case* c, const layout* l, float alpha, floa
     fx_tensor* out = &x;
     if (!inplace) {
         make_tensor(&y, l, &l->out, dt);
-        poison_out(&y, beta);
+        fx_poison_out(&y, beta);
         out = &y;
         fx_tensor_upload(&y);
     }
@@ -222,16 +191,16 @@ static double forward_once(const act_case* c, const layout* l, float alpha, floa
 static void check_forward(const act_case* c) {
     double worst = 0;
     for (size_t l = 0; l < NLAYOUTS; l++)
-        for (size_t ab = 0; ab < NAB; ab++) {
+        for (size_t ab = 0; ab < FX_NAB; ab++) {
             if (l == NLAYOUTS - 1 && ab > 0)
                 continue; /* the large layout once */
-            double w = forward_once(c, &k_layouts[l], k_ab[ab][0], k_ab[ab][1], 0, CLDNN_DATA_FLOAT, c->rtol, ATOL);
+            double w = forward_once(c, &k_layouts[l], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 0, CLDNN_DATA_FLOAT, c->rtol, ATOL);
             worst = w > worst ? w : worst;
         }
     for (size_t ab = 0; ab < 2; ab++) {
-        double w = forward_once(c, &k_layouts[0], k_ab[ab][0], k_ab[ab][1], 1, CLDNN_DATA_FLOAT, c->rtol, ATOL);
+        double w = forward_once(c, &k_layouts[0], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 1, CLDNN_DATA_FLOAT, c->rtol, ATOL);
         worst = w > worst ? w : worst;
-        w = forward_once(c, &k_layouts[3], k_ab[ab][0], k_ab[ab][1], 1, CLDNN_DATA_FLOAT, c->rtol, ATOL);
+        w = forward_once(c, &k_layouts[3], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 1, CLDNN_DATA_FLOAT, c->rtol, ATOL);
         worst = w > worst ? w : worst;
     }
     cr_log_info("forward %s: largest error / tolerance = %.3f (rtol %g, atol %g)", c->name, worst, c->rtol, ATOL);
@@ -254,7 +223,7 @@ static double backward_once(const act_case* c, const layout* l, float alpha, flo
     fx_tensor_poison_random(&x);
     fx_tensor_poison_random(&y);
     fx_tensor_poison_random(&dy);
-    poison_out(&dx, beta);
+    fx_poison_out(&dx, beta);
     fill_x(&x, c, 1e-2);
     for (int64_t i = 0; i < x.count; i++)
         fx_tensor_set(&y, i, (float)ref_act_forward((int)c->mode, c->coef, c->swish_beta, fx_tensor_host(&x, i)));
@@ -312,10 +281,10 @@ static double backward_once(const act_case* c, const layout* l, float alpha, flo
 static void check_backward(const act_case* c) {
     double worst = 0;
     for (size_t l = 0; l < NLAYOUTS; l++)
-        for (size_t ab = 0; ab < NAB; ab++) {
+        for (size_t ab = 0; ab < FX_NAB; ab++) {
             if (l == NLAYOUTS - 1 && ab > 0)
                 continue;
-            double w = backward_once(c, &k_layouts[l], k_ab[ab][0], k_ab[ab][1], CLDNN_DATA_FLOAT, c->rtol, ATOL);
+            double w = backward_once(c, &k_layouts[l], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, c->rtol, ATOL);
             worst = w > worst ? w : worst;
         }
     cr_log_info("backward %s: largest error / tolerance = %.3f (rtol %g, atol %g)", c->name, worst, c->rtol, ATOL);
@@ -472,8 +441,8 @@ Test(act_half, forward) {
     double worst = 0;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
         for (size_t l = 0; l < sizeof ls / sizeof ls[0]; l++)
-            for (size_t ab = 0; ab < NAB; ab++) {
-                double w = forward_once(cs[k], &k_layouts[ls[l]], k_ab[ab][0], k_ab[ab][1], 0, CLDNN_DATA_HALF,
+            for (size_t ab = 0; ab < FX_NAB; ab++) {
+                double w = forward_once(cs[k], &k_layouts[ls[l]], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 0, CLDNN_DATA_HALF,
                                         HALF_RTOL, HALF_ATOL);
                 worst = w > worst ? w : worst;
             }
@@ -486,8 +455,8 @@ Test(act_half, backward) {
     double worst = 0;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
         for (size_t l = 0; l < sizeof ls / sizeof ls[0]; l++)
-            for (size_t ab = 0; ab < NAB; ab++) {
-                double w = backward_once(cs[k], &k_layouts[ls[l]], k_ab[ab][0], k_ab[ab][1], CLDNN_DATA_HALF,
+            for (size_t ab = 0; ab < FX_NAB; ab++) {
+                double w = backward_once(cs[k], &k_layouts[ls[l]], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_HALF,
                                          HALF_RTOL, HALF_ATOL);
                 worst = w > worst ? w : worst;
             }

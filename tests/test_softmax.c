@@ -69,67 +69,43 @@ static double rtol_for(int64_t g) { return RTOL * fmax(1.0, sqrt((double)g) / 64
 
 /* -------------------------------------------------------------------------------- layouts */
 
-/* How one tensor of a case is described. */
-typedef enum { L_NCHW, L_NHWC, L_EX, L_ND } lkind;
-
-typedef struct {
-    lkind kind;
-    int64_t strides[8]; /* L_EX and L_ND; all zero for packed Nd */
-    size_t offset;      /* in elements (times the element size gives bytes) */
-} tdesc;
+/* How one tensor of a case is described: fx_tdesc, the fixture's forms (common/fixture.h). */
 
 /* Forward: x on a, y on b. Backward: y on a, dy on c, dx on b. */
 typedef struct {
     const char* name;
     int nd;
     int64_t dims[8];
-    tdesc a, b, c;
+    fx_tdesc a, b, c;
 } layout;
 
 static const layout k_layouts[] = {
-    /* 0 */ {"1x1x1x1", 4, {1, 1, 1, 1}, {L_NCHW, {0}, 1}, {L_NCHW, {0}, 5}, {L_NCHW, {0}, 2}},
-    /* 1 */ {"2x3x4x5 offsets", 4, {2, 3, 4, 5}, {L_NCHW, {0}, 7}, {L_NCHW, {0}, 3}, {L_NHWC, {0}, 1}},
-    /* 2 */ {"3x17x7x9", 4, {3, 17, 7, 9}, {L_NCHW, {0}, 0}, {L_NCHW, {0}, 2}, {L_NCHW, {0}, 9}},
-    /* 3 */ {"2x1000x1x1 classifier", 4, {2, 1000, 1, 1}, {L_NCHW, {0}, 3}, {L_NCHW, {0}, 0}, {L_NCHW, {0}, 1}},
-    /* 4 */ {"1x5x33x31", 4, {1, 5, 33, 31}, {L_NCHW, {0}, 1}, {L_NCHW, {0}, 4}, {L_NCHW, {0}, 0}},
-    /* 5 */ {"4x64x1x1 padded y", 4, {4, 64, 1, 1}, {L_NCHW, {0}, 0}, {L_EX, {70, 1, 1, 1}, 2}, {L_NCHW, {0}, 5}},
-    /* 6 */ {"1x512x16x16 long", 4, {1, 512, 16, 16}, {L_NCHW, {0}, 0}, {L_NCHW, {0}, 1}, {L_NCHW, {0}, 2}},
-    /* 7 */ {"2x5x3x7 nhwc -> nchw", 4, {2, 5, 3, 7}, {L_NHWC, {0}, 7}, {L_NCHW, {0}, 7}, {L_NHWC, {0}, 3}},
-    /* 8 */ {"2x5x3x7 nchw -> nhwc", 4, {2, 5, 3, 7}, {L_NCHW, {0}, 2}, {L_NHWC, {0}, 9}, {L_NCHW, {0}, 4}},
-    /* 9 */ {"2x6x5x7 padded 4dEx", 4, {2, 6, 5, 7}, {L_EX, {300, 48, 9, 1}, 7}, {L_EX, {299, 1, 59, 8}, 4},
-             {L_EX, {256, 42, 8, 1}, 5}},
-    /* 10 */ {"7x300 2-d, y column-major", 2, {7, 300}, {L_ND, {311, 1}, 3}, {L_ND, {1, 7}, 1}, {L_ND, {0}, 2}},
-    /* 11 */ {"3x7x13 3-d", 3, {3, 7, 13}, {L_ND, {100, 14, 1}, 2}, {L_ND, {1, 3, 21}, 0}, {L_ND, {0}, 4}},
-    /* 12 */ {"2x3x4x5x6 5-d gaps", 5, {2, 3, 4, 5, 6}, {L_ND, {461, 150, 37, 7, 1}, 7}, {L_ND, {0}, 3},
-              {L_ND, {360, 1, 90, 18, 3}, 1}},
-    /* 13 */ {"2x4x3x2x2x2x2x3 8-d", 8, {2, 4, 3, 2, 2, 2, 2, 3}, {L_ND, {0}, 1}, {L_ND, {0}, 2}, {L_ND, {0}, 0}},
-    /* 14 */ {"2x65x3x5 nhwc -> padded", 4, {2, 65, 3, 5}, {L_NHWC, {0}, 3}, {L_EX, {1242, 19, 6, 1}, 2},
-              {L_NCHW, {0}, 1}},
+    /* 0 */ {"1x1x1x1", 4, {1, 1, 1, 1}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 5}, {FX_NCHW, {0}, 2}},
+    /* 1 */ {"2x3x4x5 offsets", 4, {2, 3, 4, 5}, {FX_NCHW, {0}, 7}, {FX_NCHW, {0}, 3}, {FX_NHWC, {0}, 1}},
+    /* 2 */ {"3x17x7x9", 4, {3, 17, 7, 9}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 9}},
+    /* 3 */ {"2x1000x1x1 classifier", 4, {2, 1000, 1, 1}, {FX_NCHW, {0}, 3}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 1}},
+    /* 4 */ {"1x5x33x31", 4, {1, 5, 33, 31}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 4}, {FX_NCHW, {0}, 0}},
+    /* 5 */ {"4x64x1x1 padded y", 4, {4, 64, 1, 1}, {FX_NCHW, {0}, 0}, {FX_EX, {70, 1, 1, 1}, 2}, {FX_NCHW, {0}, 5}},
+    /* 6 */ {"1x512x16x16 long", 4, {1, 512, 16, 16}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2}},
+    /* 7 */ {"2x5x3x7 nhwc -> nchw", 4, {2, 5, 3, 7}, {FX_NHWC, {0}, 7}, {FX_NCHW, {0}, 7}, {FX_NHWC, {0}, 3}},
+    /* 8 */ {"2x5x3x7 nchw -> nhwc", 4, {2, 5, 3, 7}, {FX_NCHW, {0}, 2}, {FX_NHWC, {0}, 9}, {FX_NCHW, {0}, 4}},
+    /* 9 */ {"2x6x5x7 padded 4dEx", 4, {2, 6, 5, 7}, {FX_EX, {300, 48, 9, 1}, 7}, {FX_EX, {299, 1, 59, 8}, 4},
+             {FX_EX, {256, 42, 8, 1}, 5}},
+    /* 10 */ {"7x300 2-d, y column-major", 2, {7, 300}, {FX_ND, {311, 1}, 3}, {FX_ND, {1, 7}, 1}, {FX_ND, {0}, 2}},
+    /* 11 */ {"3x7x13 3-d", 3, {3, 7, 13}, {FX_ND, {100, 14, 1}, 2}, {FX_ND, {1, 3, 21}, 0}, {FX_ND, {0}, 4}},
+    /* 12 */ {"2x3x4x5x6 5-d gaps", 5, {2, 3, 4, 5, 6}, {FX_ND, {461, 150, 37, 7, 1}, 7}, {FX_ND, {0}, 3},
+              {FX_ND, {360, 1, 90, 18, 3}, 1}},
+    /* 13 */ {"2x4x3x2x2x2x2x3 8-d", 8, {2, 4, 3, 2, 2, 2, 2, 3}, {FX_ND, {0}, 1}, {FX_ND, {0}, 2}, {FX_ND, {0}, 0}},
+    /* 14 */ {"2x65x3x5 nhwc -> padded", 4, {2, 65, 3, 5}, {FX_NHWC, {0}, 3}, {FX_EX, {1242, 19, 6, 1}, 2},
+              {FX_NCHW, {0}, 1}},
 };
 #define NLAYOUTS (sizeof k_layouts / sizeof k_layouts[0])
 #define L_LONG 6 /* the large layout runs with fewer alpha/beta pairs */
 
-static const float k_ab[][2] = {{1.0f, 0.0f}, {0.5f, 0.25f}, {2.0f, -1.0f}};
-#define NAB (sizeof k_ab / sizeof k_ab[0])
 
 /* Creates t for layout l's tensor description d (data type dt). */
-static void make_tensor(fx_tensor* t, const layout* l, const tdesc* d, cldnnDataType_t dt) {
-    size_t off = d->offset * fx_dtype_size(dt);
-    const int64_t* dims = l->dims;
-    switch (d->kind) {
-    case L_NCHW:
-    case L_NHWC:
-        fx_tensor_4d(t, d->kind == L_NCHW ? CLDNN_TENSOR_NCHW : CLDNN_TENSOR_NHWC, dt, (int)dims[0], (int)dims[1],
-                     (int)dims[2], (int)dims[3], off);
-        break;
-    case L_EX:
-        fx_tensor_4d_ex(t, dt, (int)dims[0], (int)dims[1], (int)dims[2], (int)dims[3], (int)d->strides[0],
-                        (int)d->strides[1], (int)d->strides[2], (int)d->strides[3], off);
-        break;
-    case L_ND:
-        fx_tensor_nd(t, dt, l->nd, dims, d->strides[0] ? d->strides : NULL, off);
-        break;
-    }
+static void make_tensor(fx_tensor* t, const layout* l, const fx_tdesc* d, cldnnDataType_t dt) {
+    fx_tensor_from_desc(t, l->nd, l->dims, d, dt);
 }
 
 /* "strides a,b,c off N B" of t, for failure messages. */
@@ -142,13 +118,6 @@ static const char* describe(const fx_tensor* t, char* buf, size_t size) {
     return buf;
 }
 
-/* Poisons an output per beta: NaN everywhere when beta == 0 (must not leak), random otherwise. */
-static void poison_out(fx_tensor* t, float beta) {
-    if (beta == 0.0f)
-        fx_tensor_poison_nan(t);
-    else
-        fx_tensor_poison_random(t);
-}
 
 /* The view's host values (what the device was given) as packed floats; the caller frees. */
 static float* host_floats(const fx_tensor* t) {
@@ -181,7 +150,7 @@ static double forward_once(sm_case c, const layout* l, float alpha, float beta, 
     fx_tensor* out = &x;
     if (!inplace) {
         make_tensor(&y, l, &l->b, dt);
-        poison_out(&y, beta);
+        fx_poison_out(&y, beta);
         fx_tensor_upload(&y);
         out = &y;
     }
@@ -237,15 +206,15 @@ static double forward_once(sm_case c, const layout* l, float alpha, float beta, 
 static void check_forward(sm_case c) {
     double worst = 0;
     for (size_t l = 0; l < NLAYOUTS; l++)
-        for (size_t ab = 0; ab < NAB; ab++) {
+        for (size_t ab = 0; ab < FX_NAB; ab++) {
             if (l == L_LONG && ab == 2)
                 continue;
-            worst = dmax(worst, forward_once(c, &k_layouts[l], k_ab[ab][0], k_ab[ab][1], 0, CLDNN_DATA_FLOAT, -4, 4));
+            worst = dmax(worst, forward_once(c, &k_layouts[l], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 0, CLDNN_DATA_FLOAT, -4, 4));
         }
     const size_t inplace[] = {1, 9, 12};
     for (size_t k = 0; k < sizeof inplace / sizeof inplace[0]; k++)
         for (size_t ab = 0; ab < 2; ab++)
-            worst = dmax(worst, forward_once(c, &k_layouts[inplace[k]], k_ab[ab][0], k_ab[ab][1], 1,
+            worst = dmax(worst, forward_once(c, &k_layouts[inplace[k]], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 1,
                                              CLDNN_DATA_FLOAT, -4, 4));
     cr_log_info("forward %s %s: largest error / tolerance = %.3f", algo_name(c.algo), mode_name(c.mode), worst);
 }
@@ -262,7 +231,7 @@ static double backward_once(sm_case c, const layout* l, float alpha, float beta,
     make_tensor(&dx, l, &l->b, dt);
     fx_tensor_poison_random(&y);
     fx_tensor_poison_random(&dy);
-    poison_out(&dx, beta);
+    fx_poison_out(&dx, beta);
 
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = y.count, g = ref_softmax_group_size((int)c.mode, &pv);
@@ -324,10 +293,10 @@ static double backward_once(sm_case c, const layout* l, float alpha, float beta,
 static void check_backward(sm_case c) {
     double worst = 0;
     for (size_t l = 0; l < NLAYOUTS; l++)
-        for (size_t ab = 0; ab < NAB; ab++) {
+        for (size_t ab = 0; ab < FX_NAB; ab++) {
             if (l == L_LONG && ab == 2)
                 continue;
-            worst = dmax(worst, backward_once(c, &k_layouts[l], k_ab[ab][0], k_ab[ab][1], CLDNN_DATA_FLOAT));
+            worst = dmax(worst, backward_once(c, &k_layouts[l], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT));
         }
     cr_log_info("backward %s %s: largest error / tolerance = %.3f", algo_name(c.algo), mode_name(c.mode), worst);
 }
@@ -566,8 +535,8 @@ Test(sm_half, forward) {
     double worst = 0;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
         for (size_t l = 0; l < sizeof ls / sizeof ls[0]; l++)
-            for (size_t ab = 0; ab < NAB; ab++)
-                worst = dmax(worst, forward_once(cs[k], &k_layouts[ls[l]], k_ab[ab][0], k_ab[ab][1], 0,
+            for (size_t ab = 0; ab < FX_NAB; ab++)
+                worst = dmax(worst, forward_once(cs[k], &k_layouts[ls[l]], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 0,
                                                  CLDNN_DATA_HALF, -4.0, 4.0));
     worst = dmax(worst, forward_once(cs[0], &k_layouts[1], 0.5f, 0.25f, 1, CLDNN_DATA_HALF, -4.0, 4.0));
     cr_log_info("half forward: largest error / tolerance = %.3f", worst);
@@ -580,8 +549,8 @@ Test(sm_half, backward) {
     double worst = 0;
     for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
         for (size_t l = 0; l < sizeof ls / sizeof ls[0]; l++)
-            for (size_t ab = 0; ab < NAB; ab++)
-                worst = dmax(worst, backward_once(cs[k], &k_layouts[ls[l]], k_ab[ab][0], k_ab[ab][1], CLDNN_DATA_HALF));
+            for (size_t ab = 0; ab < FX_NAB; ab++)
+                worst = dmax(worst, backward_once(cs[k], &k_layouts[ls[l]], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_HALF));
     cr_log_info("half backward: largest error / tolerance = %.3f", worst);
 }
 

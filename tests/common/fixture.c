@@ -399,3 +399,32 @@ int64_t fx_compare(const fx_tensor* t, const double* want, const double* scale, 
         *worst = w_ratio;
     return bad;
 }
+
+/* ---------------------------------------------------------- layouts shared by the suites */
+
+const float fx_alpha_beta[FX_NAB][2] = {{1.0f, 0.0f}, {0.5f, 0.25f}, {2.0f, -1.0f}};
+
+void fx_tensor_from_desc(fx_tensor* t, int nd, const int64_t* dims, const fx_tdesc* d, cldnnDataType_t dt) {
+    size_t off = d->offset * fx_dtype_size(dt);
+    switch (d->kind) {
+    case FX_NCHW:
+    case FX_NHWC:
+        fx_tensor_4d(t, d->kind == FX_NCHW ? CLDNN_TENSOR_NCHW : CLDNN_TENSOR_NHWC, dt, (int)dims[0], (int)dims[1],
+                     (int)dims[2], (int)dims[3], off);
+        break;
+    case FX_EX:
+        fx_tensor_4d_ex(t, dt, (int)dims[0], (int)dims[1], (int)dims[2], (int)dims[3], (int)d->strides[0],
+                        (int)d->strides[1], (int)d->strides[2], (int)d->strides[3], off);
+        break;
+    case FX_ND:
+        fx_tensor_nd(t, dt, nd, dims, d->strides[0] ? d->strides : NULL, off);
+        break;
+    }
+}
+
+void fx_poison_out(fx_tensor* t, float beta) {
+    if (beta == 0.0f)
+        fx_tensor_poison_nan(t);
+    else
+        fx_tensor_poison_random(t);
+}

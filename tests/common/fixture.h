@@ -174,4 +174,23 @@ void fx_unravel(const ref_view* v, int64_t i, int64_t* idx);
 int64_t fx_compare(const fx_tensor* t, const double* want, const double* scale, double atol, double rtol,
                    char* msg, size_t msg_size, double* worst);
 
+/* ---------------------------------------------------------- layouts shared by the suites */
+
+/* The form of one tensor in a suite's layout table. */
+typedef enum { FX_NCHW, FX_NHWC, FX_EX, FX_ND } fx_form;
+
+typedef struct {
+    fx_form kind;
+    int64_t strides[8]; /* FX_EX and FX_ND; all zero for packed Nd */
+    size_t offset;      /* in elements (times the element size gives bytes) */
+} fx_tdesc;
+
+/* Creates t with the nd dims given, in the form d describes, of data type dt. */
+void fx_tensor_from_desc(fx_tensor* t, int nd, const int64_t* dims, const fx_tdesc* d, cldnnDataType_t dt);
+/* Poisons an output per beta: NaN everywhere when beta == 0 (must not leak), random otherwise. */
+void fx_poison_out(fx_tensor* t, float beta);
+/* The (alpha, beta) pairs every suite runs: (1, 0), (0.5, 0.25), (2, -1). */
+#define FX_NAB 3
+extern const float fx_alpha_beta[FX_NAB][2];
+
 #endif /* CLDNN_TEST_FIXTURE_H_ */
