@@ -464,3 +464,24 @@ int bench_check_result(const bench_opts* opts, const ref_view* v, const float* g
                 (long long)first, (double)got[ref_view_offset(v, first)], want[first]);
     return bad != 0;
 }
+
+int bench_io_setup(bench_ctx* ctx, const bench_opts* opts, ref_rng* rng, size_t bytes, size_t n, int bwd, double lo,
+                   double hi, cl_mem* x, cl_mem* y, cl_mem* dy, cl_mem* dx, float** hx, float** hdy) {
+    if (!(*x = bench_buffer(ctx, bytes)) || !(*y = bench_buffer(ctx, bytes)))
+        return 1;
+    if (bwd && (!(*dy = bench_buffer(ctx, bytes)) || !(*dx = bench_buffer(ctx, bytes))))
+        return 1;
+    if (!(*hx = bench_alloc(n, sizeof(float))) || (bwd && !(*hdy = bench_alloc(n, sizeof(float)))))
+        return 1;
+    ref_fill_uniform(rng, *hx, n, lo, hi);
+    bench_round(opts->dtype, *hx, n);
+    if (bench_upload(ctx, *x, opts->dtype, *hx, n))
+        return 1;
+    if (bwd) {
+        ref_fill_uniform(rng, *hdy, n, -1.0, 1.0);
+        bench_round(opts->dtype, *hdy, n);
+        if (bench_upload(ctx, *dy, opts->dtype, *hdy, n))
+            return 1;
+    }
+    return 0;
+}

@@ -124,6 +124,13 @@ int bench_download(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, float* hos
 void bench_round(cldnnDataType_t dtype, float* p, size_t n);
 /* Host memory or NULL after printing why (n elements of size sz). */
 void* bench_alloc(size_t n, size_t sz);
+/* The operands of an op with one input and its backward (activations, softmax, ...): device
+** buffers *x and *y (and *dy, *dx when bwd) of `bytes` each; host *hx uniform in [lo, hi) and *hdy
+** uniform in [-1, 1), n floats each drawn from rng in that order, rounded to the data type and
+** uploaded to x and dy. rng goes on for the caller. 0 on success, 1 on failure (the caller frees
+** what was set; every pointer must start NULL). */
+int bench_io_setup(bench_ctx* ctx, const bench_opts* opts, ref_rng* rng, size_t bytes, size_t n, int bwd, double lo,
+                   double hi, cl_mem* x, cl_mem* y, cl_mem* dy, cl_mem* dx, float** hx, float** hdy);
 
 /* ------------------------------------------------------------- tensors */
 /* The ref_view of opts' dims in the given layout (packed; CLDNN_TENSOR_NHWC = channel, dim 1,

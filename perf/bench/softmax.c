@@ -249,21 +249,10 @@ static int softmax_run(bench_ctx* ctx, const bench_opts* opts, const bench_args*
     int rc = 1;
     if (!(r.desc = bench_desc(&r.v, opts->dtype))) goto out;
     /* x is read by the forward and, with -V 0, by the forward that makes backward's y */
-    if (!(r.x = bench_buffer(ctx, r.bytes)) || !(r.y = bench_buffer(ctx, r.bytes))) goto out;
-    if (need_bwd && (!(r.dy = bench_buffer(ctx, r.bytes)) || !(r.dx = bench_buffer(ctx, r.bytes)))) goto out;
-    if (!(r.hx = bench_alloc(n, sizeof(float)))) goto out;
-    if (need_bwd && !(r.hdy = bench_alloc(n, sizeof(float)))) goto out;
-
     ref_rng rng;
     ref_rng_seed(&rng, opts->seed);
-    ref_fill_uniform(&rng, r.hx, n, -4.0, 4.0);
-    bench_round(opts->dtype, r.hx, n);
-    if (bench_upload(ctx, r.x, opts->dtype, r.hx, n)) goto out;
-    if (need_bwd) {
-        ref_fill_uniform(&rng, r.hdy, n, -1.0, 1.0);
-        bench_round(opts->dtype, r.hdy, n);
-        if (bench_upload(ctx, r.dy, opts->dtype, r.hdy, n)) goto out;
-    }
+    if (bench_io_setup(ctx, opts, &rng, r.bytes, n, need_bwd, -4.0, 4.0, &r.x, &r.y, &r.dy, &r.dx, &r.hx, &r.hdy))
+        goto out;
     if (opts->verify) {
         if (!(r.got = bench_alloc(n, sizeof(float))) || !(r.want = bench_alloc((size_t)r.count, sizeof(double))) ||
             !(r.scale = bench_alloc((size_t)r.count, sizeof(double))))

@@ -87,13 +87,21 @@ static const gemm_table_row table[] = {
       {16, 32, 16, 4, 8, 4, 4, 4, 4, 0, 0, 0}}},
 };
 
-void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out) {
-    /* CLDNN_GEMM_PARAMS (a cldnn_gemm_params_format string) overrides the table for every
-    ** problem: for experiments and bench comparisons, ignored when not valid on the device. */
+static pthread_once_t override_once = PTHREAD_ONCE_INIT;
+static int override_set;
+static cldnn_gemm_params override_params;
+static void read_override(void) {
     const char* env = getenv("CLDNN_GEMM_PARAMS");
-    cldnn_gemm_params forced;
-    if (env && *env && cldnn_gemm_params_parse(env, &forced) && cldnn_gemm_params_valid(&forced, dev)) {
-        *out = forced;
+    override_set = env && *env && cldnn_gemm_params_parse(env, &override_params);
+}
+
+void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out) {
+    /* CLDNN_GEMM_PARAMS (a cldnn_gemm_params_format string, read once per process) overrides the
+    ** table for every problem: for experiments and bench comparisons, ignored when not valid on
+    ** the device. */
+    pthread_once(&override_once, read_override);
+    if (override_set && cldnn_gemm_params_valid(&override_params, dev)) {
+        *out = override_params;
         return;
     }
     cldnn_gemm_class c = cldnn_gemm_classify(pr);

@@ -104,6 +104,15 @@ static int spans_fit_32(const cldnn_elt_problem* p) {
     return 1;
 }
 
+/* CLDNN_ELT_FOLD, read once per process (0 turns mode folding off, for comparisons). */
+static pthread_once_t fold_once = PTHREAD_ONCE_INIT;
+static int fold_value = 1;
+static void read_fold(void) { fold_value = cldnn_env_int("CLDNN_ELT_FOLD", 1) != 0; }
+static int fold_enabled(void) {
+    pthread_once(&fold_once, read_fold);
+    return fold_value;
+}
+
 /* 1-d work-group size: 64 on CPUs, 256 on GPUs, never above the device's maximum. */
 static size_t group_size(const cldnn_device_profile* dev) {
     size_t l = dev->is_cpu ? 64 : 256;
@@ -124,7 +133,7 @@ static void contig_defaults(const void* problem, const cldnn_device_profile* dev
     /* Folding the activation mode into the program: 5x on PoCL (relu 2.1 -> 11.6 GB/s), and on
     ** the H100 equal or better (identity backward 0.68 -> 1.0 of copy bandwidth: the unused
     ** operand's load disappears). CLDNN_ELT_FOLD=0 turns it off for comparisons. */
-    q->fold_mode = cldnn_env_int("CLDNN_ELT_FOLD", 1) != 0;
+    q->fold_mode = fold_enabled();
 }
 
 static void strided_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -132,7 +141,7 @@ static void strided_defaults(const void* problem, const cldnn_device_profile* de
     q->vec = 1;
     q->local = group_size(dev);
     q->idx32 = spans_fit_32((const cldnn_elt_problem*)problem);
-    q->fold_mode = cldnn_env_int("CLDNN_ELT_FOLD", 1) != 0;
+    q->fold_mode = fold_enabled();
 }
 
 /* For a problem eltwise_tiled serves: the dim *I along which out has unit stride and the dim *J
