@@ -298,6 +298,221 @@ CLDNN_EXPORT cldnnStatus_t cldnnGemmStridedBatched(cldnnHandle_t handle, cldnnLa
                                                    int64_t ldc, int64_t strideC, int64_t batchCount,
                                                    cldnnDataType_t dataType);
 
+/* ------------------------------------------------------------ convolution */
+typedef enum {
+    CLDNN_CONVOLUTION = 0,       /* true convolution: the filter is flipped in every spatial dim */
+    CLDNN_CROSS_CORRELATION = 1  /* what deep-learning frameworks call convolution */
+} cldnnConvolutionMode_t;
+
+typedef enum {
+    CLDNN_DEFAULT_MATH = 0,    /* any algorithm, FP32 accumulation */
+    CLDNN_TENSOR_OP_MATH = 1,  /* reduced-precision hardware paths (TF32 tensor cores) allowed */
+    CLDNN_FMA_MATH = 3         /* strict FP32 */
+} cldnnMathType_t;
+
+typedef enum {
+    CLDNN_NON_DETERMINISTIC = 0,
+    CLDNN_DETERMINISTIC = 1
+} cldnnDeterminism_t;
+
+typedef enum {
+    CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM = 0,
+    CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
+    CLDNN_CONVOLUTION_FWD_ALGO_GEMM = 2,
+    CLDNN_CONVOLUTION_FWD_ALGO_DIRECT = 3,
+    CLDNN_CONVOLUTION_FWD_ALGO_FFT = 4,
+    CLDNN_CONVOLUTION_FWD_ALGO_FFT_TILING = 5,
+    CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD = 6,
+    CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED = 7
+} cldnnConvolutionFwdAlgo_t;
+#define CLDNN_CONVOLUTION_FWD_ALGO_COUNT 8
+
+typedef enum {
+    CLDNN_CONVOLUTION_BWD_DATA_ALGO_0 = 0,
+    CLDNN_CONVOLUTION_BWD_DATA_ALGO_1 = 1,
+    CLDNN_CONVOLUTION_BWD_DATA_ALGO_FFT = 2,
+    CLDNN_CONVOLUTION_BWD_DATA_ALGO_FFT_TILING = 3,
+    CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD = 4,
+    CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED = 5
+} cldnnConvolutionBwdDataAlgo_t;
+#define CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT 6
+
+typedef enum {
+    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_0 = 0,
+    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 = 1,
+    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT = 2,
+    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_3 = 3,
+    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD = 4,
+    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED = 5,
+    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING = 6
+} cldnnConvolutionBwdFilterAlgo_t;
+#define CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT 7
+
+/* One entry of a Get or Find answer. status is SUCCESS for an algorithm that runs the problem;
+** time is in milliseconds (Find: measured; Get: -1, nothing runs); memory is the exact workspace
+** in bytes the algorithm needs. */
+typedef struct {
+    cldnnConvolutionFwdAlgo_t algo;
+    cldnnStatus_t status;
+    float time;
+    size_t memory;
+    cldnnDeterminism_t determinism;
+    cldnnMathType_t mathType;
+    int reserved[3];
+} cldnnConvolutionFwdAlgoPerf_t;
+
+typedef struct {
+    cldnnConvolutionBwdDataAlgo_t algo;
+    cldnnStatus_t status;
+    float time;
+    size_t memory;
+    cldnnDeterminism_t determinism;
+    cldnnMathType_t mathType;
+    int reserved[3];
+} cldnnConvolutionBwdDataAlgoPerf_t;
+
+typedef struct {
+    cldnnConvolutionBwdFilterAlgo_t algo;
+    cldnnStatus_t status;
+    float time;
+    size_t memory;
+    cldnnDeterminism_t determinism;
+    cldnnMathType_t mathType;
+    int reserved[3];
+} cldnnConvolutionBwdFilterAlgoPerf_t;
+
+typedef struct cldnnConvolutionStruct* cldnnConvolutionDescriptor_t;
+
+CLDNN_EXPORT cldnnStatus_t cldnnCreateConvolutionDescriptor(cldnnConvolutionDescriptor_t* convDesc);
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyConvolutionDescriptor(cldnnConvolutionDescriptor_t convDesc);
+/* pad >= 0, stride (u, v) >= 1, dilation >= 1; computeType FLOAT. Groups default to 1, math to
+** DEFAULT_MATH. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetConvolution2dDescriptor(cldnnConvolutionDescriptor_t convDesc, int pad_h,
+                                                           int pad_w, int u, int v, int dilation_h, int dilation_w,
+                                                           cldnnConvolutionMode_t mode,
+                                                           cldnnDataType_t computeType);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolution2dDescriptor(const cldnnConvolutionDescriptor_t convDesc, int* pad_h,
+                                                           int* pad_w, int* u, int* v, int* dilation_h,
+                                                           int* dilation_w, cldnnConvolutionMode_t* mode,
+                                                           cldnnDataType_t* computeType);
+/* arrayLength spatial dimensions (2 is what the convolution calls compute today). */
+CLDNN_EXPORT cldnnStatus_t cldnnSetConvolutionNdDescriptor(cldnnConvolutionDescriptor_t convDesc, int arrayLength,
+                                                           const int pad[], const int stride[],
+                                                           const int dilation[], cldnnConvolutionMode_t mode,
+                                                           cldnnDataType_t computeType);
+/* groups >= 1: input and output channels are split into groups convolved independently; the
+** filter's C is the input channels per group (depthwise: groups = C, filter C = 1). */
+CLDNN_EXPORT cldnnStatus_t cldnnSetConvolutionGroupCount(cldnnConvolutionDescriptor_t convDesc, int groupCount);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionGroupCount(const cldnnConvolutionDescriptor_t convDesc,
+                                                         int* groupCount);
+CLDNN_EXPORT cldnnStatus_t cldnnSetConvolutionMathType(cldnnConvolutionDescriptor_t convDesc,
+                                                       cldnnMathType_t mathType);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionMathType(const cldnnConvolutionDescriptor_t convDesc,
+                                                       cldnnMathType_t* mathType);
+/* Output dims of the forward convolution: n, k, and 1 + (in + 2 pad - ((r - 1) dilation + 1)) / stride
+** per spatial dim; BAD_PARAM_SHAPE_MISMATCH when the channels do not match the groups, or the
+** dilated window is larger than the padded input. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolution2dForwardOutputDim(const cldnnConvolutionDescriptor_t convDesc,
+                                                                 const cldnnTensorDescriptor_t inputTensorDesc,
+                                                                 const cldnnFilterDescriptor_t filterDesc, int* n,
+                                                                 int* c, int* h, int* w);
+
+/* Algorithms there are to ask about (the length of a perf array that holds every answer). */
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionForwardAlgorithmMaxCount(cldnnHandle_t handle, int* count);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardDataAlgorithmMaxCount(cldnnHandle_t handle, int* count);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardFilterAlgorithmMaxCount(cldnnHandle_t handle, int* count);
+
+/* The heuristic: every algorithm of the enum, best first for this problem on this device,
+** without running anything. Those that apply come first with status SUCCESS and time -1;
+** the rest follow with NOT_SUPPORTED. At most requestedAlgoCount entries are written. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionForwardAlgorithm_v7(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnFilterDescriptor_t wDesc,
+    const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t yDesc, int requestedAlgoCount,
+    int* returnedAlgoCount, cldnnConvolutionFwdAlgoPerf_t* perfResults);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardDataAlgorithm_v7(
+    cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc, const cldnnTensorDescriptor_t dyDesc,
+    const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t dxDesc, int requestedAlgoCount,
+    int* returnedAlgoCount, cldnnConvolutionBwdDataAlgoPerf_t* perfResults);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardFilterAlgorithm_v7(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnTensorDescriptor_t dyDesc,
+    const cldnnConvolutionDescriptor_t convDesc, const cldnnFilterDescriptor_t dwDesc, int requestedAlgoCount,
+    int* returnedAlgoCount, cldnnConvolutionBwdFilterAlgoPerf_t* perfResults);
+
+/* Find: runs every applicable algorithm on the caller's buffers (the output is overwritten)
+** within the caller's workspace and returns them fastest first with measured times; algorithms
+** that need more workspace than given report BAD_PARAM_SIZE_INSUFFICIENT, those that do not
+** apply NOT_SUPPORTED (both after the ones that ran). Blocks until done. */
+CLDNN_EXPORT cldnnStatus_t cldnnFindConvolutionForwardAlgorithmEx(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+    const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset, const cldnnConvolutionDescriptor_t convDesc,
+    const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset, int requestedAlgoCount, int* returnedAlgoCount,
+    cldnnConvolutionFwdAlgoPerf_t* perfResults, cl_mem workSpace, size_t workSpaceOffset,
+    size_t workSpaceSizeInBytes);
+CLDNN_EXPORT cldnnStatus_t cldnnFindConvolutionBackwardDataAlgorithmEx(
+    cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset,
+    const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
+    const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset, int requestedAlgoCount,
+    int* returnedAlgoCount, cldnnConvolutionBwdDataAlgoPerf_t* perfResults, cl_mem workSpace,
+    size_t workSpaceOffset, size_t workSpaceSizeInBytes);
+CLDNN_EXPORT cldnnStatus_t cldnnFindConvolutionBackwardFilterAlgorithmEx(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+    const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
+    const cldnnFilterDescriptor_t dwDesc, cl_mem dw, size_t dwOffset, int requestedAlgoCount,
+    int* returnedAlgoCount, cldnnConvolutionBwdFilterAlgoPerf_t* perfResults, cl_mem workSpace,
+    size_t workSpaceOffset, size_t workSpaceSizeInBytes);
+
+/* The exact workspace in bytes `algo` needs for this problem (0 for none); NOT_SUPPORTED when
+** the algorithm does not apply. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionForwardWorkspaceSize(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnFilterDescriptor_t wDesc,
+    const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t yDesc,
+    cldnnConvolutionFwdAlgo_t algo, size_t* sizeInBytes);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardDataWorkspaceSize(
+    cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc, const cldnnTensorDescriptor_t dyDesc,
+    const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t dxDesc,
+    cldnnConvolutionBwdDataAlgo_t algo, size_t* sizeInBytes);
+CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardFilterWorkspaceSize(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnTensorDescriptor_t dyDesc,
+    const cldnnConvolutionDescriptor_t convDesc, const cldnnFilterDescriptor_t dwDesc,
+    cldnnConvolutionBwdFilterAlgo_t algo, size_t* sizeInBytes);
+
+/* y = alpha * conv(x, w) + beta * y. x: N x C x H x W, w: K x C/groups x R x S (KCRS with an
+** NCHW x, KRSC with an NHWC x), y: N x K x P x Q as cldnnGetConvolution2dForwardOutputDim says.
+** x and y may have any strides; ws may be NULL when the algorithm needs no workspace. */
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionForward(cldnnHandle_t handle, const void* alpha,
+                                                   const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                                   const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset,
+                                                   const cldnnConvolutionDescriptor_t convDesc,
+                                                   cldnnConvolutionFwdAlgo_t algo, cl_mem workSpace,
+                                                   size_t workSpaceOffset, size_t workSpaceSizeInBytes,
+                                                   const void* beta, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+                                                   size_t yOffset);
+/* dx = alpha * conv^T(dy, w) + beta * dx (the gradient of the forward output with respect to x). */
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardData(cldnnHandle_t handle, const void* alpha,
+                                                        const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset,
+                                                        const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
+                                                        size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
+                                                        cldnnConvolutionBwdDataAlgo_t algo, cl_mem workSpace,
+                                                        size_t workSpaceOffset, size_t workSpaceSizeInBytes,
+                                                        const void* beta, const cldnnTensorDescriptor_t dxDesc,
+                                                        cl_mem dx, size_t dxOffset);
+/* dw = alpha * (gradient of the forward output with respect to w) + beta * dw. */
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardFilter(cldnnHandle_t handle, const void* alpha,
+                                                          const cldnnTensorDescriptor_t xDesc, cl_mem x,
+                                                          size_t xOffset, const cldnnTensorDescriptor_t dyDesc,
+                                                          cl_mem dy, size_t dyOffset,
+                                                          const cldnnConvolutionDescriptor_t convDesc,
+                                                          cldnnConvolutionBwdFilterAlgo_t algo, cl_mem workSpace,
+                                                          size_t workSpaceOffset, size_t workSpaceSizeInBytes,
+                                                          const void* beta, const cldnnFilterDescriptor_t dwDesc,
+                                                          cl_mem dw, size_t dwOffset);
+/* db = alpha * (sum of dy over every dim but C) + beta * db; db is 1 x K x 1 x 1. */
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, const void* alpha,
+                                                        const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
+                                                        size_t dyOffset, const void* beta,
+                                                        const cldnnTensorDescriptor_t dbDesc, cl_mem db,
+                                                        size_t dbOffset);
+
 #ifdef __cplusplus
 }
 #endif

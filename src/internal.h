@@ -342,6 +342,98 @@ size_t cldnn_gemm_param_space(const cldnn_device_profile* dev, cldnn_gemm_params
 /* Every parameter set the shipped tables hold (for the tests): n sets written to out. */
 size_t cldnn_gemm_table_params(cldnn_gemm_params* out, size_t max);
 
+/* --------------------------------------------------------------- convolution (conv/conv.c) */
+
+struct cldnnConvolutionStruct {
+    int is_set;
+    int nd;                    /* spatial dims set (2 is what the calls compute) */
+    int pad[CLDNN_DIM_MAX], stride[CLDNN_DIM_MAX], dilation[CLDNN_DIM_MAX];
+    cldnnConvolutionMode_t mode;
+    cldnnDataType_t compute;
+    int groups;
+    cldnnMathType_t math;
+};
+
+typedef enum { CLDNN_CONV_FWD = 0, CLDNN_CONV_BWD_DATA = 1, CLDNN_CONV_BWD_FILTER = 2 } cldnn_conv_dir;
+
+/* One convolution call, in the forward's names whatever the direction: x (dx for backward-data)
+** is n x c x h x w, the filter k x c/groups x r x s, y (dy for the backwards) n x k x p x q. Every
+** size and every product the kernels index with (n*h*w, n*p*q, k*c/g*r*s, ...) is below 2^31. */
+typedef struct {
+    cldnn_conv_dir dir;
+    int n, c, h, w, k, r, s, p, q;
+    int pad_h, pad_w, u, v, dil_h, dil_w, groups, flip;
+    int cg, kg;                  /* channels per group */
+    int kord;                    /* filter format: 0 KCRS, 1 KRSC */
+    cldnnMathType_t math;
+    int64_t xs[4], ys[4];        /* element strides of x and y in n, c, h, w order */
+    const char* xlayout;         /* "NCHW", "NHWC" or NULL (not packed): cldnn_tensor_layout */
+    const char* ylayout;
+    uint64_t off_x, off_w, off_y; /* elements */
+    float alpha, beta;
+    const cldnn_device_profile* dev;
+    char key[160];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-f32-math0 */
+} cldnn_conv_problem;
+
+typedef struct {
+    cl_mem x, w, y;              /* dx, dy, dw in the backward directions */
+    cl_mem ws;
+    size_t ws_off, ws_size;      /* bytes */
+} cldnn_conv_buffers;
+
+/* The solver tables (conv/gemm/, conv/direct/): entries in preference order; `algo` is the
+** direction's public enum value. */
+extern const cldnn_solver cldnn_conv_fwd_solvers[];
+extern const size_t cldnn_conv_fwd_solver_count;
+extern const cldnn_solver cldnn_conv_bwd_data_solvers[];
+extern const size_t cldnn_conv_bwd_data_solver_count;
+extern const cldnn_solver cldnn_conv_bwd_filter_solvers[];
+extern const size_t cldnn_conv_bwd_filter_solver_count;
+
+/* Builds and validates the problem of direction dir from its descriptors (x is dx for
+** backward-data, y is dy for the backwards; f is dw for backward-filter); no buffers, alpha 1,
+** beta 0, offsets 0. For the tuner and the tests. */
+cldnnStatus_t cldnn_conv_problem_init(cldnnHandle_t h, cldnn_conv_dir dir, const struct cldnnTensorStruct* x,
+                                      const struct cldnnFilterStruct* f, const struct cldnnConvolutionStruct* cd,
+                                      const struct cldnnTensorStruct* y, cldnn_conv_problem* p);
+/* The implicit-GEMM parameters of the device's conv table row for p (conv/gemm/conv_params.c):
+** 1 and *out filled when a row matches the device, p's direction and p's GEMM class, else 0. */
+int cldnn_conv_params_lookup(const cldnn_conv_problem* p, const cldnn_device_profile* dev, cldnn_gemm_params* out);
+
+/* Solver pieces shared across files. */
+int cldnn_conv_igemm_applicable(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_igemm_workspace(const void* problem);
+void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
+cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* Backward-filter's split-k count for tile parameters q (1 for the other directions): its
+** partial sums take splits * K * C/G * R * S floats of workspace, at most 256 MiB. */
+int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params* q);
+int cldnn_conv_is_depthwise(const cldnn_conv_problem* p);
+int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile* dev);
+cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* out[out_off + i] = alpha * sum_s part[part_off + s * total + i] + beta * out[...] for i < total
+** (a fixed order: deterministic). Offsets in elements. */
+cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
+                                         float alpha, float beta, cl_mem out, uint64_t out_off);
+int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_gemm1x1_workspace(const void* problem);
+cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile* dev);
+/* im2col's applicability restricted to C/G < 16, where backward-data's implicit GEMM (N = C/G)
+** fills a small fraction of its tiles: ordered before it in the table. */
+int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_im2col_workspace(const void* problem);
+cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* db = alpha * sum of dy over n, p, q + beta * db (conv/direct). */
+cldnnStatus_t cldnn_conv_bias_run(cldnnHandle_t h, const struct cldnnTensorStruct* dy, cl_mem dym, uint64_t dy_off,
+                                  const struct cldnnTensorStruct* db, cl_mem dbm, uint64_t db_off, float alpha,
+                                  float beta);
+
+/* Magic numbers for kernels/common/fastdiv.h: (d, magic, s1, s2) dividing 0 <= n < 2^31 by d. */
+cl_uint4 cldnn_fastdiv(uint32_t d);
+/* The GEMM-equivalent sizes of p's direction (kernels/conv/conv_igemm.cl's table). */
+void cldnn_conv_gemm_dims(const cldnn_conv_problem* p, int64_t* m, int64_t* n, int64_t* k);
+
 /* ------------------------------------------------------------------------------ utilities */
 
 /* 64-bit FNV-1a over bytes, continuing from h (start with CLDNN_FNV_OFFSET). */

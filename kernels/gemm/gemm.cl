@@ -112,10 +112,11 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
         }
 }
 
-/* C = alpha * sum over nsplit partial products + beta * C; one work-item per element of C
- * (m fastest), global size M * N * batch. */
+/* C = alpha * sum over nsplit partial products (from W + w_off) + beta * C; one work-item per
+ * element of C (m fastest), global size M * N * batch. Also adds the split-k partial sums of
+ * conv/conv_igemm.cl's backward-filter. */
 __kernel void gemm_splitk_reduce(int M, int N, long batch, int nsplit, float alpha, float beta, __global const float* W,
-                                 __global float* C, ulong c_off, int ldc, long c_stride) {
+                                 ulong w_off, __global float* C, ulong c_off, int ldc, long c_stride) {
     const long gid = (long)get_global_id(0);
     const long mn = (long)M * N;
     if (gid >= mn * batch)
@@ -124,7 +125,7 @@ __kernel void gemm_splitk_reduce(int M, int N, long batch, int nsplit, float alp
     const int n = (int)(r / M), m = (int)(r - (long)n * M);
     float sum = 0.0f;
     for (int s = 0; s < nsplit; ++s)
-        sum += W[((long)s * batch + b) * mn + r];
+        sum += W[w_off + ((long)s * batch + b) * mn + r];
     const long idx = (long)c_off + b * c_stride + (long)n * ldc + m;
     float out = alpha * sum;
     if (beta != 0.0f)

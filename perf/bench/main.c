@@ -6,7 +6,9 @@
 **   cldnn-bench --devices             (every OpenCL device, with its CLDNN_DEVICE P:D index)
 **
 ** The command lines that the library prints with CLDNN_LOG_CMD=1 (for example
-** `cldnn-bench activ -m relu -F 1 -D 32x64x56x56 -A 1 -B 0`) are valid input.
+** `cldnn-bench activ -m relu -F 1 -D 32x64x56x56 -A 1 -B 0`, or for a convolution
+** `cldnn-bench conv -n 32 -c 64 -H 56 -W 56 -k 64 -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -g 1 -F 1 -a 0
+** -L NCHW -A 1 -B 0 --mode xcorr`) are valid input.
 **
 ** To add a mode: write perf/bench/<name>.c defining `const bench_mode bench_mode_<name>` (its
 ** flags and run function; see activ.c) and add X(<name>) to BENCH_MODE_LIST below. That list is
@@ -19,7 +21,7 @@
 
 #include "common.h"
 
-#define BENCH_MODE_LIST(X) X(activ) X(tensor) X(gemm) X(softmax)
+#define BENCH_MODE_LIST(X) X(activ) X(tensor) X(gemm) X(softmax) X(conv)
 
 #define BENCH_MODE_DECLARE(name) extern const bench_mode bench_mode_##name;
 BENCH_MODE_LIST(BENCH_MODE_DECLARE)

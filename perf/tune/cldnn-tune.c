@@ -4,6 +4,16 @@
 **
 **   cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1]
 **                   [--budget SECONDS] [--iters N] [--quiet]
+**   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] [--quiet]
+**
+** conv: the implicit-GEMM solver of each direction in MASK (1 fwd, 2 bwd-data, 4 bwd-filter;
+** default 7) over the same declared space as GEMM (cldnn_gemm_param_space), for every shape of a
+** perf/shapes/conv-*.csv file. The default parameters (the conv table, else the GEMM table) run
+** first and are checked against the double references of tests/ref on 256 sampled outputs;
+** candidates must match the default's output within 1e-5 * sqrt(reduction) of its range. The
+** result lines name the direction, the shape and the GEMM class of its equivalent GEMM, and give
+** the row for src/conv/gemm/conv_params.c:
+**     best conv-<dir> <name> class <class> <params> <TFLOP/s> (default ..., x<speedup>)
 **
 ** For each shape (column-major, cuBLAS semantics; FILE is a CSV with a header and columns
 ** m,n,k,a_t,b_t), the table's current choice runs first as the reference: it is verified against
@@ -20,6 +30,8 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
+#include "conv_shapes.h"
+#include "ref.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -76,12 +88,16 @@ static int load_shapes(const char* path, shape* out, int max) {
 }
 
 /* Times params on the problem: median seconds per call, or a negative value on failure. */
-static double time_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* p,
-                          const cldnn_gemm_buffers* b, int iters) {
-    if (cldnn_gemm_run_params(h, pr, p, b) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
+/* One call of what is being timed. */
+typedef cldnnStatus_t (*run_fn)(cldnnHandle_t h, const void* ctx);
+
+/* Median per-call seconds of fn: a warm-up, then 5 repetitions of enough calls to pass 20 ms
+** (at most iters); -1 when a call fails. */
+static double time_calls(cldnnHandle_t h, run_fn fn, const void* ctx, int iters) {
+    if (fn(h, ctx) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
         return -1.0;
     double t0 = now_s();
-    if (cldnn_gemm_run_params(h, pr, p, b) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
+    if (fn(h, ctx) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
         return -1.0;
     double one = now_s() - t0;
     int reps = (int)(0.02 / (one > 1e-6 ? one : 1e-6)) + 1;
@@ -91,12 +107,29 @@ static double time_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const c
     for (int r = 0; r < 5; ++r) {
         double s = now_s();
         for (int i = 0; i < reps; ++i)
-            cldnn_gemm_run_params(h, pr, p, b);
+            fn(h, ctx);
         clFinish(h->queue);
         t[r] = (now_s() - s) / reps;
     }
     qsort(t, 5, sizeof t[0], cmp_double);
     return t[2];
+}
+
+typedef struct {
+    const cldnn_gemm_problem* pr;
+    const cldnn_gemm_params* p;
+    const cldnn_gemm_buffers* b;
+} gemm_run_ctx;
+
+static cldnnStatus_t run_gemm_ctx(cldnnHandle_t h, const void* ctx) {
+    const gemm_run_ctx* c = (const gemm_run_ctx*)ctx;
+    return cldnn_gemm_run_params(h, c->pr, c->p, c->b);
+}
+
+static double time_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* p,
+                          const cldnn_gemm_buffers* b, int iters) {
+    gemm_run_ctx c = {pr, p, b};
+    return time_calls(h, run_gemm_ctx, &c, iters);
 }
 
 static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, int quiet) {
@@ -242,10 +275,294 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
     return 0;
 }
 
+/* ------------------------------------------------------------------ conv */
+
+typedef struct {
+    cldnn_conv_problem p;
+    cldnn_conv_buffers b;
+} conv_run_ctx;
+
+typedef struct {
+    const conv_run_ctx* c;
+    const cldnn_gemm_params* q;
+} conv_time_ctx;
+
+static cldnnStatus_t run_conv_ctx(cldnnHandle_t h, const void* ctx) {
+    const conv_time_ctx* t = (const conv_time_ctx*)ctx;
+    return cldnn_conv_igemm_run(h, &t->c->p, t->q, &t->c->b);
+}
+
+static double time_conv(cldnnHandle_t h, const conv_run_ctx* c, const cldnn_gemm_params* q, int iters) {
+    conv_time_ctx t = {c, q};
+    return time_calls(h, run_conv_ctx, &t, iters);
+}
+
+static const char* const conv_dir_names[3] = {"fwd", "bwd-data", "bwd-filter"};
+
+/* Tunes direction dir of shape s; 0 on success. */
+static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, double budget, int iters, int quiet) {
+    cldnnTensorFormat_t fmt = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
+    cldnnTensorDescriptor_t xd = NULL, yd = NULL;
+    cldnnFilterDescriptor_t wd = NULL;
+    cldnnConvolutionDescriptor_t cd = NULL;
+    int P, Q;
+    conv_shape_out(s, &P, &Q);
+    cldnnCreateTensorDescriptor(&xd);
+    cldnnCreateTensorDescriptor(&yd);
+    cldnnCreateFilterDescriptor(&wd);
+    cldnnCreateConvolutionDescriptor(&cd);
+    cldnnSetTensor4dDescriptor(xd, fmt, CLDNN_DATA_FLOAT, s->n, s->c, s->h, s->w);
+    cldnnSetTensor4dDescriptor(yd, fmt, CLDNN_DATA_FLOAT, s->n, s->k, P, Q);
+    cldnnSetFilter4dDescriptor(wd, CLDNN_DATA_FLOAT, fmt, s->k, s->c / s->groups, s->r, s->s);
+    cldnnSetConvolution2dDescriptor(cd, s->pad_h, s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w,
+                                    CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT);
+    cldnnSetConvolutionGroupCount(cd, s->groups);
+    conv_run_ctx c;
+    memset(&c, 0, sizeof c);
+    if (cldnn_conv_problem_init(h, (cldnn_conv_dir)dir, xd, wd, cd, yd, &c.p) != CLDNN_STATUS_SUCCESS) {
+        char e[1024];
+        cldnnGetLastErrorString(e, sizeof e);
+        fprintf(stderr, "cldnn-tune: %s: %s\n", s->name, e);
+        return 1;
+    }
+    ref_conv rc;
+    ref_conv_init(&rc, s->n, s->c, s->h, s->w, s->k, s->r, s->s, s->pad_h, s->pad_w, s->stride_h, s->stride_w,
+                  s->dil_h, s->dil_w, s->groups, 0, nhwc);
+    size_t nx = (size_t)ref_conv_x_span(&rc), nw = (size_t)ref_conv_w_span(&rc), ny = (size_t)ref_conv_y_span(&rc);
+    float* hx = malloc(nx * 4);
+    float* hw = malloc(nw * 4);
+    float* hy = malloc(ny * 4);
+    size_t nout = dir == 0 ? ny : dir == 1 ? nx : nw;
+    float* ref = malloc(nout * 4);
+    float* got = malloc(nout * 4);
+    if (!hx || !hw || !hy || !ref || !got)
+        return 1;
+    for (size_t i = 0; i < nx; ++i)
+        hx[i] = frand();
+    for (size_t i = 0; i < nw; ++i)
+        hw[i] = frand();
+    for (size_t i = 0; i < ny; ++i)
+        hy[i] = frand();
+    cl_int err;
+    c.b.x = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nx * 4, hx, &err);
+    c.b.w = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nw * 4, hw, &err);
+    c.b.y = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ny * 4, hy, &err);
+    c.b.ws_size = dir == 2 ? (size_t)256 << 20 : 0;
+    c.b.ws = dir == 2 ? clCreateBuffer(h->context, CL_MEM_READ_WRITE, c.b.ws_size, NULL, &err) : NULL;
+    cl_mem out = dir == 0 ? c.b.y : dir == 1 ? c.b.x : c.b.w;
+    if (!c.b.x || !c.b.w || !c.b.y || (dir == 2 && !c.b.ws)) {
+        fprintf(stderr, "cldnn-tune: buffer allocation failed\n");
+        return 1;
+    }
+    cldnn_gemm_params def;
+    cldnn_conv_igemm_defaults(&c.p, &h->prof, &def);
+    char ds[96];
+    cldnn_gemm_params_format(&def, ds, sizeof ds);
+    if (cldnn_conv_igemm_run(h, &c.p, &def, &c.b) != CLDNN_STATUS_SUCCESS) {
+        char e[2048];
+        cldnnGetLastErrorString(e, sizeof e);
+        fprintf(stderr, "cldnn-tune: the default %s fails on %s: %s\n", ds, s->name, e);
+        return 1;
+    }
+    clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nout * 4, ref, 0, NULL, NULL);
+    /* The default against the double reference on sampled outputs (in the tensor's memory). */
+    int Cg = s->c / s->groups;
+    for (int t = 0; t < 256; ++t) {
+        long long i0 = (long long)(((double)frand() + 1.0) * 0.5 * 1e9), want_idx;
+        double want, mag;
+        if (dir == 0) {
+            long long n = i0 % s->n, k = (i0 / 7) % s->k, oh = (i0 / 131) % P, ow = (i0 / 977) % Q;
+            want = ref_conv_fwd_at(&rc, hx, hw, n, k, oh, ow, &mag);
+            want_idx = n * rc.ys[0] + k * rc.ys[1] + oh * rc.ys[2] + ow * rc.ys[3];
+        } else if (dir == 1) {
+            long long n = i0 % s->n, ch = (i0 / 7) % s->c, ih = (i0 / 131) % s->h, iw = (i0 / 977) % s->w;
+            want = ref_conv_bwd_data_at(&rc, hw, hy, n, ch, ih, iw, &mag);
+            want_idx = n * rc.xs[0] + ch * rc.xs[1] + ih * rc.xs[2] + iw * rc.xs[3];
+        } else {
+            long long k = i0 % s->k, ch = (i0 / 7) % Cg, r = (i0 / 131) % s->r, q = (i0 / 977) % s->s;
+            want = ref_conv_bwd_filter_at(&rc, hx, hy, k, ch, r, q, &mag);
+            want_idx = k * rc.ws[0] + ch * rc.ws[1] + r * rc.ws[2] + q * rc.ws[3];
+        }
+        if (fabs((double)ref[want_idx] - want) > 1e-5 * mag + 1e-6) {
+            fprintf(stderr, "cldnn-tune: %s %s: the default parameters give %.9g at %lld, want %.9g\n", s->name,
+                    conv_dir_names[dir], ref[want_idx], want_idx, want);
+            return 1;
+        }
+    }
+    double t_def = time_conv(h, &c, &def, iters);
+    double flops = conv_shape_flops(s);
+    int64_t gm, gn, gk;
+    cldnn_conv_gemm_dims(&c.p, &gm, &gn, &gk);
+    double cmax = 0.0;
+    for (size_t i = 0; i < nout; ++i)
+        cmax = fmax(cmax, fabs(ref[i]));
+
+    static cldnn_gemm_params space[4096];
+    size_t nspace = cldnn_gemm_param_space(&h->prof, space, 4096);
+    if (nspace > 4096)
+        nspace = 4096;
+    cldnn_gemm_params best = def;
+    double t_best = t_def, start = now_s();
+    size_t tried = 0, rejected = 0, failed = 0;
+    long long mcap = 16, ncap = 16;
+    while (mcap < gm)
+        mcap *= 2;
+    while (ncap < gn)
+        ncap *= 2;
+    for (size_t ci = 0; ci < nspace; ++ci) {
+        cldnn_gemm_params q = space[ci];
+        if (q.mwg > 2 * mcap || q.nwg > 2 * ncap)
+            continue;
+        if (now_s() - start > budget) {
+            fprintf(stderr, "  budget of %.0f s reached after %zu of %zu candidates\n", budget, ci, nspace);
+            break;
+        }
+        q.vwa = 1; /* gathered operands load one element at a time */
+        if (dir == 2)
+            q.vwb = 1;
+        q.splitk = cldnn_conv_igemm_splits(&c.p, &q);
+        char ps[96];
+        cldnn_gemm_params_format(&q, ps, sizeof ps);
+        clEnqueueFillBuffer(h->queue, out, &(cl_float){NAN}, sizeof(cl_float), 0, nout * 4, 0, NULL, NULL);
+        if (cldnn_conv_igemm_run(h, &c.p, &q, &c.b) != CLDNN_STATUS_SUCCESS) {
+            failed++;
+            cldnn_error_clear();
+            continue;
+        }
+        clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nout * 4, got, 0, NULL, NULL);
+        double tol = 1e-5 * sqrt((double)gk) * (cmax > 0 ? cmax : 1.0), worst = 0.0;
+        for (size_t i = 0; i < nout; ++i) {
+            double d = fabs((double)got[i] - (double)ref[i]);
+            if (!(d <= worst))
+                worst = isnan(d) ? INFINITY : d;
+        }
+        tried++;
+        if (!(worst <= tol)) {
+            rejected++;
+            fprintf(stderr, "  [%zu/%zu] %-34s REJECTED (max diff %.3g > %.3g)\n", ci + 1, nspace, ps, worst, tol);
+            continue;
+        }
+        double t = time_conv(h, &c, &q, iters);
+        if (t <= 0) {
+            failed++;
+            continue;
+        }
+        if (t < t_best) {
+            t_best = t;
+            best = q;
+        }
+        if (!quiet)
+            fprintf(stderr, "  [%zu/%zu] %-34s %8.3f ms %7.2f TFLOP/s (best %.2f)\n", ci + 1, nspace, ps, t * 1e3,
+                    flops / t * 1e-12, flops / t_best * 1e-12);
+    }
+    char bs[96];
+    cldnn_gemm_params_format(&best, bs, sizeof bs);
+    cldnn_gemm_problem g;
+    memset(&g, 0, sizeof g);
+    g.m = gm;
+    g.n = gn;
+    g.k = gk;
+    const char* cls = cldnn_gemm_class_name(cldnn_gemm_classify(&g));
+    char ucls[16];
+    size_t ul = 0;
+    for (; cls[ul] && ul + 1 < sizeof ucls; ++ul)
+        ucls[ul] = (char)(cls[ul] >= 'a' && cls[ul] <= 'z' ? cls[ul] - 32 : cls[ul]);
+    ucls[ul] = 0;
+    printf("best conv-%s %s %s class %s %s %.2f TFLOP/s (default %s %.2f TFLOP/s, x%.2f) [%zu tried, %zu rejected, "
+           "%zu failed]\n",
+           conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", cls, bs, flops / t_best * 1e-12, ds,
+           flops / t_def * 1e-12, t_def / t_best, tried, rejected, failed);
+    printf("    table row: {\"%s\", %d, CLDNN_GEMM_%s, {%d, %d, %d, %d, %d, %d, %d, 1, %d, %d, %d, 0}}\n", h->prof.name,
+           dir, ucls, best.mwg, best.nwg, best.kwg, best.mdimc, best.ndimc, best.vwm, best.vwn, best.vwb, best.pada,
+           best.padb);
+    fflush(stdout);
+    clReleaseMemObject(c.b.x);
+    clReleaseMemObject(c.b.w);
+    clReleaseMemObject(c.b.y);
+    if (c.b.ws)
+        clReleaseMemObject(c.b.ws);
+    free(hx);
+    free(hw);
+    free(hy);
+    free(ref);
+    free(got);
+    cldnnDestroyTensorDescriptor(xd);
+    cldnnDestroyTensorDescriptor(yd);
+    cldnnDestroyFilterDescriptor(wd);
+    cldnnDestroyConvolutionDescriptor(cd);
+    return 0;
+}
+
+static int main_conv(int argc, char** argv) {
+    const char* path = NULL;
+    int mask = 7, nhwc = 0, iters = 50, quiet = 0;
+    double budget = 60.0;
+    for (int i = 2; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+            continue;
+        }
+        if (v == NULL) {
+            fprintf(stderr, "cldnn-tune: %s needs a value\n", a);
+            return 2;
+        }
+        ++i;
+        if (strcmp(a, "--shapes") == 0)
+            path = v;
+        else if (strcmp(a, "-F") == 0)
+            mask = atoi(v);
+        else if (strcmp(a, "-L") == 0)
+            nhwc = strcmp(v, "NHWC") == 0;
+        else if (strcmp(a, "--budget") == 0)
+            budget = atof(v);
+        else if (strcmp(a, "--iters") == 0)
+            iters = atoi(v);
+        else {
+            fprintf(stderr, "cldnn-tune: unknown flag %s\n", a);
+            return 2;
+        }
+    }
+    if (path == NULL || mask < 1 || mask > 7) {
+        fprintf(stderr, "usage: cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [--budget S] [--iters N] "
+                        "[--quiet]\n");
+        return 2;
+    }
+    conv_shape* shapes = NULL;
+    int ns = conv_shapes_read(path, &shapes);
+    if (ns < 0)
+        return 2;
+    cldnnHandle_t h;
+    if (cldnnCreateDefault(&h) != CLDNN_STATUS_SUCCESS) {
+        char e[1024];
+        cldnnGetLastErrorString(e, sizeof e);
+        fprintf(stderr, "cldnn-tune: %s\n", e);
+        return 1;
+    }
+    cldnn_gemm_params tmp[1];
+    printf("# cldnn-tune conv on %s (driver %s, %u compute units); space of %zu candidates; %s\n", h->prof.name,
+           h->prof.driver, (unsigned)h->prof.compute_units, cldnn_gemm_param_space(&h->prof, tmp, 0), path);
+    int status = 0;
+    for (int i = 0; i < ns; ++i)
+        for (int d = 0; d < 3; ++d)
+            if (mask & (1 << d)) {
+                fprintf(stderr, "shape %d/%d: %s %s\n", i + 1, ns, shapes[i].name, conv_dir_names[d]);
+                status |= tune_conv(h, &shapes[i], d, nhwc, budget, iters, quiet);
+            }
+    cldnnDestroy(h);
+    free(shapes);
+    return status;
+}
+
 int main(int argc, char** argv) {
+    if (argc >= 2 && strcmp(argv[1], "conv") == 0)
+        return main_conv(argc, argv);
     if (argc < 2 || strcmp(argv[1], "gemm") != 0) {
         fprintf(stderr, "usage: cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1] "
-                        "[--budget SECONDS] [--iters N] [--quiet]\n");
+                        "[--budget SECONDS] [--iters N] [--quiet]\n"
+                        "       cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] "
+                        "[--quiet]\n");
         return 2;
     }
     static shape shapes[1024];

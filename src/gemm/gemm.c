@@ -151,11 +151,13 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
     CLDNN_SETARG(r, 3, ns);
     CLDNN_SETARG(r, 4, pr->alpha);
     CLDNN_SETARG(r, 5, pr->beta);
+    cl_ulong ow = 0;
     CLDNN_SETARG(r, 6, W);
-    CLDNN_SETARG(r, 7, b->c);
-    CLDNN_SETARG(r, 8, oc);
-    CLDNN_SETARG(r, 9, ldc);
-    CLDNN_SETARG(r, 10, sc);
+    CLDNN_SETARG(r, 7, ow);
+    CLDNN_SETARG(r, 8, b->c);
+    CLDNN_SETARG(r, 9, oc);
+    CLDNN_SETARG(r, 10, ldc);
+    CLDNN_SETARG(r, 11, sc);
     size_t group = h->prof.is_cpu ? 64 : 256;
     if (group > h->prof.max_wg_size)
         group = h->prof.max_wg_size;

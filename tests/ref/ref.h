@@ -77,6 +77,41 @@ void ref_softmax_backward_abs(int algo, int mode, const ref_view* v, const float
 /* Number of elements in one softmax (the set each sum runs over) for mode on v. */
 int64_t ref_softmax_group_size(int mode, const ref_view* v);
 
+/* A 2-d convolution for the references (cuDNN semantics): x is N x C x H x W, w is
+** K x C/groups x R x S, y is N x K x P x Q; output channel k belongs to group k / (K / groups)
+** and reads input channels g * C/groups .. (g + 1) * C/groups - 1. Input row of output row oh
+** and filter row r: oh * stride_h - pad_h + r' * dil_h, with r' = R - 1 - r when flip (CONVOLUTION
+** mode) and r' = r otherwise (CROSS_CORRELATION); columns alike. Strides of each tensor are in
+** elements, in logical order: x and y (n, c, h, w), w (k, c, r, s). */
+typedef struct {
+    int64_t n, c, h, w, k, r, s, p, q;
+    int pad_h, pad_w, stride_h, stride_w, dil_h, dil_w, groups;
+    int flip;
+    int64_t xs[4], ws[4], ys[4];
+} ref_conv;
+/* Fills p with sizes, P and Q, and packed strides: NCHW x/y with a KCRS w (nhwc == 0) or NHWC
+** x/y with a KRSC w (nhwc == 1). Returns 0, or -1 when the dilated window does not fit the padded
+** input or the channels do not divide by groups. */
+int ref_conv_init(ref_conv* p, int64_t n, int64_t c, int64_t h, int64_t w, int64_t k, int64_t r, int64_t s,
+                  int pad_h, int pad_w, int stride_h, int stride_w, int dil_h, int dil_w, int groups, int flip,
+                  int nhwc);
+/* Elements a buffer must hold for each tensor (the strided span). */
+int64_t ref_conv_x_span(const ref_conv* p);
+int64_t ref_conv_w_span(const ref_conv* p);
+int64_t ref_conv_y_span(const ref_conv* p);
+/* One element of each direction, in double, with *mag (when non-NULL) = the sum of the absolute
+** values of the terms (the scale of a float sum's rounding error; 0 when there are no terms).
+** Forward y(n, k, oh, ow) from x and w; backward-data dx(n, c, ih, iw) from w and dy;
+** backward-filter dw(k, c, r, s) (c within the group) from x and dy; bias db(k) from dy.
+** No alpha/beta: the caller applies them. */
+double ref_conv_fwd_at(const ref_conv* p, const float* x, const float* w, int64_t n, int64_t k, int64_t oh,
+                       int64_t ow, double* mag);
+double ref_conv_bwd_data_at(const ref_conv* p, const float* w, const float* dy, int64_t n, int64_t c, int64_t ih,
+                            int64_t iw, double* mag);
+double ref_conv_bwd_filter_at(const ref_conv* p, const float* x, const float* dy, int64_t k, int64_t c, int64_t r,
+                              int64_t s, double* mag);
+double ref_conv_bwd_bias_at(const ref_conv* p, const float* dy, int64_t k, double* mag);
+
 /* Seeded generator. */
 typedef struct { uint64_t s; } ref_rng;
 void ref_rng_seed(ref_rng* r, uint64_t seed);

@@ -1,0 +1,890 @@
+/*
+** conv.c: the convolution family's public face: the convolution descriptor, the validation that
+** turns (descriptors, buffers) into a cldnn_conv_problem, and the loops over the solver tables
+** that serve every entry point: run (the first applicable solver of the requested algorithm),
+** workspace size, Get_v7 (the table order: runs nothing), Find (times every applicable
+** algorithm on the caller's buffers) and MaxCount.
+**
+** Solvers live with their kernels' families: src/conv/gemm/ (implicit GEMM, explicit
+** im2col + GEMM, 1x1 as a plain GEMM) and src/conv/direct/ (depthwise, bias). Each direction's
+** table lists them in preference order; an algorithm's position in Get's answer is the position
+** of its first applicable solver.
+**
+** Invariants: a problem that validates has every size and index product below 2^31 (kernels
+** index with int), dims consistent across x, w, y and the descriptor, FLOAT data everywhere,
+** and buffers that hold their views. Nothing here enqueues work except through a solver.
+*/
+#include "internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CONV_INT_MAX 0x7fffffffLL
+
+/* ------------------------------------------------------------------ descriptor */
+
+cldnnStatus_t cldnnCreateConvolutionDescriptor(cldnnConvolutionDescriptor_t* convDesc) {
+    cldnn_error_clear();
+    if (convDesc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "convDesc is NULL");
+    *convDesc = (cldnnConvolutionDescriptor_t)calloc(1, sizeof **convDesc);
+    if (*convDesc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "convolution descriptor allocation");
+    (*convDesc)->groups = 1;
+    (*convDesc)->math = CLDNN_DEFAULT_MATH;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnDestroyConvolutionDescriptor(cldnnConvolutionDescriptor_t convDesc) {
+    cldnn_error_clear();
+    free(convDesc);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnSetConvolutionNdDescriptor(cldnnConvolutionDescriptor_t d, int arrayLength, const int pad[],
+                                              const int stride[], const int dilation[], cldnnConvolutionMode_t mode,
+                                              cldnnDataType_t computeType) {
+    cldnn_error_clear();
+    if (d == NULL || pad == NULL || stride == NULL || dilation == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL",
+                          d == NULL ? "convDesc" : pad == NULL ? "pad" : stride == NULL ? "stride" : "dilation");
+    if (arrayLength < 1 || arrayLength > CLDNN_DIM_MAX - 2)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "arrayLength = %d is outside [1, %d]", arrayLength,
+                          CLDNN_DIM_MAX - 2);
+    for (int i = 0; i < arrayLength; ++i) {
+        if (pad[i] < 0)
+            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "pad[%d] = %d is negative", i, pad[i]);
+        if (stride[i] < 1)
+            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "stride[%d] = %d must be >= 1", i, stride[i]);
+        if (dilation[i] < 1)
+            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "dilation[%d] = %d must be >= 1", i,
+                              dilation[i]);
+    }
+    if (mode != CLDNN_CONVOLUTION && mode != CLDNN_CROSS_CORRELATION)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "mode %d is not a cldnnConvolutionMode_t value",
+                          (int)mode);
+    if (cldnn_dtype_size(computeType) == 0)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "computeType %d is not a cldnnDataType_t value",
+                          (int)computeType);
+    if (computeType != CLDNN_DATA_FLOAT)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "convolutions compute in float; got %s",
+                          cldnn_dtype_name(computeType));
+    d->nd = arrayLength;
+    for (int i = 0; i < arrayLength; ++i) {
+        d->pad[i] = pad[i];
+        d->stride[i] = stride[i];
+        d->dilation[i] = dilation[i];
+    }
+    d->mode = mode;
+    d->compute = computeType;
+    d->is_set = 1;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnSetConvolution2dDescriptor(cldnnConvolutionDescriptor_t d, int pad_h, int pad_w, int u, int v,
+                                              int dilation_h, int dilation_w, cldnnConvolutionMode_t mode,
+                                              cldnnDataType_t computeType) {
+    const int pad[2] = {pad_h, pad_w}, stride[2] = {u, v}, dil[2] = {dilation_h, dilation_w};
+    return cldnnSetConvolutionNdDescriptor(d, 2, pad, stride, dil, mode, computeType);
+}
+
+static cldnnStatus_t check_conv_desc(const struct cldnnConvolutionStruct* d, const char* what) {
+    if (d == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", what);
+    if (!d->is_set)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s was never set", what);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolution2dDescriptor(const cldnnConvolutionDescriptor_t d, int* pad_h, int* pad_w, int* u,
+                                              int* v, int* dilation_h, int* dilation_w, cldnnConvolutionMode_t* mode,
+                                              cldnnDataType_t* computeType) {
+    cldnn_error_clear();
+    CLDNN_TRY(check_conv_desc(d, "convDesc"));
+    if (!pad_h || !pad_w || !u || !v || !dilation_h || !dilation_w || !mode || !computeType)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "an output pointer is NULL");
+    if (d->nd != 2)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "convDesc has %d spatial dims, not 2", d->nd);
+    *pad_h = d->pad[0];
+    *pad_w = d->pad[1];
+    *u = d->stride[0];
+    *v = d->stride[1];
+    *dilation_h = d->dilation[0];
+    *dilation_w = d->dilation[1];
+    *mode = d->mode;
+    *computeType = d->compute;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnSetConvolutionGroupCount(cldnnConvolutionDescriptor_t d, int groupCount) {
+    cldnn_error_clear();
+    if (d == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "convDesc is NULL");
+    if (groupCount < 1)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "groupCount = %d must be >= 1", groupCount);
+    d->groups = groupCount;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolutionGroupCount(const cldnnConvolutionDescriptor_t d, int* groupCount) {
+    cldnn_error_clear();
+    if (d == NULL || groupCount == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", d == NULL ? "convDesc" : "groupCount");
+    *groupCount = d->groups;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnSetConvolutionMathType(cldnnConvolutionDescriptor_t d, cldnnMathType_t mathType) {
+    cldnn_error_clear();
+    if (d == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "convDesc is NULL");
+    if (mathType != CLDNN_DEFAULT_MATH && mathType != CLDNN_TENSOR_OP_MATH && mathType != CLDNN_FMA_MATH)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "mathType %d is not a cldnnMathType_t value",
+                          (int)mathType);
+    d->math = mathType;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolutionMathType(const cldnnConvolutionDescriptor_t d, cldnnMathType_t* mathType) {
+    cldnn_error_clear();
+    if (d == NULL || mathType == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", d == NULL ? "convDesc" : "mathType");
+    *mathType = d->math;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ shapes */
+
+cl_uint4 cldnn_fastdiv(uint32_t d) {
+    cl_uint4 r;
+    uint32_t l = 0;
+    while (l < 32 && (1ull << l) < d)
+        ++l;
+    r.s[0] = d;
+    r.s[1] = (uint32_t)(((1ull << 32) * ((1ull << l) - d)) / d + 1);
+    r.s[2] = l > 0 ? 1 : 0;
+    r.s[3] = l > 0 ? l - 1 : 0;
+    return r;
+}
+
+void cldnn_conv_gemm_dims(const cldnn_conv_problem* p, int64_t* m, int64_t* n, int64_t* k) {
+    switch (p->dir) {
+    case CLDNN_CONV_FWD:
+        *m = (int64_t)p->n * p->p * p->q, *n = p->kg, *k = (int64_t)p->cg * p->r * p->s;
+        break;
+    case CLDNN_CONV_BWD_DATA:
+        *m = (int64_t)p->n * p->h * p->w, *n = p->cg, *k = (int64_t)p->kg * p->r * p->s;
+        break;
+    default:
+        *m = p->kg, *n = (int64_t)p->cg * p->r * p->s, *k = (int64_t)p->n * p->p * p->q;
+        break;
+    }
+}
+
+/* The 4-d shapes of a convolution from its three descriptors, checked for consistency: x's C
+** equals the filter's C times the groups, the filter's K divides by the groups, the dilated
+** window fits the padded input. Writes the output dims to out[4] (n, k, p, q). */
+static cldnnStatus_t conv_shapes(const struct cldnnConvolutionStruct* cd, const struct cldnnTensorStruct* x,
+                                 const struct cldnnFilterStruct* f, int64_t out[4]) {
+    CLDNN_TRY(check_conv_desc(cd, "convDesc"));
+    if (f == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "the filter descriptor is NULL");
+    if (!f->is_set)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "the filter descriptor was never set");
+    if (cd->nd != 2 || x->nd != 4 || f->nd != 4)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                          "2-d convolutions only: the convolution has %d spatial dims, x %d dims, the filter %d",
+                          cd->nd, x->nd, f->nd);
+    if (x->dims[1] != f->dims[1] * cd->groups)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                          "x has %lld channels but the filter's %lld input channels times %d groups is %lld",
+                          (long long)x->dims[1], (long long)f->dims[1], cd->groups,
+                          (long long)(f->dims[1] * cd->groups));
+    if (f->dims[0] % cd->groups)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                          "the filter's %lld output channels do not divide into %d groups", (long long)f->dims[0],
+                          cd->groups);
+    out[0] = x->dims[0];
+    out[1] = f->dims[0];
+    for (int i = 0; i < 2; ++i) {
+        int64_t window = (f->dims[2 + i] - 1) * cd->dilation[i] + 1;
+        int64_t padded = x->dims[2 + i] + 2 * (int64_t)cd->pad[i];
+        if (window > padded)
+            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                              "the dilated window (%lld) is larger than the padded input (%lld) in spatial dim %d",
+                              (long long)window, (long long)padded, i);
+        out[2 + i] = 1 + (padded - window) / cd->stride[i];
+    }
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolution2dForwardOutputDim(const cldnnConvolutionDescriptor_t convDesc,
+                                                    const cldnnTensorDescriptor_t xDesc,
+                                                    const cldnnFilterDescriptor_t wDesc, int* n, int* c, int* h,
+                                                    int* w) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_tensor(xDesc, "inputTensorDesc"));
+    if (!n || !c || !h || !w)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "an output pointer is NULL");
+    int64_t out[4];
+    CLDNN_TRY(conv_shapes(convDesc, xDesc, wDesc, out));
+    for (int i = 0; i < 4; ++i)
+        if (out[i] > CONV_INT_MAX)
+            return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "an output dim exceeds 2^31 - 1");
+    *n = (int)out[0];
+    *c = (int)out[1];
+    *h = (int)out[2];
+    *w = (int)out[3];
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ problems */
+
+static const char* dir_name(cldnn_conv_dir d) {
+    return d == CLDNN_CONV_FWD ? "fwd" : d == CLDNN_CONV_BWD_DATA ? "bwd-data" : "bwd-filter";
+}
+
+/* Builds p from the descriptors (x is dx, y is dy for the backwards), validating shapes and,
+** when check_buffers, the buffers. Buffers may be NULL when !check_buffers (Get, workspace). */
+static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const struct cldnnTensorStruct* x,
+                                  const char* xn, const struct cldnnFilterStruct* f, const char* fn,
+                                  const struct cldnnConvolutionStruct* cd, const struct cldnnTensorStruct* y,
+                                  const char* yn, cldnn_conv_problem* p) {
+    CLDNN_TRY(cldnn_check_handle(h));
+    CLDNN_TRY(cldnn_check_tensor(x, xn));
+    CLDNN_TRY(cldnn_check_tensor(y, yn));
+    if (f == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", fn);
+    if (!f->is_set)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s was never set", fn);
+    CLDNN_TRY(check_conv_desc(cd, "convDesc"));
+    if (x->dtype != CLDNN_DATA_FLOAT || y->dtype != CLDNN_DATA_FLOAT || f->dtype != CLDNN_DATA_FLOAT)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                          "convolutions compute float data; %s is %s, %s %s, %s %s", xn, cldnn_dtype_name(x->dtype),
+                          fn, cldnn_dtype_name(f->dtype), yn, cldnn_dtype_name(y->dtype));
+    int64_t out[4];
+    CLDNN_TRY(conv_shapes(cd, x, f, out));
+    if (y->nd != 4 || y->dims[0] != out[0] || y->dims[1] != out[1] || y->dims[2] != out[2] ||
+        y->dims[3] != out[3]) {
+        char got[64], want[64];
+        cldnn_format_dims(got, sizeof got, y->nd, y->dims);
+        cldnn_format_dims(want, sizeof want, 4, out);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, "%s is %s but the convolution's output is %s", yn,
+                          got, want);
+    }
+    /* Every size and every index product the kernels form stays below 2^31. */
+    int64_t nhw = x->dims[0] * x->dims[2] * x->dims[3], npq = out[0] * out[2] * out[3];
+    int64_t taps = f->dims[1] * f->dims[2] * f->dims[3];
+    int64_t fsize = f->dims[0] * taps;
+    int64_t xc = x->dims[0] * x->dims[1] * x->dims[2] * x->dims[3];
+    int64_t yc = out[0] * out[1] * out[2] * out[3];
+    if (nhw > CONV_INT_MAX || npq > CONV_INT_MAX || fsize > CONV_INT_MAX || xc > CONV_INT_MAX ||
+        yc > CONV_INT_MAX || f->dims[0] * f->dims[2] * f->dims[3] > CONV_INT_MAX || x->span > CONV_INT_MAX ||
+        y->span > CONV_INT_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                          "the convolution's tensors must each span fewer than 2^31 elements");
+    memset(p, 0, sizeof *p);
+    p->dir = dir;
+    p->n = (int)x->dims[0];
+    p->c = (int)x->dims[1];
+    p->h = (int)x->dims[2];
+    p->w = (int)x->dims[3];
+    p->k = (int)f->dims[0];
+    p->r = (int)f->dims[2];
+    p->s = (int)f->dims[3];
+    p->p = (int)out[2];
+    p->q = (int)out[3];
+    p->pad_h = cd->pad[0];
+    p->pad_w = cd->pad[1];
+    p->u = cd->stride[0];
+    p->v = cd->stride[1];
+    p->dil_h = cd->dilation[0];
+    p->dil_w = cd->dilation[1];
+    p->groups = cd->groups;
+    p->flip = cd->mode == CLDNN_CONVOLUTION;
+    p->cg = p->c / p->groups;
+    p->kg = p->k / p->groups;
+    p->kord = f->format == CLDNN_TENSOR_NHWC;
+    p->math = cd->math;
+    for (int i = 0; i < 4; ++i) {
+        p->xs[i] = x->strides[i];
+        p->ys[i] = y->strides[i];
+    }
+    p->xlayout = cldnn_tensor_layout(x);
+    p->ylayout = cldnn_tensor_layout(y);
+    p->dev = &h->prof;
+    snprintf(p->key, sizeof p->key, "conv-%s:n%d-c%d-h%d-w%d-k%d-r%d-s%d-p%dx%d-u%dx%d-d%dx%d-g%d-%s-%s-f32-math%d",
+             dir_name(dir), p->n, p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h,
+             p->dil_w, p->groups, p->xlayout ? p->xlayout : "strided", p->kord ? "KRSC" : "KCRS", (int)p->math);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnn_conv_problem_init(cldnnHandle_t h, cldnn_conv_dir dir, const struct cldnnTensorStruct* x,
+                                      const struct cldnnFilterStruct* f, const struct cldnnConvolutionStruct* cd,
+                                      const struct cldnnTensorStruct* y, cldnn_conv_problem* p) {
+    CLDNN_TRY(conv_problem(h, dir, x, "x", f, "w", cd, y, "y", p));
+    p->alpha = 1.0f;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Checks the three data buffers of p (x, w, y views) and records their offsets. */
+static cldnnStatus_t conv_buffers(cldnnHandle_t h, cldnn_conv_problem* p, const struct cldnnTensorStruct* x,
+                                  cl_mem xm, size_t xoff, const char* xn, const struct cldnnFilterStruct* f, cl_mem wm,
+                                  size_t woff, const char* fn, const struct cldnnTensorStruct* y, cl_mem ym,
+                                  size_t yoff, const char* yn) {
+    CLDNN_TRY(cldnn_check_tensor_buffer(h, x, xm, xoff, xn));
+    CLDNN_TRY(cldnn_check_buffer(h, wm, woff, 4, (uint64_t)f->count * 4u, fn));
+    CLDNN_TRY(cldnn_check_tensor_buffer(h, y, ym, yoff, yn));
+    p->off_x = xoff / 4;
+    p->off_w = woff / 4;
+    p->off_y = yoff / 4;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ solver loops */
+
+typedef struct {
+    const cldnn_solver* table;
+    size_t count;
+    int algo_count;
+    const char* const* algo_names;
+} conv_family;
+
+static const char* const fwd_algo_names[] = {"implicit_gemm", "implicit_precomp_gemm", "gemm",     "direct",
+                                             "fft",           "fft_tiling",            "winograd", "winograd_nonfused"};
+static const char* const bwd_data_algo_names[] = {"algo_0",     "algo_1",   "fft",
+                                                  "fft_tiling", "winograd", "winograd_nonfused"};
+static const char* const bwd_filter_algo_names[] = {"algo_0",   "algo_1",            "fft",       "algo_3",
+                                                    "winograd", "winograd_nonfused", "fft_tiling"};
+
+static conv_family family(cldnn_conv_dir dir) {
+    conv_family f;
+    if (dir == CLDNN_CONV_FWD) {
+        f.table = cldnn_conv_fwd_solvers;
+        f.count = cldnn_conv_fwd_solver_count;
+        f.algo_count = CLDNN_CONVOLUTION_FWD_ALGO_COUNT;
+        f.algo_names = fwd_algo_names;
+    } else if (dir == CLDNN_CONV_BWD_DATA) {
+        f.table = cldnn_conv_bwd_data_solvers;
+        f.count = cldnn_conv_bwd_data_solver_count;
+        f.algo_count = CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT;
+        f.algo_names = bwd_data_algo_names;
+    } else {
+        f.table = cldnn_conv_bwd_filter_solvers;
+        f.count = cldnn_conv_bwd_filter_solver_count;
+        f.algo_count = CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT;
+        f.algo_names = bwd_filter_algo_names;
+    }
+    return f;
+}
+
+/* The first applicable solver serving algo into *out; BAD_PARAM_OUT_OF_BOUND for a value outside
+** the enum, NOT_SUPPORTED when no solver of algo applies. */
+static cldnnStatus_t solver_for(const conv_family* fam, const cldnn_conv_problem* p, int algo,
+                                const cldnn_solver** out) {
+    if (algo < 0 || algo >= fam->algo_count)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "algo %d is not a value of the %s algorithm enum", algo,
+                          dir_name(p->dir));
+    for (size_t i = 0; i < fam->count; ++i)
+        if (fam->table[i].algo == algo && fam->table[i].applicable(p, p->dev)) {
+            *out = &fam->table[i];
+            return CLDNN_STATUS_SUCCESS;
+        }
+    return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "algorithm %s does not apply to %s on %s", fam->algo_names[algo],
+                      p->key, p->dev->name);
+}
+
+static size_t solver_workspace(const cldnn_solver* s, const cldnn_conv_problem* p) {
+    return s->workspace ? s->workspace(p) : 0;
+}
+
+/* Bench-line logging (CLDNN_LOG_CMD=1): the cldnn-bench conv command that reproduces a call. */
+static void log_cmd(const cldnn_conv_problem* p, int algo) {
+    if (!cldnn_log_cmd_enabled())
+        return;
+    static const int mask[3] = {1, 2, 4};
+    cldnn_log_cmd("conv -n %d -c %d -H %d -W %d -k %d -y %d -x %d -p %d -q %d -u %d -v %d -l %d -j %d -g %d -F %d "
+                  "-a %d -L %s -A %g -B %g --mode %s%s",
+                  p->n, p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w,
+                  p->groups, mask[p->dir], algo, p->xlayout ? p->xlayout : "NCHW", (double)p->alpha,
+                  (double)p->beta, p->flip ? "conv" : "xcorr",
+                  p->xlayout && p->ylayout && !strcmp(p->xlayout, p->ylayout) ? ""
+                                                                             : "  # tensors are strided");
+}
+
+/* Runs algo on p: the first applicable solver of algo, with its default parameters, after the
+** workspace checks. */
+static cldnnStatus_t conv_run(cldnnHandle_t h, cldnn_conv_problem* p, int algo, const cldnn_conv_buffers* b) {
+    conv_family fam = family(p->dir);
+    const cldnn_solver* s = NULL;
+    CLDNN_TRY(solver_for(&fam, p, algo, &s));
+    size_t need = solver_workspace(s, p);
+    if (need > 0) {
+        if (b->ws_size < need)
+            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
+                              "algorithm %s needs %zu bytes of workspace for %s; workSpaceSizeInBytes is %zu",
+                              fam.algo_names[algo], need, p->key, b->ws_size);
+        CLDNN_TRY(cldnn_check_buffer(h, b->ws, b->ws_off, 4, need, "workSpace"));
+    }
+    log_cmd(p, algo);
+    _Alignas(16) unsigned char params[256];
+    memset(params, 0, sizeof params);
+    if (s->default_params)
+        s->default_params(p, p->dev, params);
+    cldnn_log(CLDNN_LOG_DEBUG, "%s: algo %s, solver %s, workspace %zu", p->key, fam.algo_names[algo], s->name, need);
+    return s->run(h, p, params, b);
+}
+
+/* One entry of a Get or Find answer, direction-neutral. */
+typedef struct {
+    int algo;
+    cldnnStatus_t status;
+    float time;
+    size_t memory;
+    int deterministic;
+} perf_entry;
+
+/* Get_v7's answer: algorithms in the order their first applicable solver appears in the table,
+** then the rest NOT_SUPPORTED. Returns the count (the enum's size). */
+static int conv_get(const cldnn_conv_problem* p, perf_entry* out) {
+    conv_family fam = family(p->dir);
+    int listed[16] = {0}, n = 0;
+    for (size_t i = 0; i < fam.count; ++i) {
+        const cldnn_solver* s = &fam.table[i];
+        if (listed[s->algo] || !s->applicable(p, p->dev))
+            continue;
+        listed[s->algo] = 1;
+        out[n].algo = s->algo;
+        out[n].status = CLDNN_STATUS_SUCCESS;
+        out[n].time = -1.0f;
+        out[n].memory = solver_workspace(s, p);
+        out[n].deterministic = 1; /* every solver of the tables sums in a fixed order */
+        ++n;
+    }
+    for (int a = 0; a < fam.algo_count; ++a)
+        if (!listed[a]) {
+            out[n].algo = a;
+            out[n].status = CLDNN_STATUS_NOT_SUPPORTED;
+            out[n].time = -1.0f;
+            out[n].memory = 0;
+            out[n].deterministic = 1;
+            ++n;
+        }
+    return n;
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int perf_cmp(const void* a, const void* b) {
+    const perf_entry* x = (const perf_entry*)a;
+    const perf_entry* y = (const perf_entry*)b;
+    int rx = x->status == CLDNN_STATUS_SUCCESS ? 0 : x->status == CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT ? 1 : 2;
+    int ry = y->status == CLDNN_STATUS_SUCCESS ? 0 : y->status == CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT ? 1 : 2;
+    if (rx != ry)
+        return rx - ry;
+    if (rx == 0 && x->time != y->time)
+        return x->time < y->time ? -1 : 1;
+    return x->algo - y->algo;
+}
+
+/* Find: every algorithm Get lists as applicable is run once (building its kernels), then timed
+** as the best of a few runs (host clock around enqueue + clFinish); sorted fastest first. */
+static cldnnStatus_t conv_find(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b, perf_entry* out,
+                               int* count) {
+    int n = conv_get(p, out);
+    cl_int e = clFinish(h->queue);
+    if (e != CL_SUCCESS)
+        return CLDNN_CL_FAIL(e, "clFinish");
+    for (int i = 0; i < n; ++i) {
+        if (out[i].status != CLDNN_STATUS_SUCCESS)
+            continue;
+        if (out[i].memory > b->ws_size) {
+            out[i].status = CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT;
+            continue;
+        }
+        cldnnStatus_t st = conv_run(h, p, out[i].algo, b);
+        if (st == CLDNN_STATUS_SUCCESS) {
+            e = clFinish(h->queue);
+            if (e != CL_SUCCESS)
+                st = CLDNN_CL_FAIL(e, "clFinish");
+        }
+        double best = INFINITY, spent = 0.0;
+        for (int rep = 0; st == CLDNN_STATUS_SUCCESS && rep < 10 && (rep < 3 || spent < 50.0); ++rep) {
+            double t0 = now_ms();
+            st = conv_run(h, p, out[i].algo, b);
+            if (st == CLDNN_STATUS_SUCCESS) {
+                e = clFinish(h->queue);
+                if (e != CL_SUCCESS)
+                    st = CLDNN_CL_FAIL(e, "clFinish");
+            }
+            double dt = now_ms() - t0;
+            spent += dt;
+            if (dt < best)
+                best = dt;
+        }
+        out[i].status = st;
+        out[i].time = st == CLDNN_STATUS_SUCCESS ? (float)best : -1.0f;
+        cldnn_error_clear();
+    }
+    qsort(out, (size_t)n, sizeof *out, perf_cmp);
+    *count = n;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Copies entries into a direction's perf struct array. */
+#define COPY_PERF(dst, src, n, T)                                                   \
+    do {                                                                            \
+        for (int i_ = 0; i_ < (n); ++i_) {                                          \
+            memset(&(dst)[i_], 0, sizeof((dst)[i_]));                               \
+            (dst)[i_].algo = (T)(src)[i_].algo;                                     \
+            (dst)[i_].status = (src)[i_].status;                                    \
+            (dst)[i_].time = (src)[i_].time;                                        \
+            (dst)[i_].memory = (src)[i_].memory;                                    \
+            (dst)[i_].determinism = (src)[i_].deterministic ? CLDNN_DETERMINISTIC   \
+                                                            : CLDNN_NON_DETERMINISTIC; \
+            (dst)[i_].mathType = CLDNN_FMA_MATH;                                    \
+        }                                                                           \
+    } while (0)
+
+static cldnnStatus_t check_request(int requested, int* returned, const void* perf) {
+    if (returned == NULL || perf == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL",
+                          returned == NULL ? "returnedAlgoCount" : "perfResults");
+    if (requested < 1)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "requestedAlgoCount = %d must be >= 1", requested);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t check_scalars(const void* alpha, const void* beta, cldnn_conv_problem* p) {
+    if (alpha == NULL || beta == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", alpha == NULL ? "alpha" : "beta");
+    p->alpha = *(const float*)alpha;
+    p->beta = *(const float*)beta;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ public: counts */
+
+cldnnStatus_t cldnnGetConvolutionForwardAlgorithmMaxCount(cldnnHandle_t handle, int* count) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    if (count == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "count is NULL");
+    *count = CLDNN_CONVOLUTION_FWD_ALGO_COUNT;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolutionBackwardDataAlgorithmMaxCount(cldnnHandle_t handle, int* count) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    if (count == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "count is NULL");
+    *count = CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolutionBackwardFilterAlgorithmMaxCount(cldnnHandle_t handle, int* count) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    if (count == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "count is NULL");
+    *count = CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ the calls, direction-neutral */
+
+/* A call's descriptors in the forward's names (x is dx, y is dy, f is dw where they apply), with
+** the caller's argument names for messages. */
+typedef struct {
+    const struct cldnnTensorStruct* x;
+    const struct cldnnFilterStruct* f;
+    const struct cldnnTensorStruct* y;
+    const char *xn, *fn, *yn;
+} conv_descs;
+
+static cldnnStatus_t problem_of(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
+                                const struct cldnnConvolutionStruct* cd, cldnn_conv_problem* p) {
+    char xn[16], fn[16], yn[16]; /* descriptor names: "xDesc", ... */
+    snprintf(xn, sizeof xn, "%sDesc", d->xn);
+    snprintf(fn, sizeof fn, "%sDesc", d->fn);
+    snprintf(yn, sizeof yn, "%sDesc", d->yn);
+    return conv_problem(h, dir, d->x, xn, d->f, fn, cd, d->y, yn, p);
+}
+
+static cldnnStatus_t get_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
+                              const struct cldnnConvolutionStruct* cd, int requested, int* returned, const void* perf,
+                              perf_entry* e, int* n) {
+    cldnn_conv_problem p;
+    CLDNN_TRY(problem_of(h, dir, d, cd, &p));
+    CLDNN_TRY(check_request(requested, returned, perf));
+    *n = conv_get(&p, e);
+    if (*n > requested)
+        *n = requested;
+    *returned = *n;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t workspace_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
+                                    const struct cldnnConvolutionStruct* cd, int algo, size_t* size) {
+    cldnn_conv_problem p;
+    CLDNN_TRY(problem_of(h, dir, d, cd, &p));
+    if (size == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "sizeInBytes is NULL");
+    conv_family fam = family(p.dir);
+    const cldnn_solver* s = NULL;
+    CLDNN_TRY(solver_for(&fam, &p, algo, &s));
+    *size = solver_workspace(s, &p);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t run_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
+                              const struct cldnnConvolutionStruct* cd, const void* alpha, const void* beta, cl_mem xm,
+                              size_t xo, cl_mem wm, size_t wo, cl_mem ym, size_t yo, int algo, cl_mem ws, size_t wso,
+                              size_t wss) {
+    cldnn_conv_problem p;
+    CLDNN_TRY(problem_of(h, dir, d, cd, &p));
+    CLDNN_TRY(check_scalars(alpha, beta, &p));
+    CLDNN_TRY(conv_buffers(h, &p, d->x, xm, xo, d->xn, d->f, wm, wo, d->fn,
+                           d->y, ym, yo, d->yn));
+    cldnn_conv_buffers b = {xm, wm, ym, ws, wso, wss};
+    return conv_run(h, &p, algo, &b);
+}
+
+static cldnnStatus_t find_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
+                               const struct cldnnConvolutionStruct* cd, cl_mem xm, size_t xo, cl_mem wm, size_t wo,
+                               cl_mem ym, size_t yo, int requested, int* returned, const void* perf, cl_mem ws,
+                               size_t wso, size_t wss, perf_entry* e, int* n) {
+    cldnn_conv_problem p;
+    CLDNN_TRY(problem_of(h, dir, d, cd, &p));
+    CLDNN_TRY(check_request(requested, returned, perf));
+    CLDNN_TRY(conv_buffers(h, &p, d->x, xm, xo, d->xn, d->f, wm, wo, d->fn, d->y, ym, yo, d->yn));
+    p.alpha = 1.0f;
+    p.beta = 0.0f;
+    cldnn_conv_buffers b = {xm, wm, ym, ws, wso, ws ? wss : 0};
+    CLDNN_TRY(conv_find(h, &p, &b, e, n));
+    if (*n > requested)
+        *n = requested;
+    *returned = *n;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ public: forward */
+
+#define FWD_DESCS {xDesc, wDesc, yDesc, "x", "w", "y"}
+
+cldnnStatus_t cldnnGetConvolutionForwardAlgorithm_v7(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
+                                                     const cldnnFilterDescriptor_t wDesc,
+                                                     const cldnnConvolutionDescriptor_t convDesc,
+                                                     const cldnnTensorDescriptor_t yDesc, int requestedAlgoCount,
+                                                     int* returnedAlgoCount,
+                                                     cldnnConvolutionFwdAlgoPerf_t* perfResults) {
+    cldnn_error_clear();
+    conv_descs d = FWD_DESCS;
+    perf_entry e[16];
+    int n;
+    CLDNN_TRY(get_call(handle, CLDNN_CONV_FWD, &d, convDesc, requestedAlgoCount, returnedAlgoCount, perfResults, e, &n));
+    COPY_PERF(perfResults, e, n, cldnnConvolutionFwdAlgo_t);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolutionForwardWorkspaceSize(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
+                                                      const cldnnFilterDescriptor_t wDesc,
+                                                      const cldnnConvolutionDescriptor_t convDesc,
+                                                      const cldnnTensorDescriptor_t yDesc,
+                                                      cldnnConvolutionFwdAlgo_t algo, size_t* sizeInBytes) {
+    cldnn_error_clear();
+    conv_descs d = FWD_DESCS;
+    return workspace_call(handle, CLDNN_CONV_FWD, &d, convDesc, (int)algo, sizeInBytes);
+}
+
+cldnnStatus_t cldnnConvolutionForward(cldnnHandle_t handle, const void* alpha, const cldnnTensorDescriptor_t xDesc,
+                                      cl_mem x, size_t xOffset, const cldnnFilterDescriptor_t wDesc, cl_mem w,
+                                      size_t wOffset, const cldnnConvolutionDescriptor_t convDesc,
+                                      cldnnConvolutionFwdAlgo_t algo, cl_mem workSpace, size_t workSpaceOffset,
+                                      size_t workSpaceSizeInBytes, const void* beta,
+                                      const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset) {
+    cldnn_error_clear();
+    conv_descs d = FWD_DESCS;
+    return run_call(handle, CLDNN_CONV_FWD, &d, convDesc, alpha, beta, x, xOffset, w, wOffset, y, yOffset, (int)algo,
+                    workSpace, workSpaceOffset, workSpaceSizeInBytes);
+}
+
+cldnnStatus_t cldnnFindConvolutionForwardAlgorithmEx(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+    const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset, const cldnnConvolutionDescriptor_t convDesc,
+    const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset, int requestedAlgoCount, int* returnedAlgoCount,
+    cldnnConvolutionFwdAlgoPerf_t* perfResults, cl_mem workSpace, size_t workSpaceOffset,
+    size_t workSpaceSizeInBytes) {
+    cldnn_error_clear();
+    conv_descs d = FWD_DESCS;
+    perf_entry e[16];
+    int n;
+    CLDNN_TRY(find_call(handle, CLDNN_CONV_FWD, &d, convDesc, x, xOffset, w, wOffset, y, yOffset, requestedAlgoCount,
+                        returnedAlgoCount, perfResults, workSpace, workSpaceOffset, workSpaceSizeInBytes, e, &n));
+    COPY_PERF(perfResults, e, n, cldnnConvolutionFwdAlgo_t);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ public: backward data */
+
+#define BWD_DATA_DESCS {dxDesc, wDesc, dyDesc, "dx", "w", "dy"}
+
+cldnnStatus_t cldnnGetConvolutionBackwardDataAlgorithm_v7(cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc,
+                                                          const cldnnTensorDescriptor_t dyDesc,
+                                                          const cldnnConvolutionDescriptor_t convDesc,
+                                                          const cldnnTensorDescriptor_t dxDesc,
+                                                          int requestedAlgoCount, int* returnedAlgoCount,
+                                                          cldnnConvolutionBwdDataAlgoPerf_t* perfResults) {
+    cldnn_error_clear();
+    conv_descs d = BWD_DATA_DESCS;
+    perf_entry e[16];
+    int n;
+    CLDNN_TRY(get_call(handle, CLDNN_CONV_BWD_DATA, &d, convDesc, requestedAlgoCount, returnedAlgoCount, perfResults,
+                       e, &n));
+    COPY_PERF(perfResults, e, n, cldnnConvolutionBwdDataAlgo_t);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolutionBackwardDataWorkspaceSize(cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc,
+                                                           const cldnnTensorDescriptor_t dyDesc,
+                                                           const cldnnConvolutionDescriptor_t convDesc,
+                                                           const cldnnTensorDescriptor_t dxDesc,
+                                                           cldnnConvolutionBwdDataAlgo_t algo, size_t* sizeInBytes) {
+    cldnn_error_clear();
+    conv_descs d = BWD_DATA_DESCS;
+    return workspace_call(handle, CLDNN_CONV_BWD_DATA, &d, convDesc, (int)algo, sizeInBytes);
+}
+
+cldnnStatus_t cldnnConvolutionBackwardData(cldnnHandle_t handle, const void* alpha, const cldnnFilterDescriptor_t wDesc,
+                                           cl_mem w, size_t wOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
+                                           size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
+                                           cldnnConvolutionBwdDataAlgo_t algo, cl_mem workSpace,
+                                           size_t workSpaceOffset, size_t workSpaceSizeInBytes, const void* beta,
+                                           const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset) {
+    cldnn_error_clear();
+    conv_descs d = BWD_DATA_DESCS;
+    return run_call(handle, CLDNN_CONV_BWD_DATA, &d, convDesc, alpha, beta, dx, dxOffset, w, wOffset, dy, dyOffset,
+                    (int)algo, workSpace, workSpaceOffset, workSpaceSizeInBytes);
+}
+
+cldnnStatus_t cldnnFindConvolutionBackwardDataAlgorithmEx(
+    cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset,
+    const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
+    const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset, int requestedAlgoCount, int* returnedAlgoCount,
+    cldnnConvolutionBwdDataAlgoPerf_t* perfResults, cl_mem workSpace, size_t workSpaceOffset,
+    size_t workSpaceSizeInBytes) {
+    cldnn_error_clear();
+    conv_descs d = BWD_DATA_DESCS;
+    perf_entry e[16];
+    int n;
+    CLDNN_TRY(find_call(handle, CLDNN_CONV_BWD_DATA, &d, convDesc, dx, dxOffset, w, wOffset, dy, dyOffset,
+                        requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceOffset,
+                        workSpaceSizeInBytes, e, &n));
+    COPY_PERF(perfResults, e, n, cldnnConvolutionBwdDataAlgo_t);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ public: backward filter */
+
+#define BWD_FILTER_DESCS {xDesc, dwDesc, dyDesc, "x", "dw", "dy"}
+
+cldnnStatus_t cldnnGetConvolutionBackwardFilterAlgorithm_v7(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
+                                                            const cldnnTensorDescriptor_t dyDesc,
+                                                            const cldnnConvolutionDescriptor_t convDesc,
+                                                            const cldnnFilterDescriptor_t dwDesc,
+                                                            int requestedAlgoCount, int* returnedAlgoCount,
+                                                            cldnnConvolutionBwdFilterAlgoPerf_t* perfResults) {
+    cldnn_error_clear();
+    conv_descs d = BWD_FILTER_DESCS;
+    perf_entry e[16];
+    int n;
+    CLDNN_TRY(get_call(handle, CLDNN_CONV_BWD_FILTER, &d, convDesc, requestedAlgoCount, returnedAlgoCount,
+                       perfResults, e, &n));
+    COPY_PERF(perfResults, e, n, cldnnConvolutionBwdFilterAlgo_t);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetConvolutionBackwardFilterWorkspaceSize(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
+                                                             const cldnnTensorDescriptor_t dyDesc,
+                                                             const cldnnConvolutionDescriptor_t convDesc,
+                                                             const cldnnFilterDescriptor_t dwDesc,
+                                                             cldnnConvolutionBwdFilterAlgo_t algo,
+                                                             size_t* sizeInBytes) {
+    cldnn_error_clear();
+    conv_descs d = BWD_FILTER_DESCS;
+    return workspace_call(handle, CLDNN_CONV_BWD_FILTER, &d, convDesc, (int)algo, sizeInBytes);
+}
+
+cldnnStatus_t cldnnConvolutionBackwardFilter(cldnnHandle_t handle, const void* alpha,
+                                             const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                             const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset,
+                                             const cldnnConvolutionDescriptor_t convDesc,
+                                             cldnnConvolutionBwdFilterAlgo_t algo, cl_mem workSpace,
+                                             size_t workSpaceOffset, size_t workSpaceSizeInBytes, const void* beta,
+                                             const cldnnFilterDescriptor_t dwDesc, cl_mem dw, size_t dwOffset) {
+    cldnn_error_clear();
+    conv_descs d = BWD_FILTER_DESCS;
+    return run_call(handle, CLDNN_CONV_BWD_FILTER, &d, convDesc, alpha, beta, x, xOffset, dw, dwOffset, dy, dyOffset,
+                    (int)algo, workSpace, workSpaceOffset, workSpaceSizeInBytes);
+}
+
+cldnnStatus_t cldnnFindConvolutionBackwardFilterAlgorithmEx(
+    cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+    const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
+    const cldnnFilterDescriptor_t dwDesc, cl_mem dw, size_t dwOffset, int requestedAlgoCount, int* returnedAlgoCount,
+    cldnnConvolutionBwdFilterAlgoPerf_t* perfResults, cl_mem workSpace, size_t workSpaceOffset,
+    size_t workSpaceSizeInBytes) {
+    cldnn_error_clear();
+    conv_descs d = BWD_FILTER_DESCS;
+    perf_entry e[16];
+    int n;
+    CLDNN_TRY(find_call(handle, CLDNN_CONV_BWD_FILTER, &d, convDesc, x, xOffset, dw, dwOffset, dy, dyOffset,
+                        requestedAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceOffset,
+                        workSpaceSizeInBytes, e, &n));
+    COPY_PERF(perfResults, e, n, cldnnConvolutionBwdFilterAlgo_t);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ public: bias */
+
+cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, const void* alpha, const cldnnTensorDescriptor_t dyDesc,
+                                           cl_mem dy, size_t dyOffset, const void* beta,
+                                           const cldnnTensorDescriptor_t dbDesc, cl_mem db, size_t dbOffset) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    CLDNN_TRY(cldnn_check_tensor(dyDesc, "dyDesc"));
+    CLDNN_TRY(cldnn_check_tensor(dbDesc, "dbDesc"));
+    if (alpha == NULL || beta == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", alpha == NULL ? "alpha" : "beta");
+    if (dyDesc->dtype != CLDNN_DATA_FLOAT || dbDesc->dtype != CLDNN_DATA_FLOAT)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "the bias gradient computes float data");
+    if (dyDesc->nd != 4)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "dyDesc must have 4 dims, has %d", dyDesc->nd);
+    if (dbDesc->nd != 4 || dbDesc->dims[0] != 1 || dbDesc->dims[1] != dyDesc->dims[1] || dbDesc->dims[2] != 1 ||
+        dbDesc->dims[3] != 1) {
+        char got[64];
+        cldnn_format_dims(got, sizeof got, dbDesc->nd, dbDesc->dims);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, "dbDesc is %s but must be 1x%lldx1x1", got,
+                          (long long)dyDesc->dims[1]);
+    }
+    if (dyDesc->count > CONV_INT_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "dy must hold fewer than 2^31 elements");
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dyDesc, dy, dyOffset, "dy"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dbDesc, db, dbOffset, "db"));
+    if (cldnn_log_cmd_enabled())
+        cldnn_log_cmd("conv -n %lld -c %lld -H %lld -W %lld -k %lld -y 1 -x 1 -p 0 -q 0 -F 8 -L %s -A %g -B %g",
+                      (long long)dyDesc->dims[0], (long long)dyDesc->dims[1], (long long)dyDesc->dims[2],
+                      (long long)dyDesc->dims[3], (long long)dyDesc->dims[1],
+                      cldnn_tensor_layout(dyDesc) ? cldnn_tensor_layout(dyDesc) : "NCHW",
+                      (double)*(const float*)alpha, (double)*(const float*)beta);
+    return cldnn_conv_bias_run(handle, dyDesc, dy, dyOffset / 4, dbDesc, db, dbOffset / 4, *(const float*)alpha,
+                               *(const float*)beta);
+}

@@ -1,0 +1,302 @@
+/*
+** conv_gemm.c: the convolution solvers that call the GEMM family (src/gemm/) on real matrices.
+**
+**   gemm_1x1   1x1 filters with unit stride and no padding, one group, x and y packed in the
+**              same layout: the convolution IS a GEMM (per image for NCHW, one product over
+**              every pixel for NHWC), no workspace and no index arithmetic.
+**   im2col     any problem whose y (dy) is packed NCHW or NHWC: the column matrix of a chunk of
+**              images goes to the workspace (kernels/conv/conv_direct.cl: conv_im2col), then one
+**              GEMM per group and chunk (forward), or GEMM into the workspace and a gathering
+**              col2im (backward-data), or im2col and a GEMM accumulating over images
+**              (backward-filter). The chunk holds as many images as IM2COL_WS_MAX allows, at
+**              least one; the workspace is exactly one chunk's column matrix.
+** Column matrix of group g: element (tap t, output pixel) in the filter's tap order; laid out
+** (t, pixel) for NCHW y and (pixel, t) for NHWC y, so each GEMM reads it with unit stride.
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define IM2COL_WS_MAX ((uint64_t)128 << 20)
+
+static int is_layout(const char* l, const char* want) {
+    return l != NULL && strcmp(l, want) == 0;
+}
+
+/* One GEMM through the GEMM family's parameter table: C = alpha op(A) op(B) + beta C,
+** column-major, offsets in elements. */
+typedef struct {
+    int64_t m, n, k;
+    int ta, tb;
+    int64_t lda, ldb, ldc, sa, sb, sc, batch;
+    uint64_t oa, ob, oc;
+    cl_mem a, b, c;
+} gemm_call;
+
+static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, float beta) {
+    cldnn_gemm_problem g;
+    memset(&g, 0, sizeof g);
+    g.m = c->m;
+    g.n = c->n;
+    g.k = c->k;
+    g.trans_a = c->ta;
+    g.trans_b = c->tb;
+    g.lda = c->lda;
+    g.ldb = c->ldb;
+    g.ldc = c->ldc;
+    g.stride_a = c->sa;
+    g.stride_b = c->sb;
+    g.stride_c = c->sc;
+    g.batch = c->batch > 0 ? c->batch : 1;
+    g.off_a = c->oa;
+    g.off_b = c->ob;
+    g.off_c = c->oc;
+    g.alpha = alpha;
+    g.beta = beta;
+    cldnn_gemm_params prm;
+    cldnn_gemm_params_select(&g, &h->prof, &prm);
+    cldnn_gemm_buffers bb = {c->a, c->b, c->c};
+    return cldnn_gemm_run_params(h, &g, &prm, &bb);
+}
+
+/* ------------------------------------------------------------------ 1x1 */
+
+#define GEMM1X1_WS_MAX ((uint64_t)128 << 20)
+
+/* NCHW backward-filter: images per chunk of per-image partial products in the workspace. */
+static int64_t images_per_chunk_1x1(const cldnn_conv_problem* p) {
+    int64_t per = (int64_t)p->k * p->c * 4;
+    int64_t nb = (int64_t)(GEMM1X1_WS_MAX / (uint64_t)per);
+    if (nb < 1)
+        nb = 1;
+    return nb < p->n ? nb : p->n;
+}
+
+size_t cldnn_conv_gemm1x1_workspace(const void* problem) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    if (p->dir != CLDNN_CONV_BWD_FILTER || is_layout(p->xlayout, "NHWC"))
+        return 0;
+    return (size_t)(images_per_chunk_1x1(p) * p->k * p->c * 4);
+}
+
+int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    (void)dev;
+    return p->r == 1 && p->s == 1 && p->u == 1 && p->v == 1 && p->pad_h == 0 && p->pad_w == 0 && p->groups == 1 &&
+           p->xlayout != NULL && p->ylayout != NULL && strcmp(p->xlayout, p->ylayout) == 0;
+}
+
+cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
+    (void)params;
+    const int64_t HW = (int64_t)p->h * p->w, C = p->c, K = p->k, N = p->n;
+    const int nhwc = is_layout(p->xlayout, "NHWC");
+    gemm_call g;
+    memset(&g, 0, sizeof g);
+    g.batch = 1;
+    switch (p->dir) {
+    case CLDNN_CONV_FWD: /* y = W x */
+        if (nhwc)
+            g = (gemm_call){K, N * HW, C, 1, 0, C, C, K, 0, 0, 0, 1, p->off_w, p->off_x, p->off_y, b->w, b->x, b->y};
+        else
+            g = (gemm_call){HW, K, C, 0, 0, HW, C, HW, C * HW, 0, K * HW, N, p->off_x, p->off_w, p->off_y,
+                            b->x, b->w, b->y};
+        return run_gemm(h, &g, p->alpha, p->beta);
+    case CLDNN_CONV_BWD_DATA: /* dx = W^T dy */
+        if (nhwc)
+            g = (gemm_call){C, N * HW, K, 0, 0, C, K, C, 0, 0, 0, 1, p->off_w, p->off_y, p->off_x, b->w, b->y, b->x};
+        else
+            g = (gemm_call){HW, C, K, 0, 1, HW, C, HW, K * HW, 0, C * HW, N, p->off_y, p->off_w, p->off_x,
+                            b->y, b->w, b->x};
+        return run_gemm(h, &g, p->alpha, p->beta);
+    default: /* dw = dy x^T, summed over images */
+        if (nhwc) {
+            g = (gemm_call){C, K, N * HW, 0, 1, C, K, C, 0, 0, 0, 1, p->off_x, p->off_y, p->off_w, b->x, b->y, b->w};
+            return run_gemm(h, &g, p->alpha, p->beta);
+        }
+        /* NCHW: per-image products dw_i = x_i dy_i^T (a strided-batched GEMM into the
+        ** workspace), then a fixed-order sum over the images of each chunk. */
+        {
+            const int64_t nb = images_per_chunk_1x1(p);
+            for (int64_t img0 = 0; img0 < N; img0 += nb) {
+                const int64_t cnt = N - img0 < nb ? N - img0 : nb;
+                g = (gemm_call){C, K, HW, 1, 0, HW, HW, C, C * HW, K * HW, K * C, cnt,
+                                p->off_x + (uint64_t)(img0 * C * HW), p->off_y + (uint64_t)(img0 * K * HW),
+                                b->ws_off / 4, b->x, b->y, b->ws};
+                CLDNN_TRY(run_gemm(h, &g, 1.0f, 0.0f));
+                CLDNN_TRY(cldnn_conv_reduce_partials(h, b->ws, b->ws_off / 4, (int)cnt, K * C, p->alpha,
+                                                     img0 == 0 ? p->beta : 1.0f, b->w, p->off_w));
+            }
+        }
+        return CLDNN_STATUS_SUCCESS;
+    }
+}
+
+/* ------------------------------------------------------------------ im2col + GEMM */
+
+static int64_t col_per_image(const cldnn_conv_problem* p) {
+    return (int64_t)p->cg * p->r * p->s * p->p * p->q;
+}
+
+static int64_t images_per_chunk(const cldnn_conv_problem* p) {
+    int64_t per = col_per_image(p) * 4;
+    int64_t nb = (int64_t)(IM2COL_WS_MAX / (uint64_t)per);
+    if (nb < 1)
+        nb = 1;
+    return nb < p->n ? nb : p->n;
+}
+
+int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    (void)dev;
+    if (!is_layout(p->ylayout, "NCHW") && !is_layout(p->ylayout, "NHWC"))
+        return 0;
+    return col_per_image(p) * 4 <= ((int64_t)1 << 30);
+}
+
+int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    return p->cg < 16 && cldnn_conv_im2col_applicable(problem, dev);
+}
+
+size_t cldnn_conv_im2col_workspace(const void* problem) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    return (size_t)(images_per_chunk(p) * col_per_image(p) * 4);
+}
+
+/* Builds the program of conv_direct.cl for a walking order and tap order. */
+static cldnnStatus_t direct_kernel(cldnnHandle_t h, int chlast, int kord, const char* name, cl_kernel* k) {
+    char opts[64];
+    snprintf(opts, sizeof opts, "-DCHLAST=%d -DKORD=%d -DWG=256", chlast, kord);
+    return cldnn_kernel_get(h, "conv/conv_direct.cl", opts, name, k);
+}
+
+/* Column matrix of images [img0, img0 + nb) of group g into the workspace. */
+static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int chlast,
+                            int img0, int nb, int g) {
+    cl_kernel k;
+    CLDNN_TRY(direct_kernel(h, chlast, p->kord, "conv_im2col", &k));
+    const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
+    cl_int total = nb * taps * pq;
+    cl_long cs_img = (cl_long)taps * pq, cs_t = chlast ? 1 : pq, cs_p = chlast ? taps : 1;
+    cl_ulong col_off = b->ws_off / 4;
+    cl_long4 xs = {{p->xs[0], p->xs[1], p->xs[2], p->xs[3]}};
+    cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(chlast ? taps : pq));
+    cl_uint4 dv_mid = cldnn_fastdiv((uint32_t)(chlast ? pq : taps));
+    cl_uint4 dv_q = cldnn_fastdiv((uint32_t)p->q);
+    cl_uint4 dv_tap = cldnn_fastdiv((uint32_t)(p->kord == 0 ? p->r * p->s : p->cg));
+    cl_uint4 dv_s = cldnn_fastdiv((uint32_t)p->s);
+    cl_ulong ox = p->off_x;
+    cl_int args[] = {img0, g, p->cg, p->h, p->w, p->q, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w,
+                     p->r, p->flip};
+    int a = 0;
+    CLDNN_SETARG(k, a++, total);
+    CLDNN_SETARG(k, a++, b->x);
+    CLDNN_SETARG(k, a++, ox);
+    CLDNN_SETARG(k, a++, xs);
+    CLDNN_SETARG(k, a++, b->ws);
+    CLDNN_SETARG(k, a++, col_off);
+    CLDNN_SETARG(k, a++, cs_img);
+    CLDNN_SETARG(k, a++, cs_t);
+    CLDNN_SETARG(k, a++, cs_p);
+    for (size_t i = 0; i < sizeof args / sizeof args[0]; ++i)
+        CLDNN_SETARG(k, a++, args[i]);
+    CLDNN_SETARG(k, a++, dv_fast);
+    CLDNN_SETARG(k, a++, dv_mid);
+    CLDNN_SETARG(k, a++, dv_q);
+    CLDNN_SETARG(k, a++, dv_tap);
+    CLDNN_SETARG(k, a++, dv_s);
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, "conv_im2col");
+}
+
+/* dx of images [img0, img0 + nb) of group g = alpha * fold(column matrix) + beta * dx. */
+static cldnnStatus_t col2im(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int col_chlast,
+                            int img0, int nb, int g) {
+    const int dx_chlast = p->xs[1] == 1 && p->c > 1;
+    cl_kernel k;
+    CLDNN_TRY(direct_kernel(h, dx_chlast, p->kord, "conv_col2im", &k));
+    const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
+    cl_int total = nb * p->cg * p->h * p->w;
+    cl_long cs_img = (cl_long)taps * pq, cs_t = col_chlast ? 1 : pq, cs_p = col_chlast ? taps : 1;
+    cl_ulong col_off = b->ws_off / 4, ox = p->off_x;
+    cl_long4 xs = {{p->xs[0], p->xs[1], p->xs[2], p->xs[3]}};
+    cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->cg : p->w));
+    cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->w : p->h));
+    cl_uint4 dv2 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->h : p->cg));
+    cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u), dv_v = cldnn_fastdiv((uint32_t)p->v);
+    cl_int args[] = {img0, g, p->cg, p->p, p->q, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w,
+                     p->flip};
+    int a = 0;
+    CLDNN_SETARG(k, a++, total);
+    CLDNN_SETARG(k, a++, p->alpha);
+    CLDNN_SETARG(k, a++, p->beta);
+    CLDNN_SETARG(k, a++, b->x);
+    CLDNN_SETARG(k, a++, ox);
+    CLDNN_SETARG(k, a++, xs);
+    CLDNN_SETARG(k, a++, b->ws);
+    CLDNN_SETARG(k, a++, col_off);
+    CLDNN_SETARG(k, a++, cs_img);
+    CLDNN_SETARG(k, a++, cs_t);
+    CLDNN_SETARG(k, a++, cs_p);
+    for (size_t i = 0; i < sizeof args / sizeof args[0]; ++i)
+        CLDNN_SETARG(k, a++, args[i]);
+    CLDNN_SETARG(k, a++, dv0);
+    CLDNN_SETARG(k, a++, dv1);
+    CLDNN_SETARG(k, a++, dv2);
+    CLDNN_SETARG(k, a++, dv_u);
+    CLDNN_SETARG(k, a++, dv_v);
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, "conv_col2im");
+}
+
+cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
+    (void)params;
+    const int chlast = is_layout(p->ylayout, "NHWC");
+    const int64_t taps = (int64_t)p->cg * p->r * p->s, pq = (int64_t)p->p * p->q, K = p->k, Kg = p->kg;
+    const int64_t ys0 = p->ys[0], chunk = images_per_chunk(p);
+    const uint64_t ws = b->ws_off / 4;
+    for (int64_t img0 = 0; img0 < p->n; img0 += chunk) {
+        const int64_t nb = p->n - img0 < chunk ? p->n - img0 : chunk;
+        for (int g = 0; g < p->groups; ++g) {
+            const uint64_t wg = p->off_w + (uint64_t)(g * Kg * taps);
+            gemm_call c;
+            if (p->dir == CLDNN_CONV_FWD) {
+                CLDNN_TRY(im2col(h, p, b, chlast, (int)img0, (int)nb, g));
+                if (chlast) /* y(k, pixel) = W(k, t) col(t, pixel), pixels of every image at once */
+                    c = (gemm_call){Kg, nb * pq, taps, 1, 0, taps, taps, K, 0, 0, 0, 1, wg, ws,
+                                    p->off_y + (uint64_t)(img0 * ys0 + g * Kg), b->w, b->ws, b->y};
+                else /* per image: y(pixel, k) = col(pixel, t) W(t, k) */
+                    c = (gemm_call){pq, Kg, taps, 0, 0, pq, taps, pq, taps * pq, 0, ys0, nb, ws, wg,
+                                    p->off_y + (uint64_t)(img0 * ys0 + g * Kg * pq), b->ws, b->w, b->y};
+                CLDNN_TRY(run_gemm(h, &c, p->alpha, p->beta));
+            } else if (p->dir == CLDNN_CONV_BWD_DATA) {
+                if (chlast) /* col(t, pixel) = W(t, k) dy(k, pixel) */
+                    c = (gemm_call){taps, nb * pq, Kg, 0, 0, taps, K, taps, 0, 0, 0, 1, wg,
+                                    p->off_y + (uint64_t)(img0 * ys0 + g * Kg), ws, b->w, b->y, b->ws};
+                else /* per image: col(pixel, t) = dy(pixel, k) W(k, t) */
+                    c = (gemm_call){pq, taps, Kg, 0, 1, pq, taps, pq, ys0, 0, taps * pq, nb,
+                                    p->off_y + (uint64_t)(img0 * ys0 + g * Kg * pq), wg, ws, b->y, b->w, b->ws};
+                CLDNN_TRY(run_gemm(h, &c, 1.0f, 0.0f));
+                CLDNN_TRY(col2im(h, p, b, chlast, (int)img0, (int)nb, g));
+            } else {
+                CLDNN_TRY(im2col(h, p, b, chlast, (int)img0, (int)nb, g));
+                const float beta = img0 == 0 ? p->beta : 1.0f;
+                if (chlast) { /* dw(t, k) += col(t, pixel) dy(pixel, k) over the chunk's pixels */
+                    c = (gemm_call){taps, Kg, nb * pq, 0, 1, taps, K, taps, 0, 0, 0, 1, ws,
+                                    p->off_y + (uint64_t)(img0 * ys0 + g * Kg), wg, b->ws, b->y, b->w};
+                    CLDNN_TRY(run_gemm(h, &c, p->alpha, beta));
+                } else {
+                    for (int64_t l = 0; l < nb; ++l) {
+                        c = (gemm_call){taps, Kg, pq, 1, 0, pq, pq, taps, 0, 0, 0, 1, ws + (uint64_t)(l * taps * pq),
+                                        p->off_y + (uint64_t)((img0 + l) * ys0 + g * Kg * pq), wg, b->ws, b->y, b->w};
+                        CLDNN_TRY(run_gemm(h, &c, p->alpha, l == 0 ? beta : 1.0f));
+                    }
+                }
+            }
+        }
+    }
+    return CLDNN_STATUS_SUCCESS;
+}

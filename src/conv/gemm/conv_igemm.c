@@ -1,0 +1,239 @@
+/*
+** conv_igemm.c: the implicit-GEMM solvers (kernels/conv/conv_igemm.cl) of the three convolution
+** directions, and the solver tables of the convolution family.
+**
+** A direction is one GEMM per group (cldnn_conv_gemm_dims gives M, N, KR). Its tile parameters
+** come from the convolution table (conv_params.c) when the device has a row for the direction,
+** else from the GEMM family's device table (gemm_params.c) for the GEMM of the same sizes; the gathered operands load one element at a time
+** (VWA = 1, and VWB = 1 except forward's plain filter operand, whose width the alignment of
+** C/G*R*S and the filter's offset decide).
+**
+** Backward-filter reduces over N*P*Q, usually far more than its M*N outputs can spread over the
+** device: it splits the reduction into nsplit ranges whose partial sums go to the caller's
+** workspace, then gemm_splitk_reduce (kernels/gemm/gemm.cl) adds them in a fixed order, so the
+** result is deterministic. nsplit is a function of the problem and the device only, so the
+** workspace query and the run agree.
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define IGEMM_WS_MAX ((uint64_t)256 << 20) /* split-k partial sums, bytes */
+
+static void equivalent_gemm(const cldnn_conv_problem* p, cldnn_gemm_problem* g) {
+    memset(g, 0, sizeof *g);
+    cldnn_conv_gemm_dims(p, &g->m, &g->n, &g->k);
+    g->batch = p->groups;
+    g->lda = g->m;
+    g->ldb = g->k;
+    g->ldc = g->m;
+}
+
+int cldnn_conv_igemm_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)problem;
+    (void)dev;
+    return 1;
+}
+
+/* Splits of backward-filter's reduction for parameters q: enough work-groups for two per compute
+** unit, each split at least 8 k-tiles deep, the partial sums within IGEMM_WS_MAX. */
+int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params* q) {
+    if (p->dir != CLDNN_CONV_BWD_FILTER)
+        return 1;
+    int64_t m, n, k;
+    cldnn_conv_gemm_dims(p, &m, &n, &k);
+    uint64_t blocks = (uint64_t)((m + q->mwg - 1) / q->mwg) * (uint64_t)((n + q->nwg - 1) / q->nwg) *
+                      (uint64_t)p->groups;
+    uint64_t target = 2u * (uint64_t)(p->dev->compute_units ? p->dev->compute_units : 1);
+    int64_t ns = blocks >= target ? 1 : (int64_t)((target + blocks - 1) / blocks);
+    int64_t deepest = k / (8 * q->kwg);
+    if (ns > deepest)
+        ns = deepest;
+    uint64_t per_split = (uint64_t)p->k * (uint64_t)p->cg * (uint64_t)p->r * (uint64_t)p->s * 4u;
+    while (ns > 1 && (uint64_t)ns * per_split > IGEMM_WS_MAX)
+        --ns;
+    if (ns < 1)
+        ns = 1;
+    /* The k range of a split is a whole number of k-tiles; recount the splits that covers. */
+    int64_t ks = (k + ns - 1) / ns;
+    ks = (ks + q->kwg - 1) / q->kwg * q->kwg;
+    return (int)((k + ks - 1) / ks);
+}
+
+void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    cldnn_gemm_params* q = (cldnn_gemm_params*)params;
+    cldnn_gemm_problem g;
+    equivalent_gemm(p, &g);
+    if (!cldnn_conv_params_lookup(p, dev, q))
+        cldnn_gemm_params_select(&g, dev, q);
+    q->vwa = 1;
+    if (p->dir == CLDNN_CONV_BWD_FILTER)
+        q->vwb = 1;
+    q->splitk = cldnn_conv_igemm_splits(p, q);
+}
+
+size_t cldnn_conv_igemm_workspace(const void* problem) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    if (p->dir != CLDNN_CONV_BWD_FILTER)
+        return 0;
+    cldnn_gemm_params q;
+    cldnn_conv_igemm_defaults(p, p->dev, &q);
+    if (q.splitk <= 1)
+        return 0;
+    return (size_t)q.splitk * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u;
+}
+
+cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
+    cldnn_gemm_params q = *(const cldnn_gemm_params*)params;
+    int64_t M, N, KR;
+    cldnn_conv_gemm_dims(p, &M, &N, &KR);
+
+    /* TAPLOOP (forward and backward-data): the reduction runs tap by tap over the channels
+    ** rounded up to the k-tile, when the rounding wastes at most a quarter. */
+    int64_t taps = (int64_t)p->cg * p->r * p->s;
+    const int ch = p->dir == CLDNN_CONV_FWD ? p->cg : p->kg;
+    const int cpad = (ch + q.kwg - 1) / q.kwg * q.kwg;
+    const int taploop = p->dir != CLDNN_CONV_BWD_FILTER && (cpad - ch) * 4 <= cpad;
+    if (taploop)
+        KR = (int64_t)p->r * p->s * cpad;
+    /* The filter operand's vector loads: along taps (forward), along a KRSC filter's channels
+    ** (TAPLOOP), when the sizes and the offset keep them aligned; never for gathered filters. */
+    int64_t unit = p->dir == CLDNN_CONV_FWD ? (taploop ? (p->kord ? p->cg : 0) : taps)
+                                            : (taploop && p->kord ? p->cg : 0);
+    if (unit == 0)
+        q.vwb = 1;
+    while (q.vwb > 1 && (unit % q.vwb || p->off_w % (uint64_t)q.vwb))
+        q.vwb /= 2;
+    while (q.vwb > 1 && !cldnn_gemm_params_valid(&q, &h->prof))
+        q.vwb /= 2;
+    if (!cldnn_gemm_params_valid(&q, &h->prof)) {
+        char ps[96];
+        cldnn_gemm_params_format(&q, ps, sizeof ps);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "implicit-GEMM parameters %s are not valid on %s", ps, h->prof.name);
+    }
+    /* Which operand walks rows fastest: the unit-stride dimension of each gathered tensor. */
+    int a_runit, b_runit = 0;
+    if (p->dir == CLDNN_CONV_FWD)
+        a_runit = p->xs[3] == 1 || p->xs[1] != 1; /* NCHW x: along the pixel */
+    else if (p->dir == CLDNN_CONV_BWD_DATA) {
+        a_runit = p->ys[3] == 1 || p->ys[1] != 1;
+        b_runit = p->kord == 1;                   /* KRSC: along the input channel */
+    } else {
+        a_runit = p->ys[1] == 1;                  /* NHWC dy: along k */
+        b_runit = p->kord == 1 && p->xs[1] == 1;  /* NHWC x, KRSC taps: along c */
+    }
+    char opts[360];
+    snprintf(opts, sizeof opts,
+             "-DMWG=%d -DNWG=%d -DKWG=%d -DMDIMC=%d -DNDIMC=%d -DVWM=%d -DVWN=%d -DVWA=1 -DVWB=%d -DPADA=%d "
+             "-DPADB=%d -DDIR=%d -DKORD=%d -DA_RUNIT=%d -DB_RUNIT=%d -DTAPLOOP=%d",
+             q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc, q.vwm, q.vwn, q.vwb, q.pada, q.padb, (int)p->dir, p->kord, a_runit,
+             b_runit, taploop);
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_igemm.cl", opts, "conv_igemm", &k));
+
+    int nsplit = q.splitk > 1 ? q.splitk : 1;
+    int64_t ks = (KR + nsplit - 1) / nsplit;
+    ks = (ks + q.kwg - 1) / q.kwg * q.kwg;
+    cl_mem part = b->y; /* unused unless nsplit > 1 */
+    cl_ulong part_off = 0;
+    if (nsplit > 1) {
+        part = b->ws;
+        part_off = b->ws_off / 4;
+    }
+    /* Divisors: (plane, row) of the GEMM's pixel index, the tap set and S, the strides. */
+    int plane_rows = p->dir == CLDNN_CONV_BWD_DATA ? p->h : p->p;
+    int plane_cols = p->dir == CLDNN_CONV_BWD_DATA ? p->w : p->q;
+    int tap_div = taploop ? cpad : p->kord == 0 ? p->r * p->s : (p->dir == CLDNN_CONV_BWD_DATA ? p->kg : p->cg);
+    cl_uint4 dv_plane = cldnn_fastdiv((uint32_t)(plane_rows * plane_cols));
+    cl_uint4 dv_row = cldnn_fastdiv((uint32_t)plane_cols);
+    cl_uint4 dv_tap = cldnn_fastdiv((uint32_t)tap_div);
+    cl_uint4 dv_s = cldnn_fastdiv((uint32_t)p->s);
+    cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u);
+    cl_uint4 dv_v = cldnn_fastdiv((uint32_t)p->v);
+    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
+    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
+    cl_int iM = (cl_int)M, iN = (cl_int)N, iK = (cl_int)KR;
+    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
+    cl_int H = p->h, W = p->w, P = p->p, Q = p->q, R = p->r, S = p->s, Cg = p->cg, Kg = p->kg;
+    cl_int ph = p->pad_h, pw = p->pad_w, su = p->u, sv = p->v, dh = p->dil_h, dw = p->dil_w, flip = p->flip;
+    cl_int G = p->groups, ksplit = (cl_int)ks, ns = nsplit;
+    int a = 0;
+    CLDNN_SETARG(k, a++, iM);
+    CLDNN_SETARG(k, a++, iN);
+    CLDNN_SETARG(k, a++, iK);
+    CLDNN_SETARG(k, a++, p->alpha);
+    CLDNN_SETARG(k, a++, p->beta);
+    CLDNN_SETARG(k, a++, b->x);
+    CLDNN_SETARG(k, a++, ox);
+    CLDNN_SETARG(k, a++, b->w);
+    CLDNN_SETARG(k, a++, ow);
+    CLDNN_SETARG(k, a++, b->y);
+    CLDNN_SETARG(k, a++, oy);
+    CLDNN_SETARG(k, a++, H);
+    CLDNN_SETARG(k, a++, W);
+    CLDNN_SETARG(k, a++, P);
+    CLDNN_SETARG(k, a++, Q);
+    CLDNN_SETARG(k, a++, R);
+    CLDNN_SETARG(k, a++, S);
+    CLDNN_SETARG(k, a++, Cg);
+    CLDNN_SETARG(k, a++, Kg);
+    CLDNN_SETARG(k, a++, ph);
+    CLDNN_SETARG(k, a++, pw);
+    CLDNN_SETARG(k, a++, su);
+    CLDNN_SETARG(k, a++, sv);
+    CLDNN_SETARG(k, a++, dh);
+    CLDNN_SETARG(k, a++, dw);
+    CLDNN_SETARG(k, a++, flip);
+    CLDNN_SETARG(k, a++, xs);
+    CLDNN_SETARG(k, a++, ys);
+    CLDNN_SETARG(k, a++, dv_plane);
+    CLDNN_SETARG(k, a++, dv_row);
+    CLDNN_SETARG(k, a++, dv_tap);
+    CLDNN_SETARG(k, a++, dv_s);
+    CLDNN_SETARG(k, a++, dv_u);
+    CLDNN_SETARG(k, a++, dv_v);
+    CLDNN_SETARG(k, a++, G);
+    CLDNN_SETARG(k, a++, ksplit);
+    CLDNN_SETARG(k, a++, ns);
+    CLDNN_SETARG(k, a++, part);
+    CLDNN_SETARG(k, a++, part_off);
+    uint64_t global[3] = {(uint64_t)((M + q.mwg - 1) / q.mwg) * (uint64_t)q.mdimc,
+                          (uint64_t)((N + q.nwg - 1) / q.nwg) * (uint64_t)q.ndimc, (uint64_t)G * (uint64_t)nsplit};
+    size_t local[3] = {(size_t)q.mdimc, (size_t)q.ndimc, 1};
+    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, "conv_igemm"));
+    if (nsplit == 1)
+        return CLDNN_STATUS_SUCCESS;
+
+    return cldnn_conv_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * taps, p->alpha, p->beta, b->w,
+                                      p->off_w);
+}
+
+cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
+                                         float alpha, float beta, cl_mem out, uint64_t out_off) {
+    /* gemm_splitk_reduce over one "matrix" of `total` elements and nparts splits. */
+    cl_kernel r;
+    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", "", "gemm_splitk_reduce", &r));
+    cl_int tot = (cl_int)total, one = 1, ns = nparts;
+    cl_long batch = 1, cstride = 0;
+    cl_ulong po = part_off, oo = out_off;
+    CLDNN_SETARG(r, 0, tot);
+    CLDNN_SETARG(r, 1, one);
+    CLDNN_SETARG(r, 2, batch);
+    CLDNN_SETARG(r, 3, ns);
+    CLDNN_SETARG(r, 4, alpha);
+    CLDNN_SETARG(r, 5, beta);
+    CLDNN_SETARG(r, 6, part);
+    CLDNN_SETARG(r, 7, po);
+    CLDNN_SETARG(r, 8, out);
+    CLDNN_SETARG(r, 9, oo);
+    CLDNN_SETARG(r, 10, tot);
+    CLDNN_SETARG(r, 11, cstride);
+    size_t group = h->prof.is_cpu ? 64 : 256;
+    if (group > h->prof.max_wg_size)
+        group = h->prof.max_wg_size;
+    return cldnn_enqueue_1d(h, r, (uint64_t)total, group, "gemm_splitk_reduce");
+}
