@@ -410,6 +410,7 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
 int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params* q);
 int cldnn_conv_is_depthwise(const cldnn_conv_problem* p);
 int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_direct_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* out[out_off + i] = alpha * sum_s part[part_off + s * total + i] + beta * out[...] for i < total
 ** (a fixed order: deterministic). Offsets in elements. */

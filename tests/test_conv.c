@@ -159,6 +159,10 @@ static const conv_case k_cases[] = {
     {"resnet 3x3 stride 2",          2, 24, 15, 15, 20, 3, 3, 1, 1, 2, 2, 1, 1, 1, XC, 0, 0, 1.0f, 0.0f, 4},
     {"resnet 3x3 stride 2 nhwc",     2, 24, 15, 15, 20, 3, 3, 1, 1, 2, 2, 1, 1, 1, XC, 1, 0, 0.5f, 0.25f, 1},
     {"1x1 C=36 nhwc",                1, 36, 9,  9, 20,  1, 1, 0, 0, 1, 1, 1, 1, 1, XC, 1, 0, 2.0f, -1.0f, 3},
+    /* Planes of 24+ columns take the tiled depthwise kernel (forward, and backward-data at unit
+    ** stride with one output channel per input channel): tile edges, halo and dilation. */
+    {"depthwise wide plane",         1, 3, 27, 35,  3,  3, 3, 1, 1, 1, 1, 1, 1, 3, XC, 0, 0, 1.0f, 0.0f, 2},
+    {"depthwise wide 5x3 dil 2 conv",1, 2, 21, 40,  2,  5, 3, 3, 1, 1, 1, 2, 2, 2, CV, 0, 0, 0.5f, 0.25f, 1},
 };
 #define NCASES (sizeof k_cases / sizeof k_cases[0])
 

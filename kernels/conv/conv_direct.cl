@@ -3,18 +3,21 @@
  *   conv_dw_fwd, conv_dw_bwd_data   direct depthwise-style convolution (one input channel per
  *                                   group, any channel multiplier): one work-item per output
  *                                   element, bandwidth-bound, where a GEMM of width 1 wastes work
+ *   conv_dw_bwd_filter              its filter gradient: per-image partial sums of every tap
  *   conv_im2col, conv_col2im        the explicit GEMM algorithm's unfold and (gathering, hence
  *                                   deterministic) fold of the column matrix
  *   conv_bwd_bias                   db = alpha * sum of dy over N, P, Q + beta * db
  *
- * Shapes, tensor strides (long4, elements, logical n, c, h, w order) and offsets are arguments;
+ * Shapes, tensor strides (elements, logical n, c, h, w order) and offsets are arguments; index
+ * arithmetic is 32-bit (the host guarantees spans below 2^31) except conv_bwd_bias's;
  * divisions by runtime sizes go through common/fastdiv.h. CONVOLUTION mode flips the filter
  * (r' = R-1-r) on the activation side, as conv_igemm.cl does.
  *
  * Build options
  *   CHLAST   1: work-items walk the channel fastest (NHWC tensors), 0: the column (NCHW)
  *   KORD     tap order of the column matrix (0: c, r, s as KCRS; 1: r, s, c as KRSC)
- *   WG       work-group size of conv_bwd_bias (a power of two; default 256)
+ *   WG       work-group size of conv_bwd_bias and conv_dw_bwd_filter (a power of two; default 256)
+ *   FR, FS   conv_dw_bwd_filter only (compiled when FR is defined): the filter's R and S
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
@@ -43,10 +46,10 @@
 /* y(n, k, oh, ow) = alpha * sum_{r,s} w[k, 0, r, s] x(n, k / Kg, ih, iw) + beta * y. Filter
  * K x 1 x R x S (the same bytes in KCRS and KRSC). Work-items walk y in its memory order:
  * (n, oh, ow, k) with CHLAST, else (n, k, oh, ow); dv0..dv2 divide by the three fastest extents. */
-__kernel void conv_dw_fwd(int total, float alpha, float beta, __global const float* X, ulong x_off, long4 xs,
-                          __global const float* Wt, ulong w_off, __global float* Y, ulong y_off, long4 ys,
-                          int H, int Wd, int R, int S, int Kg, int pad_h, int pad_w, int su, int sv, int dil_h,
-                          int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2) {
+__kernel void conv_dw_fwd(int total, float alpha, float beta, __global const float* X, ulong x_off, int4 xs,
+                          __global const float* Wt, ulong w_off, __global float* Y, ulong y_off, int4 ys, int H,
+                          int Wd, int R, int S, int Kg, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w,
+                          int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_kg) {
     const int i = (int)get_global_id(0);
     if (i >= total)
         return;
@@ -56,35 +59,105 @@ __kernel void conv_dw_fwd(int total, float alpha, float beta, __global const flo
 #else
     SPLIT4(i, n, k, oh, ow, dv0, dv1, dv2);
 #endif
-    const int c = k / Kg;
-    __global const float* xp = X + x_off + (long)n * xs.s0 + (long)c * xs.s1;
-    __global const float* wp = Wt + w_off + (long)k * R * S;
+    const int c = fdiv(k, dv_kg);
+    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    __global const float* wp = Wt + w_off + k * R * S;
     const int ih0 = oh * su - pad_h, iw0 = ow * sv - pad_w;
     float acc = 0.0f;
     for (int r = 0; r < R; ++r) {
         const int ih = ih0 + (flip ? R - 1 - r : r) * dil_h;
         if ((uint)ih >= (uint)H)
             continue;
+        __global const float* row = xp + ih * xs.s2;
         for (int s = 0; s < S; ++s) {
             const int iw = iw0 + (flip ? S - 1 - s : s) * dil_w;
             if ((uint)iw < (uint)Wd)
-                acc = fma(wp[r * S + s], xp[(long)ih * xs.s2 + (long)iw * xs.s3], acc);
+                acc = fma(wp[r * S + s], row[iw * xs.s3], acc);
         }
     }
-    __global float* yp = Y + y_off + (long)n * ys.s0 + (long)k * ys.s1 + (long)oh * ys.s2 + (long)ow * ys.s3;
+    __global float* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
     float out = alpha * acc;
     if (beta != 0.0f)
         out = fma(beta, *yp, out);
     *yp = out;
 }
 
+/* Tiled depthwise forward for NCHW-strided planes (FR x FS filters, build options): a work-group
+ * of TX x TY work-items computes a TX x (TY * OPY) tile of one output plane (n, k). The input
+ * region the tile reads (with its halo, zeros outside the image) is staged once in local memory,
+ * coalesced along rows, so every input element is read from global memory about once; each
+ * work-item then computes OPY outputs of one column from local memory. The host checks that the
+ * region fits DW_LOCAL floats. Grid: (ceil(Q / TX) * TX, ceil(P / (TY * OPY)) * TY, N * K). */
+#ifndef TX
+#define TX 32
+#endif
+#ifndef TY
+#define TY 8
+#endif
+#ifndef OPY
+#define OPY 2
+#endif
+#ifndef DW_LOCAL
+#define DW_LOCAL 4096 /* floats of the staged region; the host passes the exact size */
+#endif
+#ifdef FR
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
+void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global const float* X, ulong x_off, int4 xs,
+                       __global const float* Wt, ulong w_off, __global float* Y, ulong y_off, int4 ys, int H, int Wd,
+                       int Kg, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int flip, uint4 dv_kg) {
+    __local float tile[DW_LOCAL];
+    const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
+    const int nk = (int)get_group_id(2);
+    const int n = nk / K, k = nk - n * K;
+    const int c = fdiv(k, dv_kg);
+    const int ow0 = (int)get_group_id(0) * TX, oh0 = (int)get_group_id(1) * (TY * OPY);
+    const int tw = (TX - 1) * sv + (FS - 1) * dil_w + 1;     /* staged region: th rows x tw columns */
+    const int th = (TY * OPY - 1) * su + (FR - 1) * dil_h + 1;
+    const int ih0 = oh0 * su - pad_h, iw0 = ow0 * sv - pad_w;
+    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    for (int rr = ty; rr < th; rr += TY) {
+        const int ih = ih0 + rr;
+        const int okh = (uint)ih < (uint)H;
+        for (int cc = tx; cc < tw; cc += TX) {
+            const int iw = iw0 + cc;
+            tile[rr * tw + cc] = (okh && (uint)iw < (uint)Wd) ? xp[ih * xs.s2 + iw * xs.s3] : 0.0f;
+        }
+    }
+    float wr[FR * FS];
+    __global const float* wp = Wt + w_off + k * (FR * FS);
+#pragma unroll
+    for (int t = 0; t < FR * FS; ++t)
+        wr[t] = wp[t];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int ow = ow0 + tx;
+#pragma unroll
+    for (int j = 0; j < OPY; ++j) {
+        const int oh = oh0 + ty * OPY + j;
+        const int lr = (ty * OPY + j) * su, lc = tx * sv;
+        float acc = 0.0f;
+#pragma unroll
+        for (int r = 0; r < FR; ++r)
+#pragma unroll
+            for (int s = 0; s < FS; ++s)
+                acc = fma(wr[(flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s)],
+                          tile[(lr + r * dil_h) * tw + lc + s * dil_w], acc);
+        if (oh < P && ow < Q) {
+            __global float* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
+            float out = alpha * acc;
+            if (beta != 0.0f)
+                out = fma(beta, *yp, out);
+            *yp = out;
+        }
+    }
+}
+#endif
+
 /* dx(n, c, ih, iw) = alpha * sum_{m < Kg, r, s} w[c * Kg + m, 0, r, s] dy(n, c * Kg + m, oh, ow)
  * over the (oh, ow) with oh * u = ih + pad_h - r' dil_h (likewise ow) inside dy, + beta * dx. */
-__kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global float* DX, ulong x_off, long4 xs,
-                               __global const float* Wt, ulong w_off, __global const float* DY, ulong y_off,
-                               long4 ys, int P, int Q, int R, int S, int Kg, int pad_h, int pad_w, int su, int sv,
-                               int dil_h, int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u,
-                               uint4 dv_v) {
+__kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global float* DX, ulong x_off, int4 xs,
+                               __global const float* Wt, ulong w_off, __global const float* DY, ulong y_off, int4 ys,
+                               int P, int Q, int R, int S, int Kg, int pad_h, int pad_w, int su, int sv, int dil_h,
+                               int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
     const int i = (int)get_global_id(0);
     if (i >= total)
         return;
@@ -97,8 +170,8 @@ __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global floa
     float acc = 0.0f;
     for (int m = 0; m < Kg; ++m) {
         const int k = c * Kg + m;
-        __global const float* dyp = DY + y_off + (long)n * ys.s0 + (long)k * ys.s1;
-        __global const float* wp = Wt + w_off + (long)k * R * S;
+        __global const float* dyp = DY + y_off + n * ys.s0 + k * ys.s1;
+        __global const float* wp = Wt + w_off + k * R * S;
         for (int r = 0; r < R; ++r) {
             const int th = ih + pad_h - (flip ? R - 1 - r : r) * dil_h;
             if (th < 0)
@@ -106,22 +179,75 @@ __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global floa
             const int oh = fdiv(th, dv_u);
             if (oh * su != th || oh >= P)
                 continue;
+            __global const float* row = dyp + oh * ys.s2;
             for (int s = 0; s < S; ++s) {
                 const int tw = iw + pad_w - (flip ? S - 1 - s : s) * dil_w;
                 if (tw < 0)
                     continue;
                 const int ow = fdiv(tw, dv_v);
                 if (ow * sv == tw && ow < Q)
-                    acc = fma(wp[r * S + s], dyp[(long)oh * ys.s2 + (long)ow * ys.s3], acc);
+                    acc = fma(wp[r * S + s], row[ow * ys.s3], acc);
             }
         }
     }
-    __global float* dxp = DX + x_off + (long)n * xs.s0 + (long)c * xs.s1 + (long)ih * xs.s2 + (long)iw * xs.s3;
+    __global float* dxp = DX + x_off + n * xs.s0 + c * xs.s1 + ih * xs.s2 + iw * xs.s3;
     float out = alpha * acc;
     if (beta != 0.0f)
         out = fma(beta, *dxp, out);
     *dxp = out;
 }
+
+/* Depthwise backward-filter, per image: part[(n * K + k) * FR * FS + t] = sum over the output
+ * pixels of image n of dy(n, k, oh, ow) x(n, k / Kg, ih, iw) for tap t = (r, s); one work-group
+ * of WG per (n, k), every tap in registers (FR x FS are build options: the tap loop must unroll to
+ * keep the accumulators in registers), a fixed-order reduction (WG >= FR * FS, and the host
+ * keeps FR * FS * WG floats of local memory within 32 KiB). The host then sums the images'
+ * partials (gemm_splitk_reduce). Grid: WG * N * K. */
+#ifdef FR
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
+void conv_dw_bwd_filter(int K, int P, int Q, __global const float* X, ulong x_off, int4 xs, __global const float* DY,
+                        ulong y_off, int4 ys, __global float* Part, ulong part_off, int H, int Wd, int Kg, int pad_h,
+                        int pad_w, int su, int sv, int dil_h, int dil_w, int flip, uint4 dv_q, uint4 dv_kg) {
+    __local float red[FR * FS * WG];
+    const int gid = (int)get_group_id(0), lid = (int)get_local_id(0);
+    const int n = gid / K, k = gid - n * K;
+    const int c = fdiv(k, dv_kg);
+    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    __global const float* dyp = DY + y_off + n * ys.s0 + k * ys.s1;
+    float acc[FR * FS];
+    for (int t = 0; t < FR * FS; ++t)
+        acc[t] = 0.0f;
+    for (int pix = lid; pix < P * Q; pix += WG) {
+        const int oh = fdiv(pix, dv_q), ow = pix - oh * Q;
+        const float g = dyp[oh * ys.s2 + ow * ys.s3];
+        const int ih0 = oh * su - pad_h, iw0 = ow * sv - pad_w;
+#pragma unroll
+        for (int r = 0; r < FR; ++r) {
+            const int ih = ih0 + (flip ? FR - 1 - r : r) * dil_h;
+            const int okh = (uint)ih < (uint)H;
+#pragma unroll
+            for (int s = 0; s < FS; ++s) {
+                const int iw = iw0 + (flip ? FS - 1 - s : s) * dil_w;
+                if (okh && (uint)iw < (uint)Wd)
+                    acc[r * FS + s] = fma(g, xp[ih * xs.s2 + iw * xs.s3], acc[r * FS + s]);
+            }
+        }
+    }
+    /* Every tap's tree at once: one barrier per level. */
+#pragma unroll
+    for (int t = 0; t < FR * FS; ++t)
+        red[t * WG + lid] = acc[t];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int w = WG / 2; w > 0; w >>= 1) {
+        if (lid < w)
+            for (int t = 0; t < FR * FS; ++t)
+                red[t * WG + lid] += red[t * WG + lid + w];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid < FR * FS)
+        Part[part_off + (long)gid * (FR * FS) + lid] = red[lid * WG];
+}
+#endif
 
 /* Tap t (KORD order over Cg x R x S) -> (c, r, s); dv_tap divides by R*S (KORD 0) or Cg (1). */
 #define TAP_SPLIT(t, c, r, s)                                                                       \
@@ -141,8 +267,8 @@ __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global floa
 /* col[l * cs_img + t * cs_t + pix * cs_p] = x(img0 + l, g * Cg + c, ih, iw) (0 outside) for the nb
  * images from img0, the taps t of group g and the output pixels pix = oh * Q + ow. Work-items walk
  * (l, pix, t) with CHLAST (cs_t == 1), else (l, t, pix). */
-__kernel void conv_im2col(int total, __global const float* X, ulong x_off, long4 xs, __global float* Col,
-                          ulong col_off, long cs_img, long cs_t, long cs_p, int img0, int g, int Cg, int H, int Wd,
+__kernel void conv_im2col(int total, __global const float* X, ulong x_off, int4 xs, __global float* Col,
+                          ulong col_off, int cs_img, int cs_t, int cs_p, int img0, int g, int Cg, int H, int Wd,
                           int Q, int S, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int R, int flip,
                           uint4 dv_fast, uint4 dv_mid, uint4 dv_q, uint4 dv_tap, uint4 dv_s) {
     const int i = (int)get_global_id(0);
@@ -164,15 +290,15 @@ __kernel void conv_im2col(int total, __global const float* X, ulong x_off, long4
     const int iw = ow * sv - pad_w + (flip ? S - 1 - s : s) * dil_w;
     float v = 0.0f;
     if ((uint)ih < (uint)H && (uint)iw < (uint)Wd)
-        v = X[x_off + (long)(img0 + l) * xs.s0 + (long)(g * Cg + c) * xs.s1 + (long)ih * xs.s2 + (long)iw * xs.s3];
-    Col[col_off + (long)l * cs_img + (long)t * cs_t + (long)pix * cs_p] = v;
+        v = X[x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2 + iw * xs.s3];
+    Col[col_off + l * cs_img + t * cs_t + pix * cs_p] = v;
 }
 
 /* dx(img0 + l, g * Cg + c, ih, iw) = alpha * sum over taps (r, s) whose output pixel (oh, ow)
  * exists of col[l * cs_img + t(c, r, s) * cs_t + (oh * Q + ow) * cs_p] + beta * dx. Work-items walk
  * (l, ih, iw, c) with CHLAST, else (l, c, ih, iw): dv0..dv2 divide by the three fastest extents. */
-__kernel void conv_col2im(int total, float alpha, float beta, __global float* DX, ulong x_off, long4 xs,
-                          __global const float* Col, ulong col_off, long cs_img, long cs_t, long cs_p, int img0,
+__kernel void conv_col2im(int total, float alpha, float beta, __global float* DX, ulong x_off, int4 xs,
+                          __global const float* Col, ulong col_off, int cs_img, int cs_t, int cs_p, int img0,
                           int g, int Cg, int P, int Q, int R, int S, int pad_h, int pad_w, int su, int sv, int dil_h,
                           int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
     const int i = (int)get_global_id(0);
@@ -184,7 +310,7 @@ __kernel void conv_col2im(int total, float alpha, float beta, __global float* DX
 #else
     SPLIT4(i, l, c, ih, iw, dv0, dv1, dv2);
 #endif
-    __global const float* cp = Col + col_off + (long)l * cs_img;
+    __global const float* cp = Col + col_off + l * cs_img;
     float acc = 0.0f;
     for (int r = 0; r < R; ++r) {
         const int th = ih + pad_h - (flip ? R - 1 - r : r) * dil_h;
@@ -201,11 +327,11 @@ __kernel void conv_col2im(int total, float alpha, float beta, __global float* DX
             if (ow * sv != tw || ow >= Q)
                 continue;
             const int t = KORD == 0 ? (c * R + r) * S + s : (r * S + s) * Cg + c;
-            acc += cp[(long)t * cs_t + (long)(oh * Q + ow) * cs_p];
+            acc += cp[t * cs_t + (oh * Q + ow) * cs_p];
         }
     }
-    __global float* dxp = DX + x_off + (long)(img0 + l) * xs.s0 + (long)(g * Cg + c) * xs.s1 + (long)ih * xs.s2 +
-                          (long)iw * xs.s3;
+    __global float* dxp = DX + x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2 +
+                          iw * xs.s3;
     float out = alpha * acc;
     if (beta != 0.0f)
         out = fma(beta, *dxp, out);

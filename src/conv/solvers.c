@@ -13,7 +13,8 @@
 const cldnn_solver cldnn_conv_fwd_solvers[] = {
     {"conv_fwd_gemm_1x1", CLDNN_CONVOLUTION_FWD_ALGO_GEMM, cldnn_conv_gemm1x1_applicable, NULL, NULL, 0,
      cldnn_conv_gemm1x1_run},
-    {"conv_fwd_direct", CLDNN_CONVOLUTION_FWD_ALGO_DIRECT, cldnn_conv_direct_applicable, NULL, NULL, 0,
+    {"conv_fwd_direct", CLDNN_CONVOLUTION_FWD_ALGO_DIRECT, cldnn_conv_direct_applicable, cldnn_conv_direct_workspace,
+     NULL, 0,
      cldnn_conv_direct_run},
     {"conv_fwd_igemm", CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, cldnn_conv_igemm_applicable,
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
@@ -25,7 +26,8 @@ const size_t cldnn_conv_fwd_solver_count = sizeof cldnn_conv_fwd_solvers / sizeo
 const cldnn_solver cldnn_conv_bwd_data_solvers[] = {
     {"conv_bwd_data_gemm_1x1", CLDNN_CONVOLUTION_BWD_DATA_ALGO_0, cldnn_conv_gemm1x1_applicable, NULL, NULL, 0,
      cldnn_conv_gemm1x1_run},
-    {"conv_bwd_data_direct", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_direct_applicable, NULL, NULL, 0,
+    {"conv_bwd_data_direct", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_direct_applicable,
+     cldnn_conv_direct_workspace, NULL, 0,
      cldnn_conv_direct_run},
     /* C/G < 16 (a 3-channel stem): the implicit GEMM's N = C/G leaves most of each tile idle
     ** (ResNet-50 conv1 on the H100: 0.6 TFLOP/s against 9.3 for GEMM + col2im). */
@@ -43,6 +45,8 @@ const cldnn_solver cldnn_conv_bwd_filter_solvers[] = {
     {"conv_bwd_filter_gemm_1x1", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_0, cldnn_conv_gemm1x1_applicable,
      cldnn_conv_gemm1x1_workspace, NULL, 0,
      cldnn_conv_gemm1x1_run},
+    {"conv_bwd_filter_direct", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_direct_applicable,
+     cldnn_conv_direct_workspace, NULL, 0, cldnn_conv_direct_run},
     {"conv_bwd_filter_igemm", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_igemm_applicable,
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
     {"conv_bwd_filter_im2col_gemm", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_0, cldnn_conv_im2col_applicable,

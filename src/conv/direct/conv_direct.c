@@ -4,8 +4,10 @@
 **
 **   direct     one input channel per group (depthwise, any channel multiplier, and C = 1 first
 **              layers): one work-item per output element (forward) or per input element
-**              (backward-data, gathering, so deterministic). These layers are bandwidth-bound;
-**              a GEMM of width C/G = 1 would waste most of each tile.
+**              (backward-data, gathering, so deterministic); backward-filter sums each image's
+**              taps in one work-group (R*S <= 49 accumulators in registers) into the workspace
+**              (N*K*R*S floats) and adds the images in a fixed order. These layers are
+**              bandwidth-bound; a GEMM of width C/G = 1 would waste most of each tile.
 **   bias       db(k) = alpha * sum over n, p, q of dy + beta * db: one work-group per channel,
 **              a fixed-order tree (deterministic).
 */
@@ -17,16 +19,156 @@ int cldnn_conv_is_depthwise(const cldnn_conv_problem* p) {
     return p->cg == 1;
 }
 
+/* Backward-filter keeps every tap's sum in registers: filters up to this many taps. */
+#define DW_FILTER_TAPS_MAX 64
+
 int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     (void)dev;
-    return cldnn_conv_is_depthwise(p) && p->dir != CLDNN_CONV_BWD_FILTER;
+    if (!cldnn_conv_is_depthwise(p))
+        return 0;
+    return p->dir != CLDNN_CONV_BWD_FILTER || p->r * p->s <= DW_FILTER_TAPS_MAX;
+}
+
+size_t cldnn_conv_direct_workspace(const void* problem) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    if (p->dir != CLDNN_CONV_BWD_FILTER)
+        return 0;
+    return (size_t)p->n * (size_t)p->k * (size_t)p->r * (size_t)p->s * 4u;
+}
+
+/* Per-image partial tap sums into the workspace, then their fixed-order sum into dw. */
+static cldnnStatus_t direct_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
+    /* A work-group per (image, channel): about 4 output pixels per work-item, at least one per
+    ** tap (the last tree level hands a tap to each work-item), the trees in 32 KiB of local memory. */
+    const int taps = p->r * p->s;
+    int wg = 32;
+    while (wg < 256 && wg * 4 < p->p * p->q)
+        wg *= 2;
+    while (wg < taps)
+        wg *= 2;
+    while (wg > 32 && wg * taps * 4 > 32768)
+        wg /= 2;
+    if ((size_t)wg > h->prof.max_wg_size)
+        wg = (int)h->prof.max_wg_size;
+    char opts[96];
+    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d -DFR=%d -DFS=%d", wg, p->r, p->s);
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_bwd_filter", &k));
+    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
+    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
+    cl_ulong ox = p->off_x, oy = p->off_y, op = b->ws_off / 4;
+    cl_uint4 dv_q = cldnn_fastdiv((uint32_t)p->q), dv_kg = cldnn_fastdiv((uint32_t)p->kg);
+    int a = 0;
+    cl_int K = p->k, P = p->p, Q = p->q;
+    CLDNN_SETARG(k, a++, K);
+    CLDNN_SETARG(k, a++, P);
+    CLDNN_SETARG(k, a++, Q);
+    CLDNN_SETARG(k, a++, b->x);
+    CLDNN_SETARG(k, a++, ox);
+    CLDNN_SETARG(k, a++, xs);
+    CLDNN_SETARG(k, a++, b->y);
+    CLDNN_SETARG(k, a++, oy);
+    CLDNN_SETARG(k, a++, ys);
+    CLDNN_SETARG(k, a++, b->ws);
+    CLDNN_SETARG(k, a++, op);
+    cl_int sizes[] = {p->h, p->w, p->kg, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->flip};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+        CLDNN_SETARG(k, a++, sizes[i]);
+    CLDNN_SETARG(k, a++, dv_q);
+    CLDNN_SETARG(k, a++, dv_kg);
+    CLDNN_TRY(cldnn_enqueue_1d(h, k, (uint64_t)p->n * (uint64_t)p->k * (uint64_t)wg, (size_t)wg, "conv_dw_bwd_filter"));
+    return cldnn_conv_reduce_partials(h, b->ws, b->ws_off / 4, p->n, (int64_t)p->k * p->r * p->s, p->alpha, p->beta,
+                                      b->w, p->off_w);
+}
+
+/* conv_dw_fwd_tiled: a 32 x 8 work-group computing 32 x (8 * opy) outputs per plane tile, the
+** staged input region sized exactly (its local memory decides how many groups share an SM). */
+#define TILE_TX 32
+#define TILE_TY 8
+static int tile_opy(const cldnn_conv_problem* p) {
+    return p->p >= 64 ? 4 : 2;
+}
+
+/* Floats of the staged input region of one tile of p. */
+static int64_t tile_region(const cldnn_conv_problem* p) {
+    const int64_t tw = (int64_t)(TILE_TX - 1) * p->v + (int64_t)(p->s - 1) * p->dil_w + 1;
+    const int64_t th = (int64_t)(TILE_TY * tile_opy(p) - 1) * p->u + (int64_t)(p->r - 1) * p->dil_h + 1;
+    return tw * th;
+}
+
+/* Whether the tiled kernel serves p on dev: its region within 32 KiB and the device's local memory. */
+static int tile_fits(const cldnn_conv_problem* p, const cldnn_device_profile* dev) {
+    const int64_t bytes = tile_region(p) * 4;
+    return bytes <= 32768 && (uint64_t)bytes <= (uint64_t)dev->local_mem && dev->max_wg_size >= TILE_TX * TILE_TY;
+}
+
+static cldnnStatus_t direct_fwd_tiled(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
+    const int tx = TILE_TX, ty = TILE_TY, opy = tile_opy(p);
+    const int tw = (tx - 1) * p->v + (p->s - 1) * p->dil_w + 1;
+    const int th = (ty * opy - 1) * p->u + (p->r - 1) * p->dil_h + 1;
+    char opts[160];
+    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=256 -DFR=%d -DFS=%d -DTX=%d -DTY=%d -DOPY=%d -DDW_LOCAL=%d",
+             p->r, p->s, tx, ty, opy, tw * th);
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_tiled", &k));
+    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
+    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
+    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
+    cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
+    cl_int K = p->k, P = p->p, Q = p->q;
+    int a = 0;
+    CLDNN_SETARG(k, a++, K);
+    CLDNN_SETARG(k, a++, P);
+    CLDNN_SETARG(k, a++, Q);
+    CLDNN_SETARG(k, a++, p->alpha);
+    CLDNN_SETARG(k, a++, p->beta);
+    CLDNN_SETARG(k, a++, b->x);
+    CLDNN_SETARG(k, a++, ox);
+    CLDNN_SETARG(k, a++, xs);
+    CLDNN_SETARG(k, a++, b->w);
+    CLDNN_SETARG(k, a++, ow);
+    CLDNN_SETARG(k, a++, b->y);
+    CLDNN_SETARG(k, a++, oy);
+    CLDNN_SETARG(k, a++, ys);
+    cl_int sizes[] = {p->h, p->w, p->kg, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->flip};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+        CLDNN_SETARG(k, a++, sizes[i]);
+    CLDNN_SETARG(k, a++, dv_kg);
+    uint64_t global[3] = {(uint64_t)((p->q + tx - 1) / tx) * (uint64_t)tx,
+                          (uint64_t)((p->p + ty * opy - 1) / (ty * opy)) * (uint64_t)ty,
+                          (uint64_t)p->n * (uint64_t)p->k};
+    size_t local[3] = {(size_t)tx, (size_t)ty, 1};
+    return cldnn_enqueue_nd(h, k, 3, global, local, "conv_dw_fwd_tiled");
 }
 
 cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
     (void)params;
+    if (p->dir == CLDNN_CONV_BWD_FILTER)
+        return direct_bwd_filter(h, p, b);
+    /* Large planes go through the tiled kernel (forward; backward-data at unit stride and one
+    ** output channel per input channel, which is the forward of dy with the flipped filter and
+    ** padding (R-1)*dil - pad). Small planes keep one work-item per output: a tile would idle. */
+    if (p->q >= 24 && p->r * p->s <= DW_FILTER_TAPS_MAX) {
+        if (p->dir == CLDNN_CONV_FWD && p->ys[1] != 1 && tile_fits(p, &h->prof))
+            return direct_fwd_tiled(h, p, b);
+        if (p->dir == CLDNN_CONV_BWD_DATA && p->xs[1] != 1 && p->u == 1 && p->v == 1 && p->kg == 1) {
+            cldnn_conv_problem t = *p;
+            t.h = p->p, t.w = p->q, t.p = p->h, t.q = p->w;
+            t.pad_h = (p->r - 1) * p->dil_h - p->pad_h;
+            t.pad_w = (p->s - 1) * p->dil_w - p->pad_w;
+            t.flip = !p->flip;
+            for (int i = 0; i < 4; ++i)
+                t.xs[i] = p->ys[i], t.ys[i] = p->xs[i];
+            t.off_x = p->off_y, t.off_y = p->off_x;
+            cldnn_conv_buffers tb = *b;
+            tb.x = b->y, tb.y = b->x;
+            if (tile_fits(&t, &h->prof))
+                return direct_fwd_tiled(h, &t, &tb);
+        }
+    }
     const int fwd = p->dir == CLDNN_CONV_FWD;
     /* Walk the written tensor in its memory order: channel fastest when its channel stride is 1. */
     const int64_t* os = fwd ? p->ys : p->xs;
@@ -40,8 +182,8 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
     cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(chlast ? ch : cols));
     cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(chlast ? cols : rows));
     cl_uint4 dv2 = cldnn_fastdiv((uint32_t)(chlast ? rows : ch));
-    cl_long4 xs = {{p->xs[0], p->xs[1], p->xs[2], p->xs[3]}};
-    cl_long4 ys = {{p->ys[0], p->ys[1], p->ys[2], p->ys[3]}};
+    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
+    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
     cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
     int a = 0;
     CLDNN_SETARG(k, a++, total);
@@ -62,7 +204,10 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
     CLDNN_SETARG(k, a++, dv0);
     CLDNN_SETARG(k, a++, dv1);
     CLDNN_SETARG(k, a++, dv2);
-    if (!fwd) {
+    if (fwd) {
+        cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
+        CLDNN_SETARG(k, a++, dv_kg);
+    } else {
         cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u), dv_v = cldnn_fastdiv((uint32_t)p->v);
         CLDNN_SETARG(k, a++, dv_u);
         CLDNN_SETARG(k, a++, dv_v);

@@ -180,9 +180,9 @@ static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const 
     CLDNN_TRY(direct_kernel(h, chlast, p->kord, "conv_im2col", &k));
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
     cl_int total = nb * taps * pq;
-    cl_long cs_img = (cl_long)taps * pq, cs_t = chlast ? 1 : pq, cs_p = chlast ? taps : 1;
+    cl_int cs_img = taps * pq, cs_t = chlast ? 1 : pq, cs_p = chlast ? taps : 1;
     cl_ulong col_off = b->ws_off / 4;
-    cl_long4 xs = {{p->xs[0], p->xs[1], p->xs[2], p->xs[3]}};
+    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
     cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(chlast ? taps : pq));
     cl_uint4 dv_mid = cldnn_fastdiv((uint32_t)(chlast ? pq : taps));
     cl_uint4 dv_q = cldnn_fastdiv((uint32_t)p->q);
@@ -219,9 +219,9 @@ static cldnnStatus_t col2im(cldnnHandle_t h, const cldnn_conv_problem* p, const 
     CLDNN_TRY(direct_kernel(h, dx_chlast, p->kord, "conv_col2im", &k));
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
     cl_int total = nb * p->cg * p->h * p->w;
-    cl_long cs_img = (cl_long)taps * pq, cs_t = col_chlast ? 1 : pq, cs_p = col_chlast ? taps : 1;
+    cl_int cs_img = taps * pq, cs_t = col_chlast ? 1 : pq, cs_p = col_chlast ? taps : 1;
     cl_ulong col_off = b->ws_off / 4, ox = p->off_x;
-    cl_long4 xs = {{p->xs[0], p->xs[1], p->xs[2], p->xs[3]}};
+    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
     cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->cg : p->w));
     cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->w : p->h));
     cl_uint4 dv2 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->h : p->cg));
