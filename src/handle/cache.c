@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CACHE_MAGIC "CLDNNPRG"
@@ -392,7 +393,14 @@ static cldnnStatus_t build_from_source(cldnnHandle_t h, const expanded_source* s
     return CLDNN_STATUS_SUCCESS;
 }
 
+static double cache_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 static cldnnStatus_t program_load(cldnnHandle_t h, const expanded_source* src, const char* options, cl_program* out) {
+    const double t0 = cache_now_ms();
     int use_disk = cldnn_cache_dir()[0] != '\0';
     char key[2048];
     disk_key(h, src, options, key, sizeof key);
@@ -404,7 +412,8 @@ static cldnnStatus_t program_load(cldnnHandle_t h, const expanded_source* src, c
             free(bin);
             if (p) {
                 stats.disk_hits++;
-                cldnn_log(CLDNN_LOG_DEBUG, "program cache: disk hit %s [%s]", src->path, options);
+                cldnn_log(CLDNN_LOG_DEBUG, "program cache: disk hit %s [%s] in %.1f ms", src->path, options,
+                          cache_now_ms() - t0);
                 *out = p;
                 return CLDNN_STATUS_SUCCESS;
             }
@@ -414,7 +423,7 @@ static cldnnStatus_t program_load(cldnnHandle_t h, const expanded_source* src, c
     }
     CLDNN_TRY(build_from_source(h, src, options, out));
     stats.builds++;
-    cldnn_log(CLDNN_LOG_INFO, "program cache: built %s [%s]", src->path, options);
+    cldnn_log(CLDNN_LOG_INFO, "program cache: built %s [%s] in %.1f ms", src->path, options, cache_now_ms() - t0);
     if (use_disk) {
         size_t len = 0;
         if (clGetProgramInfo(*out, CL_PROGRAM_BINARY_SIZES, sizeof len, &len, NULL) == CL_SUCCESS && len > 0 &&

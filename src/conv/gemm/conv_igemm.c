@@ -20,6 +20,7 @@
 #include <string.h>
 
 #define IGEMM_WS_MAX ((uint64_t)256 << 20) /* split-k partial sums, bytes */
+#define IGEMM_SPLITS_MAX 64                 /* the tile parameters' limit (cldnn_gemm_params_valid) */
 
 static void equivalent_gemm(const cldnn_conv_problem* p, cldnn_gemm_problem* g) {
     memset(g, 0, sizeof *g);
@@ -37,7 +38,9 @@ int cldnn_conv_igemm_applicable(const void* problem, const cldnn_device_profile*
 }
 
 /* Splits of backward-filter's reduction for parameters q: enough work-groups for two per compute
-** unit, each split at least 8 k-tiles deep, the partial sums within IGEMM_WS_MAX. */
+** unit, each split at least 8 k-tiles deep, at most IGEMM_SPLITS_MAX, the partial sums within
+** IGEMM_WS_MAX. (ResNet-50's 7x7 stem on the H100 asked for 132 before the cap, which the
+** parameter check refused.) */
 int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params* q) {
     if (p->dir != CLDNN_CONV_BWD_FILTER)
         return 1;
@@ -50,6 +53,8 @@ int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params
     int64_t deepest = k / (8 * q->kwg);
     if (ns > deepest)
         ns = deepest;
+    if (ns > IGEMM_SPLITS_MAX)
+        ns = IGEMM_SPLITS_MAX;
     uint64_t per_split = (uint64_t)p->k * (uint64_t)p->cg * (uint64_t)p->r * (uint64_t)p->s * 4u;
     while (ns > 1 && (uint64_t)ns * per_split > IGEMM_WS_MAX)
         --ns;

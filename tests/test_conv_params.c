@@ -1,0 +1,109 @@
+/*
+** test_conv_params.c: the implicit-GEMM convolution's parameter choice, white-box (includes
+** internal.h), for devices this machine does not have.
+**
+** The defaults come from the conv table (conv_params.c), else the GEMM table, and backward-
+** filter's split count from the problem and the device's compute units. A choice the kernel's
+** constraints refuse shows up only at run time on that device (ResNet-50's 7x7 stem asked for 132
+** splits on the H100's 132 compute units, past the limit of 64). This suite builds the problems of
+** every ResNet-50 and VGG-16 layer at batch 32 (descriptors only, nothing runs) and checks the
+** defaults on profiles copied from the handle's device and renamed: an H100 (132 compute units),
+** an unknown GPU (16) and a CPU (2): valid tile parameters, 1 <= splits <= 64, and a workspace
+** that is exactly splits * K * C/G * R * S floats when the reduction is split.
+*/
+#include "fixture.h"
+#include "internal.h"
+
+#include <string.h>
+
+TestSuite(conv_params, .fini = fx_fini);
+
+/* n c h w k r s pad stride: the distinct layer shapes of ResNet-50 and VGG-16 (batch 32). */
+static const int k_layers[][9] = {
+    {32, 3, 224, 224, 64, 7, 7, 3, 2},   {32, 64, 56, 56, 64, 1, 1, 0, 1},    {32, 64, 56, 56, 64, 3, 3, 1, 1},
+    {32, 64, 56, 56, 256, 1, 1, 0, 1},   {32, 256, 56, 56, 64, 1, 1, 0, 1},   {32, 256, 56, 56, 128, 1, 1, 0, 1},
+    {32, 128, 56, 56, 128, 3, 3, 1, 2},  {32, 128, 28, 28, 512, 1, 1, 0, 1},  {32, 256, 56, 56, 512, 1, 1, 0, 2},
+    {32, 512, 28, 28, 128, 1, 1, 0, 1},  {32, 128, 28, 28, 128, 3, 3, 1, 1},  {32, 512, 28, 28, 256, 1, 1, 0, 1},
+    {32, 256, 28, 28, 256, 3, 3, 1, 2},  {32, 256, 14, 14, 1024, 1, 1, 0, 1}, {32, 512, 28, 28, 1024, 1, 1, 0, 2},
+    {32, 1024, 14, 14, 256, 1, 1, 0, 1}, {32, 256, 14, 14, 256, 3, 3, 1, 1},  {32, 1024, 14, 14, 512, 1, 1, 0, 1},
+    {32, 512, 14, 14, 512, 3, 3, 1, 2},  {32, 512, 7, 7, 2048, 1, 1, 0, 1},   {32, 1024, 14, 14, 2048, 1, 1, 0, 2},
+    {32, 2048, 7, 7, 512, 1, 1, 0, 1},   {32, 512, 7, 7, 512, 3, 3, 1, 1},    {32, 3, 224, 224, 64, 3, 3, 1, 1},
+    {32, 64, 224, 224, 64, 3, 3, 1, 1},  {32, 64, 112, 112, 128, 3, 3, 1, 1}, {32, 128, 112, 112, 128, 3, 3, 1, 1},
+    {32, 128, 56, 56, 256, 3, 3, 1, 1},  {32, 256, 56, 56, 256, 3, 3, 1, 1},  {32, 256, 28, 28, 512, 3, 3, 1, 1},
+    {32, 512, 28, 28, 512, 3, 3, 1, 1},  {32, 512, 14, 14, 512, 3, 3, 1, 1},
+};
+
+static void check_profile(const cldnn_device_profile* dev) {
+    cldnnHandle_t h = fx_handle();
+    cldnnTensorDescriptor_t xd, yd;
+    cldnnFilterDescriptor_t wd;
+    cldnnConvolutionDescriptor_t cd;
+    FX_EXPECT_STATUS(cldnnCreateTensorDescriptor(&xd), CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnCreateTensorDescriptor(&yd), CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnCreateFilterDescriptor(&wd), CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnCreateConvolutionDescriptor(&cd), CLDNN_STATUS_SUCCESS);
+    for (size_t i = 0; i < sizeof k_layers / sizeof k_layers[0]; ++i) {
+        const int* l = k_layers[i];
+        for (int nhwc = 0; nhwc < 2; ++nhwc) {
+            cldnnTensorFormat_t f = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
+            FX_EXPECT_STATUS(cldnnSetTensor4dDescriptor(xd, f, CLDNN_DATA_FLOAT, l[0], l[1], l[2], l[3]),
+                             CLDNN_STATUS_SUCCESS);
+            FX_EXPECT_STATUS(cldnnSetFilter4dDescriptor(wd, CLDNN_DATA_FLOAT, f, l[4], l[1], l[5], l[6]),
+                             CLDNN_STATUS_SUCCESS);
+            FX_EXPECT_STATUS(cldnnSetConvolution2dDescriptor(cd, l[7], l[7], l[8], l[8], 1, 1,
+                                                             CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT),
+                             CLDNN_STATUS_SUCCESS);
+            int n, k, p, q;
+            FX_EXPECT_STATUS(cldnnGetConvolution2dForwardOutputDim(cd, xd, wd, &n, &k, &p, &q), CLDNN_STATUS_SUCCESS);
+            FX_EXPECT_STATUS(cldnnSetTensor4dDescriptor(yd, f, CLDNN_DATA_FLOAT, n, k, p, q), CLDNN_STATUS_SUCCESS);
+            for (int dir = 0; dir < 3; ++dir) {
+                cldnn_conv_problem pr;
+                FX_EXPECT_STATUS(cldnn_conv_problem_init(h, (cldnn_conv_dir)dir, xd, wd, cd, yd, &pr),
+                                 CLDNN_STATUS_SUCCESS);
+                pr.dev = dev;
+                cldnn_gemm_params prm;
+                cldnn_conv_igemm_defaults(&pr, dev, &prm);
+                char ps[96];
+                cldnn_gemm_params_format(&prm, ps, sizeof ps);
+                FX_ASSERT(cldnn_gemm_params_valid(&prm, dev), "%s on %s (%u CUs): parameters %s are not valid",
+                          pr.key, dev->name, (unsigned)dev->compute_units, ps);
+                FX_ASSERT(prm.splitk >= 1 && prm.splitk <= 64, "%s on %s: %d splits", pr.key, dev->name, prm.splitk);
+                size_t ws = cldnn_conv_igemm_workspace(&pr);
+                size_t want = prm.splitk > 1 ? (size_t)prm.splitk * (size_t)pr.k * (size_t)pr.cg * (size_t)pr.r *
+                                                   (size_t)pr.s * 4u
+                                             : 0;
+                FX_ASSERT(ws == want, "%s on %s: workspace %zu, %d splits want %zu", pr.key, dev->name, ws,
+                          prm.splitk, want);
+            }
+        }
+    }
+    cldnnDestroyTensorDescriptor(xd);
+    cldnnDestroyTensorDescriptor(yd);
+    cldnnDestroyFilterDescriptor(wd);
+    cldnnDestroyConvolutionDescriptor(cd);
+}
+
+Test(conv_params, defaults_valid_on_h100_profile) {
+    cldnn_device_profile dev = fx_handle()->prof;
+    snprintf(dev.name, sizeof dev.name, "NVIDIA H100 80GB HBM3");
+    dev.is_cpu = 0;
+    dev.is_nvidia = 1;
+    dev.compute_units = 132;
+    dev.max_wg_size = 1024;
+    dev.local_mem = 49152;
+    check_profile(&dev);
+}
+
+Test(conv_params, defaults_valid_on_unknown_gpu_profile) {
+    cldnn_device_profile dev = fx_handle()->prof;
+    snprintf(dev.name, sizeof dev.name, "Some GPU");
+    dev.is_cpu = 0;
+    dev.compute_units = 16;
+    dev.max_wg_size = 256;
+    dev.local_mem = 32768;
+    check_profile(&dev);
+}
+
+Test(conv_params, defaults_valid_on_this_device) {
+    check_profile(&fx_handle()->prof);
+}
