@@ -28,9 +28,13 @@ static const conv_table_row table[] = {
     {"H100", CLDNN_CONV_BWD_DATA, CLDNN_GEMM_MEDIUM, {128, 128, 8, 32, 8, 4, 4, 1, 4, 4, 4, 0}},
     /* backward-filter: the split-k supplies the parallelism, so the register block with the
     ** most reuse beats the GEMM table's thin-class tiles (3x3 64 @ 56: 6.8 -> 14.6 with 64 x 128
-    ** tiles); small_m: 3x3 128 @ 56 stride 2 12.3 -> 19.1; medium: 3x3 256 @ 14 17.5 -> 19.0,
+    ** tiles, perf/shapes/conv-tune.csv); small_m: 3x3 128 @ 56 stride 2 12.3 -> 19.1; medium: 3x3 256 @ 14 17.5 -> 19.0,
     ** 512 @ 7 17.0 -> 18.3. */
-    {"H100", CLDNN_CONV_BWD_FILTER, CLDNN_GEMM_THIN_M, {64, 128, 16, 8, 16, 4, 4, 1, 1, 4, 4, 0}},
+    /* thin_m, thin_n (few output or input channels; perf/shapes/conv-tune-narrow.csv): DeepBench
+    ** 5x20 C=1 2.8 -> 4.1, 3x3 C=16 3.6 -> 5.3, 5x5 C=192 K=32 6.0 -> 7.9 (thin_m); VGG conv1_1
+    ** (C=3) 1.6 -> 2.5 (thin_n). */
+    {"H100", CLDNN_CONV_BWD_FILTER, CLDNN_GEMM_THIN_M, {64, 128, 16, 16, 16, 4, 4, 1, 1, 4, 4, 0}},
+    {"H100", CLDNN_CONV_BWD_FILTER, CLDNN_GEMM_THIN_N, {128, 64, 16, 32, 8, 4, 4, 1, 1, 4, 4, 0}},
     {"H100", CLDNN_CONV_BWD_FILTER, CLDNN_GEMM_SMALL_M, {128, 128, 16, 16, 16, 4, 4, 1, 1, 4, 4, 0}},
     {"H100", CLDNN_CONV_BWD_FILTER, CLDNN_GEMM_MEDIUM, {128, 128, 8, 16, 16, 4, 4, 1, 1, 0, 0, 0}},
     {"H100", CLDNN_CONV_BWD_FILTER, -1, {128, 128, 16, 16, 16, 4, 4, 1, 1, 4, 4, 0}},
