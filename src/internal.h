@@ -425,6 +425,13 @@ int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile
 int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev);
 size_t cldnn_conv_im2col_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* Non-fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd). */
+int cldnn_conv_wino2_applicable(const void* problem, const cldnn_device_profile* dev);
+int cldnn_conv_wino4_applicable(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_wino2_workspace(const void* problem);
+size_t cldnn_conv_wino4_workspace(const void* problem);
+cldnnStatus_t cldnn_conv_wino2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+cldnnStatus_t cldnn_conv_wino4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* db = alpha * sum of dy over n, p, q + beta * db (conv/direct). */
 cldnnStatus_t cldnn_conv_bias_run(cldnnHandle_t h, const struct cldnnTensorStruct* dy, cl_mem dym, uint64_t dy_off,
                                   const struct cldnnTensorStruct* db, cl_mem dbm, uint64_t db_off, float alpha,

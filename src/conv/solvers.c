@@ -20,6 +20,10 @@ const cldnn_solver cldnn_conv_fwd_solvers[] = {
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
     {"conv_fwd_im2col_gemm", CLDNN_CONVOLUTION_FWD_ALGO_GEMM, cldnn_conv_im2col_applicable,
      cldnn_conv_im2col_workspace, NULL, 0, cldnn_conv_im2col_run},
+    {"conv_fwd_winograd_f4x4", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino4_applicable,
+     cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_fwd_winograd_f2x2", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino2_applicable,
+     cldnn_conv_wino2_workspace, NULL, 0, cldnn_conv_wino2_run},
 };
 const size_t cldnn_conv_fwd_solver_count = sizeof cldnn_conv_fwd_solvers / sizeof cldnn_conv_fwd_solvers[0];
 
@@ -37,6 +41,10 @@ const cldnn_solver cldnn_conv_bwd_data_solvers[] = {
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
     {"conv_bwd_data_gemm_col2im", CLDNN_CONVOLUTION_BWD_DATA_ALGO_0, cldnn_conv_im2col_applicable,
      cldnn_conv_im2col_workspace, NULL, 0, cldnn_conv_im2col_run},
+    {"conv_bwd_data_winograd_f4x4", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino4_applicable,
+     cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_bwd_data_winograd_f2x2", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino2_applicable,
+     cldnn_conv_wino2_workspace, NULL, 0, cldnn_conv_wino2_run},
 };
 const size_t cldnn_conv_bwd_data_solver_count =
     sizeof cldnn_conv_bwd_data_solvers / sizeof cldnn_conv_bwd_data_solvers[0];
@@ -51,6 +59,10 @@ const cldnn_solver cldnn_conv_bwd_filter_solvers[] = {
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
     {"conv_bwd_filter_im2col_gemm", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_0, cldnn_conv_im2col_applicable,
      cldnn_conv_im2col_workspace, NULL, 0, cldnn_conv_im2col_run},
+    {"conv_bwd_filter_winograd_f4x4", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
+     cldnn_conv_wino4_applicable, cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_bwd_filter_winograd_f2x2", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
+     cldnn_conv_wino2_applicable, cldnn_conv_wino2_workspace, NULL, 0, cldnn_conv_wino2_run},
 };
 const size_t cldnn_conv_bwd_filter_solver_count =
     sizeof cldnn_conv_bwd_filter_solvers / sizeof cldnn_conv_bwd_filter_solvers[0];
