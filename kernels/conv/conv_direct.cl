@@ -152,6 +152,65 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
 }
 #endif
 
+/* Depthwise forward on narrow planes (Q <= QMAX): one work-item per output row (n, k, oh). Each
+ * input row the filter touches is read once into registers and serves the whole output row, so
+ * an input element is loaded about FR times instead of FR * FS. FR, FS, SV (column stride) and DW
+ * (column dilation) are build options so that every register index is a constant after
+ * unrolling. Work-items: N * K * P, oh fastest. */
+#ifdef QMAX
+#define XMAX ((QMAX - 1) * SV + (FS - 1) * DW + 1)
+__kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, float beta, __global const float* X,
+                               ulong x_off, int4 xs, __global const float* Wt, ulong w_off, __global float* Y,
+                               ulong y_off, int4 ys, int H, int Wd, int pad_h, int pad_w, int su, int dil_h, int flip,
+                               uint4 dv_p, uint4 dv_k, uint4 dv_kg) {
+    const int i = (int)get_global_id(0);
+    if (i >= total)
+        return;
+    const int nk = fdiv(i, dv_p), oh = i - nk * P;
+    const int n = fdiv(nk, dv_k), k = nk - n * K;
+    const int c = fdiv(k, dv_kg);
+    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    __global const float* wp = Wt + w_off + k * (FR * FS);
+    const int iw0 = -pad_w;
+    float acc[QMAX];
+#pragma unroll
+    for (int q = 0; q < QMAX; ++q)
+        acc[q] = 0.0f;
+#pragma unroll
+    for (int r = 0; r < FR; ++r) {
+        const int ih = oh * su - pad_h + r * dil_h; /* r, s: positions in the window */
+        if ((uint)ih >= (uint)H)
+            continue;
+        __global const float* row = xp + ih * xs.s2;
+        float xr[XMAX];
+#pragma unroll
+        for (int j = 0; j < XMAX; ++j) {
+            const int iw = iw0 + j;
+            xr[j] = (uint)iw < (uint)Wd ? row[iw * xs.s3] : 0.0f;
+        }
+        float wr[FS];
+#pragma unroll
+        for (int s = 0; s < FS; ++s)
+            wr[s] = wp[(flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s)];
+#pragma unroll
+        for (int q = 0; q < QMAX; ++q)
+#pragma unroll
+            for (int s = 0; s < FS; ++s)
+                acc[q] = fma(wr[s], xr[q * SV + s * DW], acc[q]);
+    }
+    __global float* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2;
+#pragma unroll
+    for (int q = 0; q < QMAX; ++q) {
+        if (q < Q) {
+            float out = alpha * acc[q];
+            if (beta != 0.0f)
+                out = fma(beta, yp[q * ys.s3], out);
+            yp[q * ys.s3] = out;
+        }
+    }
+}
+#endif
+
 /* dx(n, c, ih, iw) = alpha * sum_{m < Kg, r, s} w[c * Kg + m, 0, r, s] dy(n, c * Kg + m, oh, ow)
  * over the (oh, ow) with oh * u = ih + pad_h - r' dil_h (likewise ow) inside dy, + beta * dx. */
 __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global float* DX, ulong x_off, int4 xs,
