@@ -97,6 +97,27 @@ static int rows_qmax(const cldnn_conv_problem* p) {
     return p->q <= 7 ? 7 : 14;
 }
 
+/* Sets the arguments the forward kernels share, from index *a: alpha, beta, then x, w and y
+** each as (buffer, offset) with the int4 strides of x and y. */
+static cldnnStatus_t set_fwd_args(cl_kernel k, int* a, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
+    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
+    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
+    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
+    int i = *a;
+    CLDNN_SETARG(k, i++, p->alpha);
+    CLDNN_SETARG(k, i++, p->beta);
+    CLDNN_SETARG(k, i++, b->x);
+    CLDNN_SETARG(k, i++, ox);
+    CLDNN_SETARG(k, i++, xs);
+    CLDNN_SETARG(k, i++, b->w);
+    CLDNN_SETARG(k, i++, ow);
+    CLDNN_SETARG(k, i++, b->y);
+    CLDNN_SETARG(k, i++, oy);
+    CLDNN_SETARG(k, i++, ys);
+    *a = i;
+    return CLDNN_STATUS_SUCCESS;
+}
+
 /* conv_dw_fwd_rows: one work-item per output row. */
 static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     char opts[160];
@@ -104,9 +125,6 @@ static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* 
              rows_qmax(p), p->v, p->dil_w);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_rows", &k));
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
-    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
-    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
     cl_int total = (cl_int)((int64_t)p->n * p->k * p->p), K = p->k, P = p->p, Q = p->q;
     cl_uint4 dv_p = cldnn_fastdiv((uint32_t)p->p), dv_k = cldnn_fastdiv((uint32_t)p->k);
     cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
@@ -115,16 +133,7 @@ static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* 
     CLDNN_SETARG(k, a++, K);
     CLDNN_SETARG(k, a++, P);
     CLDNN_SETARG(k, a++, Q);
-    CLDNN_SETARG(k, a++, p->alpha);
-    CLDNN_SETARG(k, a++, p->beta);
-    CLDNN_SETARG(k, a++, b->x);
-    CLDNN_SETARG(k, a++, ox);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, b->w);
-    CLDNN_SETARG(k, a++, ow);
-    CLDNN_SETARG(k, a++, b->y);
-    CLDNN_SETARG(k, a++, oy);
-    CLDNN_SETARG(k, a++, ys);
+    CLDNN_TRY(set_fwd_args(k, &a, p, b));
     cl_int sizes[] = {p->h, p->w, p->pad_h, p->pad_w, p->u, p->dil_h, p->flip};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
         CLDNN_SETARG(k, a++, sizes[i]);
@@ -177,25 +186,13 @@ static cldnnStatus_t direct_fwd_tiled(cldnnHandle_t h, const cldnn_conv_problem*
              p->r, p->s, tx, ty, opy, tw * th);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_tiled", &k));
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
-    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
-    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
     cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
     cl_int K = p->k, P = p->p, Q = p->q;
     int a = 0;
     CLDNN_SETARG(k, a++, K);
     CLDNN_SETARG(k, a++, P);
     CLDNN_SETARG(k, a++, Q);
-    CLDNN_SETARG(k, a++, p->alpha);
-    CLDNN_SETARG(k, a++, p->beta);
-    CLDNN_SETARG(k, a++, b->x);
-    CLDNN_SETARG(k, a++, ox);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, b->w);
-    CLDNN_SETARG(k, a++, ow);
-    CLDNN_SETARG(k, a++, b->y);
-    CLDNN_SETARG(k, a++, oy);
-    CLDNN_SETARG(k, a++, ys);
+    CLDNN_TRY(set_fwd_args(k, &a, p, b));
     cl_int sizes[] = {p->h, p->w, p->kg, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->flip};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
         CLDNN_SETARG(k, a++, sizes[i]);
@@ -254,21 +251,9 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
     cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(chlast ? ch : cols));
     cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(chlast ? cols : rows));
     cl_uint4 dv2 = cldnn_fastdiv((uint32_t)(chlast ? rows : ch));
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
-    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
-    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
     int a = 0;
     CLDNN_SETARG(k, a++, total);
-    CLDNN_SETARG(k, a++, p->alpha);
-    CLDNN_SETARG(k, a++, p->beta);
-    CLDNN_SETARG(k, a++, b->x);
-    CLDNN_SETARG(k, a++, ox);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, b->w);
-    CLDNN_SETARG(k, a++, ow);
-    CLDNN_SETARG(k, a++, b->y);
-    CLDNN_SETARG(k, a++, oy);
-    CLDNN_SETARG(k, a++, ys);
+    CLDNN_TRY(set_fwd_args(k, &a, p, b));
     cl_int sizes[] = {fwd ? p->h : p->p, fwd ? p->w : p->q, p->r, p->s, p->kg, p->pad_h, p->pad_w, p->u, p->v,
                       p->dil_h, p->dil_w, p->flip};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
