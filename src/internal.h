@@ -428,6 +428,10 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
 /* Non-fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd). */
 int cldnn_conv_wino2_applicable(const void* problem, const cldnn_device_profile* dev);
 int cldnn_conv_wino4_applicable(const void* problem, const cldnn_device_profile* dev);
+/* F(4x4) where the heuristic ranks it before implicit GEMM: GPUs, 16 channels and more on both
+** sides (on the H100 it beat implicit GEMM on every 3x3 stride-1 layer of ResNet-50 and VGG-16
+** but the 3-channel stem, perf/results/conv-h100.md). */
+int cldnn_conv_wino4_preferred(const void* problem, const cldnn_device_profile* dev);
 size_t cldnn_conv_wino2_workspace(const void* problem);
 size_t cldnn_conv_wino4_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_wino2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);

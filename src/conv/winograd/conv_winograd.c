@@ -99,6 +99,11 @@ int cldnn_conv_wino4_applicable(const void* problem, const cldnn_device_profile*
     return applicable((const cldnn_conv_problem*)problem, 4);
 }
 
+int cldnn_conv_wino4_preferred(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    return !dev->is_cpu && p->c >= 16 && p->k >= 16 && applicable(p, 4);
+}
+
 static size_t workspace(const cldnn_conv_problem* p, int wm) {
     wino_geom g;
     geom_of(p, wm, &g);
