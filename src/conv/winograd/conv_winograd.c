@@ -120,6 +120,8 @@ size_t cldnn_conv_wino4_workspace(const void* problem) {
 
 static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b,
                                     int wm);
+static cldnnStatus_t input_transform(cldnnHandle_t h, const wino_geom* g, cl_mem in, cl_mem ws, uint64_t vof,
+                                     int img0, int T, size_t group, const char* opts);
 
 static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int wm) {
     if (p->dir == CLDNN_CONV_BWD_FILTER)
@@ -159,40 +161,17 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
         CLDNN_SETARG(kf, a++, dv_i);
         CLDNN_TRY(cldnn_enqueue_1d(h, kf, (uint64_t)g.O * (uint64_t)g.I, group, "wino_filter"));
     }
-    cl_kernel ki, ko;
-    CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", opts, "wino_input", &ki));
+    cl_kernel ko;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", opts, "wino_output", &ko));
-    cl_int4 is = {{(cl_int)g.in_s[0], (cl_int)g.in_s[1], (cl_int)g.in_s[2], (cl_int)g.in_s[3]}};
     cl_int4 os = {{(cl_int)g.out_s[0], (cl_int)g.out_s[1], (cl_int)g.out_s[2], (cl_int)g.out_s[3]}};
     cl_mem inm = p->dir == CLDNN_CONV_FWD ? b->x : b->y, outm = p->dir == CLDNN_CONV_FWD ? b->y : b->x;
     for (int64_t img0 = 0; img0 < p->n; img0 += chunk) {
         const int64_t nb = p->n - img0 < chunk ? p->n - img0 : chunk;
-        cl_int T = (cl_int)(nb * g.th * g.tw), TW = g.tw, I = g.I, O = g.O, i0 = (cl_int)img0;
+        cl_int T = (cl_int)(nb * g.th * g.tw), TW = g.tw, O = g.O, i0 = (cl_int)img0;
         const uint64_t vof = base + ufl, mof = vof + (uint64_t)T2 * (uint64_t)g.I * (uint64_t)T;
         cl_uint4 dv_t = cldnn_fastdiv((uint32_t)T), dv_tt = cldnn_fastdiv((uint32_t)(g.th * g.tw));
         cl_uint4 dv_tw = cldnn_fastdiv((uint32_t)g.tw);
-        {
-            cl_int H = g.ih, W = g.iw, ph = g.pad_h, pw = g.pad_w;
-            cl_ulong xo = g.in_off, vo = vof;
-            int a = 0;
-            CLDNN_SETARG(ki, a++, I);
-            CLDNN_SETARG(ki, a++, T);
-            CLDNN_SETARG(ki, a++, TW);
-            CLDNN_SETARG(ki, a++, H);
-            CLDNN_SETARG(ki, a++, W);
-            CLDNN_SETARG(ki, a++, ph);
-            CLDNN_SETARG(ki, a++, pw);
-            CLDNN_SETARG(ki, a++, i0);
-            CLDNN_SETARG(ki, a++, inm);
-            CLDNN_SETARG(ki, a++, xo);
-            CLDNN_SETARG(ki, a++, is);
-            CLDNN_SETARG(ki, a++, b->ws);
-            CLDNN_SETARG(ki, a++, vo);
-            CLDNN_SETARG(ki, a++, dv_t);
-            CLDNN_SETARG(ki, a++, dv_tt);
-            CLDNN_SETARG(ki, a++, dv_tw);
-            CLDNN_TRY(cldnn_enqueue_1d(h, ki, (uint64_t)I * (uint64_t)T, group, "wino_input"));
-        }
+        CLDNN_TRY(input_transform(h, &g, inm, b->ws, vof, (int)img0, T, group, opts));
         /* M[xi](t, o) = V[xi](t, i) U[xi](i, o): column-major, one product per xi. */
         cldnn_gemm_problem gp;
         memset(&gp, 0, sizeof gp);
