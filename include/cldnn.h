@@ -513,6 +513,123 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, co
                                                         const cldnnTensorDescriptor_t dbDesc, cl_mem db,
                                                         size_t dbOffset);
 
+/* ---------------------------------------------------------------- pooling */
+typedef enum {
+    CLDNN_POOLING_MAX = 0,                           /* gradient to the first maximum (row-major window order) */
+    CLDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING = 1, /* divides by windowH * windowW */
+    CLDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING = 2, /* divides by the taps inside the input */
+    CLDNN_POOLING_MAX_DETERMINISTIC = 3              /* as MAX; cldnn's MAX is deterministic too */
+} cldnnPoolingMode_t;
+
+typedef struct cldnnPoolingStruct* cldnnPoolingDescriptor_t;
+
+CLDNN_EXPORT cldnnStatus_t cldnnCreatePoolingDescriptor(cldnnPoolingDescriptor_t* desc);
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyPoolingDescriptor(cldnnPoolingDescriptor_t desc);
+/* Window >= 1, padding >= 0 and smaller than the window, stride >= 1. Max modes ignore padding.
+** nanOpt: with NOT_PROPAGATE_NAN a max window skips NaN inputs (a window of NaNs only gives
+** -infinity); with PROPAGATE_NAN a NaN in a window makes its output NaN. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetPooling2dDescriptor(cldnnPoolingDescriptor_t desc, cldnnPoolingMode_t mode,
+                                                       cldnnNanPropagation_t nanOpt, int windowH, int windowW,
+                                                       int padH, int padW, int strideH, int strideW);
+CLDNN_EXPORT cldnnStatus_t cldnnGetPooling2dDescriptor(const cldnnPoolingDescriptor_t desc, cldnnPoolingMode_t* mode,
+                                                       cldnnNanPropagation_t* nanOpt, int* windowH, int* windowW,
+                                                       int* padH, int* padW, int* strideH, int* strideW);
+/* Output dims: n, c, 1 + (h + 2 padH - windowH) / strideH, likewise w; BAD_PARAM when the
+** window is larger than the padded input. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetPooling2dForwardOutputDim(const cldnnPoolingDescriptor_t desc,
+                                                             const cldnnTensorDescriptor_t xDesc, int* n, int* c,
+                                                             int* h, int* w);
+/* y = alpha * pool(x) + beta * y. x and y: 4-d, any strides. */
+CLDNN_EXPORT cldnnStatus_t cldnnPoolingForward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc,
+                                               const void* alpha, const cldnnTensorDescriptor_t xDesc, cl_mem x,
+                                               size_t xOffset, const void* beta, const cldnnTensorDescriptor_t yDesc,
+                                               cl_mem y, size_t yOffset);
+/* dx = alpha * d pool / dx (dy) + beta * dx. Max modes find each window's argmax again from x and
+** y (the first tap, in window order, whose x equals y). */
+CLDNN_EXPORT cldnnStatus_t cldnnPoolingBackward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc,
+                                                const void* alpha, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+                                                size_t yOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
+                                                size_t dyOffset, const cldnnTensorDescriptor_t xDesc, cl_mem x,
+                                                size_t xOffset, const void* beta, const cldnnTensorDescriptor_t dxDesc,
+                                                cl_mem dx, size_t dxOffset);
+
+/* ---------------------------------------------------- batch normalization */
+typedef enum {
+    CLDNN_BATCHNORM_PER_ACTIVATION = 0, /* statistics per (c, h, w) over n; parameters 1xCxHxW */
+    CLDNN_BATCHNORM_SPATIAL = 1         /* statistics per c over (n, h, w); parameters 1xCx1x1 */
+} cldnnBatchNormMode_t;
+
+#define CLDNN_BN_MIN_EPSILON 1e-5
+
+/* Fills `derived` with the parameter descriptor for xDesc and mode (FLOAT, packed NCHW). */
+CLDNN_EXPORT cldnnStatus_t cldnnDeriveBNTensorDescriptor(cldnnTensorDescriptor_t derivedBnDesc,
+                                                         const cldnnTensorDescriptor_t xDesc,
+                                                         cldnnBatchNormMode_t mode);
+/* y = alpha * (scale * (x - mean) * invstd + bias) + beta * y with the batch's mean and biased
+** variance. runMean = (1 - f) runMean + f mean and runVar = (1 - f) runVar + f var * m / (m - 1)
+** (m values per statistic), f = expAvgFactor; saveMean and saveInvVar get mean and
+** 1 / sqrt(var + eps). runMean and runVar are both NULL or both set; likewise saveMean and
+** saveInvVar. eps >= CLDNN_BN_MIN_EPSILON. */
+CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationForwardTraining(
+    cldnnHandle_t handle, cldnnBatchNormMode_t mode, const void* alpha, const void* beta,
+    const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+    size_t yOffset, const cldnnTensorDescriptor_t bnScaleBiasMeanVarDesc, cl_mem bnScale, size_t bnScaleOffset,
+    cl_mem bnBias, size_t bnBiasOffset, double exponentialAverageFactor, cl_mem resultRunningMean,
+    size_t resultRunningMeanOffset, cl_mem resultRunningVariance, size_t resultRunningVarianceOffset,
+    double epsilon, cl_mem resultSaveMean, size_t resultSaveMeanOffset, cl_mem resultSaveInvVariance,
+    size_t resultSaveInvVarianceOffset);
+/* y = alpha * (scale * (x - estMean) / sqrt(estVar + eps) + bias) + beta * y. */
+CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationForwardInference(
+    cldnnHandle_t handle, cldnnBatchNormMode_t mode, const void* alpha, const void* beta,
+    const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+    size_t yOffset, const cldnnTensorDescriptor_t bnScaleBiasMeanVarDesc, cl_mem bnScale, size_t bnScaleOffset,
+    cl_mem bnBias, size_t bnBiasOffset, cl_mem estimatedMean, size_t estimatedMeanOffset,
+    cl_mem estimatedVariance, size_t estimatedVarianceOffset, double epsilon);
+/* dx = alphaDataDiff * dL/dx + betaDataDiff * dx; dScale and dBias = alphaParamDiff * gradient +
+** betaParamDiff * old. savedMean and savedInvVariance from the training forward (both NULL:
+** they are recomputed from x). */
+CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationBackward(
+    cldnnHandle_t handle, cldnnBatchNormMode_t mode, const void* alphaDataDiff, const void* betaDataDiff,
+    const void* alphaParamDiff, const void* betaParamDiff, const cldnnTensorDescriptor_t xDesc, cl_mem x,
+    size_t xOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset,
+    const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset,
+    const cldnnTensorDescriptor_t dBnScaleBiasDesc, cl_mem bnScale, size_t bnScaleOffset, cl_mem dBnScaleResult,
+    size_t dBnScaleResultOffset, cl_mem dBnBiasResult, size_t dBnBiasResultOffset, double epsilon,
+    cl_mem savedMean, size_t savedMeanOffset, cl_mem savedInvVariance, size_t savedInvVarianceOffset);
+
+/* -------------------------------------------------------------------- LRN */
+typedef enum {
+    CLDNN_LRN_CROSS_CHANNEL = 0, /* window of n channels centred on c (cuDNN's LRN_CROSS_CHANNEL_DIM1) */
+    CLDNN_LRN_WITHIN_CHANNEL = 1 /* n x n spatial window centred on (h, w), zero padded */
+} cldnnLRNMode_t;
+
+#define CLDNN_LRN_MIN_N 1
+#define CLDNN_LRN_MAX_N 16
+#define CLDNN_LRN_MIN_K 1e-5
+#define CLDNN_LRN_MIN_BETA 0.01
+
+typedef struct cldnnLRNStruct* cldnnLRNDescriptor_t;
+
+/* A new descriptor holds cuDNN's defaults: n 5, alpha 1e-4, beta 0.75, k 2. */
+CLDNN_EXPORT cldnnStatus_t cldnnCreateLRNDescriptor(cldnnLRNDescriptor_t* desc);
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyLRNDescriptor(cldnnLRNDescriptor_t desc);
+/* y = x / (k + alpha / n^d * sum over the window of x^2)^beta, d = 1 across channels and 2
+** within a channel (the window's tap count). n in [1, 16], k >= 1e-5, beta >= 0.01. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetLRNDescriptor(cldnnLRNDescriptor_t desc, unsigned lrnN, double lrnAlpha,
+                                                 double lrnBeta, double lrnK);
+CLDNN_EXPORT cldnnStatus_t cldnnGetLRNDescriptor(const cldnnLRNDescriptor_t desc, unsigned* lrnN, double* lrnAlpha,
+                                                 double* lrnBeta, double* lrnK);
+CLDNN_EXPORT cldnnStatus_t cldnnLRNForward(cldnnHandle_t handle, const cldnnLRNDescriptor_t desc, cldnnLRNMode_t mode,
+                                           const void* alpha, const cldnnTensorDescriptor_t xDesc, cl_mem x,
+                                           size_t xOffset, const void* beta, const cldnnTensorDescriptor_t yDesc,
+                                           cl_mem y, size_t yOffset);
+CLDNN_EXPORT cldnnStatus_t cldnnLRNBackward(cldnnHandle_t handle, const cldnnLRNDescriptor_t desc, cldnnLRNMode_t mode,
+                                            const void* alpha, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+                                            size_t yOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
+                                            size_t dyOffset, const cldnnTensorDescriptor_t xDesc, cl_mem x,
+                                            size_t xOffset, const void* beta, const cldnnTensorDescriptor_t dxDesc,
+                                            cl_mem dx, size_t dxOffset);
+
 #ifdef __cplusplus
 }
 #endif
