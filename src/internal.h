@@ -372,7 +372,7 @@ typedef struct {
     uint64_t off_x, off_w, off_y; /* elements */
     float alpha, beta;
     const cldnn_device_profile* dev;
-    char key[160];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-f32-math0 */
+    char key[256];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-NCHW-KCRS-xcorr-f32-math0 */
 } cldnn_conv_problem;
 
 typedef struct {

@@ -33,15 +33,34 @@ static const int k_layers[][9] = {
     {32, 512, 28, 28, 512, 3, 3, 1, 1},  {32, 512, 14, 14, 512, 3, 3, 1, 1},
 };
 
+/* The four descriptors of a convolution, created together. */
+typedef struct {
+    cldnnTensorDescriptor_t x, y;
+    cldnnFilterDescriptor_t w;
+    cldnnConvolutionDescriptor_t c;
+} conv_descs;
+
+static void descs_create(conv_descs* d) {
+    FX_EXPECT_STATUS(cldnnCreateTensorDescriptor(&d->x), CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnCreateTensorDescriptor(&d->y), CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnCreateFilterDescriptor(&d->w), CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnCreateConvolutionDescriptor(&d->c), CLDNN_STATUS_SUCCESS);
+}
+
+static void descs_destroy(conv_descs* d) {
+    cldnnDestroyTensorDescriptor(d->x);
+    cldnnDestroyTensorDescriptor(d->y);
+    cldnnDestroyFilterDescriptor(d->w);
+    cldnnDestroyConvolutionDescriptor(d->c);
+}
+
 static void check_profile(const cldnn_device_profile* dev) {
     cldnnHandle_t h = fx_handle();
-    cldnnTensorDescriptor_t xd, yd;
-    cldnnFilterDescriptor_t wd;
-    cldnnConvolutionDescriptor_t cd;
-    FX_EXPECT_STATUS(cldnnCreateTensorDescriptor(&xd), CLDNN_STATUS_SUCCESS);
-    FX_EXPECT_STATUS(cldnnCreateTensorDescriptor(&yd), CLDNN_STATUS_SUCCESS);
-    FX_EXPECT_STATUS(cldnnCreateFilterDescriptor(&wd), CLDNN_STATUS_SUCCESS);
-    FX_EXPECT_STATUS(cldnnCreateConvolutionDescriptor(&cd), CLDNN_STATUS_SUCCESS);
+    conv_descs d;
+    descs_create(&d);
+    cldnnTensorDescriptor_t xd = d.x, yd = d.y;
+    cldnnFilterDescriptor_t wd = d.w;
+    cldnnConvolutionDescriptor_t cd = d.c;
     for (size_t i = 0; i < sizeof k_layers / sizeof k_layers[0]; ++i) {
         const int* l = k_layers[i];
         for (int nhwc = 0; nhwc < 2; ++nhwc) {
@@ -77,10 +96,7 @@ static void check_profile(const cldnn_device_profile* dev) {
             }
         }
     }
-    cldnnDestroyTensorDescriptor(xd);
-    cldnnDestroyTensorDescriptor(yd);
-    cldnnDestroyFilterDescriptor(wd);
-    cldnnDestroyConvolutionDescriptor(cd);
+    descs_destroy(&d);
 }
 
 Test(conv_params, defaults_valid_on_h100_profile) {
@@ -106,4 +122,47 @@ Test(conv_params, defaults_valid_on_unknown_gpu_profile) {
 
 Test(conv_params, defaults_valid_on_this_device) {
     check_profile(&fx_handle()->prof);
+}
+
+/* Sizes at the edges of the kernels' 32-bit index arithmetic are refused up front: a window
+** whose extent overflows 64 bits when dilated, and a padded input of 2^29 or more (the kernels
+** mark out-of-range rows with positions near -2^30). */
+Test(conv_params, extreme_sizes_refused) {
+    cldnnHandle_t h = fx_handle();
+    conv_descs d;
+    descs_create(&d);
+    cldnnTensorDescriptor_t xd = d.x, yd = d.y;
+    cldnnFilterDescriptor_t wd = d.w;
+    cldnnConvolutionDescriptor_t cd = d.c;
+    FX_EXPECT_STATUS(cldnnSetTensor4dDescriptor(xd, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, 1, 1, 8, 8),
+                     CLDNN_STATUS_SUCCESS);
+    const int64_t fdims[4] = {1, 1, ((int64_t)1 << 34) + 1, 1};
+    FX_EXPECT_STATUS(cldnnSetFilterNdDescriptor(wd, CLDNN_DATA_FLOAT, CLDNN_TENSOR_NCHW, 4, fdims),
+                     CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnSetConvolution2dDescriptor(cd, 0, 0, 1, 1, 1 << 30, 1, CLDNN_CROSS_CORRELATION,
+                                                     CLDNN_DATA_FLOAT),
+                     CLDNN_STATUS_SUCCESS);
+    int n, k, p, q;
+    FX_EXPECT_STATUS(cldnnGetConvolution2dForwardOutputDim(cd, xd, wd, &n, &k, &p, &q),
+                     CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH);
+
+    /* A 2x1 filter dilated by 2^30 inside a padding of 2^29: every tap lands in the padding. */
+    FX_EXPECT_STATUS(cldnnSetTensor4dDescriptor(xd, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, 1, 2, 4, 3),
+                     CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnSetFilter4dDescriptor(wd, CLDNN_DATA_FLOAT, CLDNN_TENSOR_NCHW, 1, 2, 2, 1),
+                     CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnSetConvolution2dDescriptor(cd, 1 << 29, 0, 1, 1, 1 << 30, 1, CLDNN_CROSS_CORRELATION,
+                                                     CLDNN_DATA_FLOAT),
+                     CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnGetConvolution2dForwardOutputDim(cd, xd, wd, &n, &k, &p, &q), CLDNN_STATUS_SUCCESS);
+    FX_EXPECT_STATUS(cldnnSetTensor4dDescriptor(yd, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, n, k, p, q),
+                     CLDNN_STATUS_SUCCESS);
+    size_t ws;
+    FX_EXPECT_STATUS(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, xd, yd, cd, wd,
+                                                                    CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, &ws),
+                     CLDNN_STATUS_NOT_SUPPORTED_SHAPE);
+    char msg[256];
+    cldnnGetLastErrorString(msg, sizeof msg);
+    FX_ASSERT(strstr(msg, "2^29") != NULL, "message: %s", msg);
+    descs_destroy(&d);
 }

@@ -17,7 +17,9 @@
  *   CHLAST   1: work-items walk the channel fastest (NHWC tensors), 0: the column (NCHW)
  *   KORD     tap order of the column matrix (0: c, r, s as KCRS; 1: r, s, c as KRSC)
  *   WG       work-group size of conv_bwd_bias and conv_dw_bwd_filter (a power of two; default 256)
- *   FR, FS   conv_dw_bwd_filter only (compiled when FR is defined): the filter's R and S
+ *   FR, FS   the filter's R and S for the kernels that unroll over taps, each compiled only when
+ *            its own option is defined: DW_TILED (conv_dw_fwd_tiled: TX, TY, OPY, DW_LOCAL),
+ *            QMAX (conv_dw_fwd_rows: SV, DW) and DW_BWD_FILTER (conv_dw_bwd_filter)
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
@@ -100,7 +102,7 @@ __kernel void conv_dw_fwd(int total, float alpha, float beta, __global const flo
 #ifndef DW_LOCAL
 #define DW_LOCAL 4096 /* floats of the staged region; the host passes the exact size */
 #endif
-#ifdef FR
+#ifdef DW_TILED
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global const float* X, ulong x_off, int4 xs,
                        __global const float* Wt, ulong w_off, __global float* Y, ulong y_off, int4 ys, int H, int Wd,
@@ -262,7 +264,7 @@ __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global floa
  * keep the accumulators in registers), a fixed-order reduction (WG >= FR * FS, and the host
  * keeps FR * FS * WG floats of local memory within 32 KiB). The host then sums the images'
  * partials (gemm_splitk_reduce). Grid: WG * N * K. */
-#ifdef FR
+#ifdef DW_BWD_FILTER
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
 void conv_dw_bwd_filter(int K, int P, int Q, __global const float* X, ulong x_off, int4 xs, __global const float* DY,
                         ulong y_off, int4 ys, __global float* Part, ulong part_off, int H, int Wd, int Kg, int pad_h,

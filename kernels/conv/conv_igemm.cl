@@ -116,7 +116,7 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
     const int split = (int)(get_group_id(2) / (size_t)groups);
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
     const int kb = split * ksplit;
-    const int ke = min(KR, kb + ksplit);
+    const int ke = kb + min(KR - kb, ksplit); /* min(KR, kb + ksplit) without int overflow near 2^31 */
     X += x_off;
     Wt += w_off;
     Y += y_off;

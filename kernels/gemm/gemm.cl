@@ -51,7 +51,7 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
     C += c_off + batch * c_stride;
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
     const int kb = split * ksplit;
-    const int ke = min(K, kb + ksplit);
+    const int ke = kb + min(K - kb, ksplit); /* min(K, kb + ksplit) without int overflow near 2^31 */
 
     float acc[MWI][NWI];
     for (int i = 0; i < MWI; ++i)

@@ -198,7 +198,8 @@ static cldnnStatus_t conv_shapes(const struct cldnnConvolutionStruct* cd, const 
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
                           "2-d convolutions only: the convolution has %d spatial dims, x %d dims, the filter %d",
                           cd->nd, x->nd, f->nd);
-    if (x->dims[1] != f->dims[1] * cd->groups)
+    int64_t fc;
+    if (__builtin_mul_overflow(f->dims[1], (int64_t)cd->groups, &fc) || x->dims[1] != fc)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
                           "x has %lld channels but the filter's %lld input channels times %d groups is %lld",
                           (long long)x->dims[1], (long long)f->dims[1], cd->groups,
@@ -210,9 +211,9 @@ static cldnnStatus_t conv_shapes(const struct cldnnConvolutionStruct* cd, const 
     out[0] = x->dims[0];
     out[1] = f->dims[0];
     for (int i = 0; i < 2; ++i) {
-        int64_t window = (f->dims[2 + i] - 1) * cd->dilation[i] + 1;
-        int64_t padded = x->dims[2 + i] + 2 * (int64_t)cd->pad[i];
-        if (window > padded)
+        int64_t window, padded = x->dims[2 + i] + 2 * (int64_t)cd->pad[i];
+        if (__builtin_mul_overflow(f->dims[2 + i] - 1, (int64_t)cd->dilation[i], &window) || window >= INT64_MAX / 2 ||
+            ++window > padded)
             return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
                               "the dilated window (%lld) is larger than the padded input (%lld) in spatial dim %d",
                               (long long)window, (long long)padded, i);
@@ -286,6 +287,15 @@ static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const str
         y->span > CONV_INT_MAX)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
                           "the convolution's tensors must each span fewer than 2^31 elements");
+    /* The kernels mark out-of-range rows with positions near -2^30 and index in 32 bits: the padded
+    ** input, the window and every GEMM dimension stay well inside that. */
+    for (int i = 0; i < 2; ++i)
+        if (x->dims[2 + i] + 2 * (int64_t)cd->pad[i] >= ((int64_t)1 << 29))
+            return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                              "the padded input (%lld in spatial dim %d) must be below 2^29",
+                              (long long)(x->dims[2 + i] + 2 * (int64_t)cd->pad[i]), i);
+    if (nhw > CONV_INT_MAX - 1024 || npq > CONV_INT_MAX - 1024)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "N*H*W and N*P*Q must be below 2^31 - 1024");
     memset(p, 0, sizeof *p);
     p->dir = dir;
     p->n = (int)x->dims[0];
@@ -316,9 +326,11 @@ static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const str
     p->xlayout = cldnn_tensor_layout(x);
     p->ylayout = cldnn_tensor_layout(y);
     p->dev = &h->prof;
-    snprintf(p->key, sizeof p->key, "conv-%s:n%d-c%d-h%d-w%d-k%d-r%d-s%d-p%dx%d-u%dx%d-d%dx%d-g%d-%s-%s-f32-math%d",
-             dir_name(dir), p->n, p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h,
-             p->dil_w, p->groups, p->xlayout ? p->xlayout : "strided", p->kord ? "KRSC" : "KCRS", (int)p->math);
+    snprintf(p->key, sizeof p->key,
+             "conv-%s:n%d-c%d-h%d-w%d-k%d-r%d-s%d-p%dx%d-u%dx%d-d%dx%d-g%d-%s-%s-%s-%s-f32-math%d", dir_name(dir), p->n,
+             p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->groups,
+             p->xlayout ? p->xlayout : "strided", p->ylayout ? p->ylayout : "strided", p->kord ? "KRSC" : "KCRS",
+             p->flip ? "conv" : "xcorr", (int)p->math);
     return CLDNN_STATUS_SUCCESS;
 }
 

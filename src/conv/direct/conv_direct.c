@@ -23,12 +23,30 @@ int cldnn_conv_is_depthwise(const cldnn_conv_problem* p) {
 /* Backward-filter keeps every tap's sum in registers: filters up to this many taps. */
 #define DW_FILTER_TAPS_MAX 64
 
+/* Backward-filter's work-group: a power of two with about 4 output pixels per work-item, at
+** least one work-item per tap (the last tree level hands a tap to each), the trees (WG x taps
+** floats) within 32 KiB and the device's local memory; 0 when no size fits the device. */
+static int bwd_filter_wg(const cldnn_conv_problem* p, const cldnn_device_profile* dev) {
+    const int taps = p->r * p->s;
+    int wg = 32;
+    while (wg < 256 && wg * 4 < p->p * p->q)
+        wg *= 2;
+    while (wg < taps)
+        wg *= 2;
+    while (wg > 32 && wg > taps && (wg * taps * 4 > 32768 || (uint64_t)wg * taps * 4 > dev->local_mem))
+        wg /= 2;
+    while (wg > 1 && (size_t)wg > dev->max_wg_size)
+        wg /= 2;
+    if (wg < taps || (uint64_t)wg * taps * 4 > dev->local_mem || wg * taps * 4 > 65536)
+        return 0;
+    return wg;
+}
+
 int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
-    (void)dev;
     if (!cldnn_conv_is_depthwise(p))
         return 0;
-    return p->dir != CLDNN_CONV_BWD_FILTER || p->r * p->s <= DW_FILTER_TAPS_MAX;
+    return p->dir != CLDNN_CONV_BWD_FILTER || (p->r * p->s <= DW_FILTER_TAPS_MAX && bwd_filter_wg(p, dev) > 0);
 }
 
 size_t cldnn_conv_direct_workspace(const void* problem) {
@@ -40,20 +58,9 @@ size_t cldnn_conv_direct_workspace(const void* problem) {
 
 /* Per-image partial tap sums into the workspace, then their fixed-order sum into dw. */
 static cldnnStatus_t direct_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
-    /* A work-group per (image, channel): about 4 output pixels per work-item, at least one per
-    ** tap (the last tree level hands a tap to each work-item), the trees in 32 KiB of local memory. */
-    const int taps = p->r * p->s;
-    int wg = 32;
-    while (wg < 256 && wg * 4 < p->p * p->q)
-        wg *= 2;
-    while (wg < taps)
-        wg *= 2;
-    while (wg > 32 && wg * taps * 4 > 32768)
-        wg /= 2;
-    if ((size_t)wg > h->prof.max_wg_size)
-        wg = (int)h->prof.max_wg_size;
+    const int wg = bwd_filter_wg(p, &h->prof);
     char opts[96];
-    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d -DFR=%d -DFS=%d", wg, p->r, p->s);
+    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d -DDW_BWD_FILTER=1 -DFR=%d -DFS=%d", wg, p->r, p->s);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_bwd_filter", &k));
     cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
@@ -182,7 +189,8 @@ static cldnnStatus_t direct_fwd_tiled(cldnnHandle_t h, const cldnn_conv_problem*
     const int tw = (tx - 1) * p->v + (p->s - 1) * p->dil_w + 1;
     const int th = (ty * opy - 1) * p->u + (p->r - 1) * p->dil_h + 1;
     char opts[160];
-    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=256 -DFR=%d -DFS=%d -DTX=%d -DTY=%d -DOPY=%d -DDW_LOCAL=%d",
+    snprintf(opts, sizeof opts,
+             "-DCHLAST=0 -DKORD=0 -DWG=256 -DDW_TILED=1 -DFR=%d -DFS=%d -DTX=%d -DTY=%d -DOPY=%d -DDW_LOCAL=%d",
              p->r, p->s, tx, ty, opy, tw * th);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_tiled", &k));

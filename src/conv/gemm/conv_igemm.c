@@ -102,7 +102,8 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
     int64_t taps = (int64_t)p->cg * p->r * p->s;
     const int ch = p->dir == CLDNN_CONV_FWD ? p->cg : p->kg;
     const int cpad = (ch + q.kwg - 1) / q.kwg * q.kwg;
-    const int taploop = p->dir != CLDNN_CONV_BWD_FILTER && (cpad - ch) * 4 <= cpad;
+    const int taploop = p->dir != CLDNN_CONV_BWD_FILTER && (cpad - ch) * 4 <= cpad &&
+                        (int64_t)p->r * p->s * cpad < 0x7fffffffLL - 1024;
     if (taploop)
         KR = (int64_t)p->r * p->s * cpad;
     /* The filter operand's vector loads: along taps (forward), along a KRSC filter's channels
