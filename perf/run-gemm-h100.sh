@@ -48,32 +48,13 @@ case ${1:-} in
     cmake --build "$build" -j"$(nproc)" --target cldnn-bench >> "$build/build.log" 2>&1 ||
       { tail -n 60 "$build/build.log"; exit 1; }
 
-    # cuBLAS 13 and the CUDA 13 runtime: /usr/local/cuda first, then PyTorch's nvidia.* packages
-    libpath=""
-    add_dir_of() {  # add_dir_of LIBNAME DIR...: the first DIR (searched 4 deep) holding LIBNAME
-      local name=$1 d f
-      shift
-      for d in "$@"; do
-        [ -d "$d" ] || continue
-        f=$(find "$d/" -maxdepth 4 -name "$name" 2>/dev/null | head -n 1)
-        if [ -n "$f" ]; then
-          case ":$libpath:" in
-            *":$(dirname "$f"):"*) ;;
-            *) libpath="$libpath:$(dirname "$f")" ;;
-          esac
-          return 0
-        fi
-      done
-      echo "warning: $name not found" >&2
-    }
-    mapfile -t pydirs < <(python3 -c "import nvidia; print('\n'.join(nvidia.__path__))" 2>/dev/null || true)
-    for lib in libcublas.so.13 libcublasLt.so.13 libcudart.so.13; do
-      add_dir_of "$lib" /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib "${pydirs[@]+"${pydirs[@]}"}"
-    done
+    # cuBLAS 13 and the CUDA 13 runtime (perf/cuda-libs.sh), then CLBlast unpacked from the carried .deb
+    # shellcheck source=perf/cuda-libs.sh
+    . perf/cuda-libs.sh
+    cuda_libs_export > /dev/null 2>&1 || true  # cuDNN is optional here
     mkdir -p /tmp/x
     for f in .carry/clblast/*.deb; do [ -e "$f" ] && dpkg -x "$f" /tmp/x; done
-    libpath="$libpath:/tmp/x/usr/lib/x86_64-linux-gnu"
-    export LD_LIBRARY_PATH="${libpath#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    export LD_LIBRARY_PATH="/tmp/x/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH"
     echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
     chmod +x .carry/baselines/*_gemm 2>/dev/null || true
     for b in .carry/baselines/*_gemm; do

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_timing.h"
 #include "gemm_shapes.h"
 
 #define REPS 5
@@ -78,25 +79,12 @@ static cublasStatus_t call_once(const call_args* x) {
                                      x->ldb, x->sb, &zero, x->c, x->ldc, x->sc, (int)s->batch);
 }
 
-/* Runs n calls between two events and returns the elapsed ms (< 0 after printing a failure). */
-static double timed_calls(const call_args* x, long long n, cudaEvent_t e0, cudaEvent_t e1) {
-    cudaEventRecord(e0, 0);
-    for (long long i = 0; i < n; i++) {
-        cublasStatus_t st = call_once(x);
-        if (st != CUBLAS_STATUS_SUCCESS) {
-            fprintf(stderr, "cublas_gemm: cublasSgemm: status %d\n", (int)st);
-            return -1;
-        }
-    }
-    cudaEventRecord(e1, 0);
-    cudaError_t e = cudaEventSynchronize(e1);
-    float ms = 0;
-    if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, e0, e1);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "cublas_gemm: %s\n", cudaGetErrorString(e));
-        return -1;
-    }
-    return ms;
+/* cuda_call_fn of the timing protocol: one product. */
+static int timed_call(void* ctx) {
+    cublasStatus_t st = call_once(ctx);
+    if (st == CUBLAS_STATUS_SUCCESS) return 0;
+    fprintf(stderr, "cublas_gemm: cublasSgemm: status %d\n", (int)st);
+    return 1;
 }
 
 /* Measures shape s and prints its result line. Returns 0, or 1 when it failed. */
@@ -117,22 +105,11 @@ static int run_shape(cublasHandle_t h, const gemm_shape* s, const float* const b
         !(x.c = make_buffer((size_t)(x.sc * s->batch), blk[2])))
         goto out;
     why = "call";
-    if (timed_calls(&x, warmup, e0, e1) < 0) goto out;
-    double per = -1;
-    for (long long n = 1;; n *= 4) {
-        double ms = timed_calls(&x, n, e0, e1);
-        if (ms < 0) goto out;
-        per = ms * 1e-3 / (double)n;
-        if (ms >= 20.0 || n >= 16384) break;
-    }
-    long long iters = gemm_iters_for(per, target_ms, REPS);
-    double t[REPS];
-    for (int r = 0; r < REPS; r++) {
-        double ms = timed_calls(&x, iters, e0, e1);
-        if (ms < 0) goto out;
-        t[r] = ms / (double)iters;
-    }
-    gemm_print_result("cublas", s, gemm_median(t, REPS), iters, NULL);
+    cuda_timing t = {warmup, 20.0, 16384, target_ms, REPS};
+    long long iters = 0;
+    double per = cuda_measure("cublas_gemm", timed_call, &x, &t, e0, e1, &iters);
+    if (per < 0) goto out;
+    gemm_print_result("cublas", s, per, iters, NULL);
     rc = 0;
 out:
     if (rc) gemm_print_result("cublas", s, -1, 0, why);

@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "conv_shapes.h"
+#include "cuda_timing.h"
 #include "gemm_shapes.h"
 
 #define REPS 5
@@ -141,6 +142,7 @@ typedef struct {
     void* ws;           /* the shared workspace */
     size_t ws_size;
     int dir, algo;
+    const char* name; /* the shape's, for messages */
 } conv_call;
 
 /* Enqueues one call of c->dir with c->algo; returns the cuDNN status. */
@@ -238,24 +240,13 @@ static int find_algo(conv_call* c, const char* name, int verbose, const char** w
 }
 
 /* Runs n calls between two events and returns the elapsed ms, or -1 after printing why. */
-static double timed_calls(const conv_call* c, const char* name, long long n, cudaEvent_t e0, cudaEvent_t e1) {
-    cudaEventRecord(e0, 0);
-    for (long long i = 0; i < n; i++) {
-        cudnnStatus_t st = call_once(c);
-        if (st != CUDNN_STATUS_SUCCESS) {
-            report_cudnn(name, c->dir, algo_name(c->dir, c->algo), st);
-            return -1;
-        }
-    }
-    cudaEventRecord(e1, 0);
-    cudaError_t e = cudaEventSynchronize(e1);
-    float ms = 0;
-    if (e == cudaSuccess) e = cudaEventElapsedTime(&ms, e0, e1);
-    if (e != cudaSuccess) {
-        fprintf(stderr, "cudnn_conv: %s %s: %s\n", name, k_dir_names[c->dir], cudaGetErrorString(e));
-        return -1;
-    }
-    return ms;
+/* cuda_call_fn of the timing protocol: one call of c->dir with c->algo. */
+static int timed_call(void* ctx) {
+    const conv_call* c = ctx;
+    cudnnStatus_t st = call_once(c);
+    if (st == CUDNN_STATUS_SUCCESS) return 0;
+    report_cudnn(c->name, c->dir, algo_name(c->dir, c->algo), st);
+    return 1;
 }
 
 /* Finds and times direction c->dir of shape s and prints its RESULT line. Returns 0, or 1 when it failed. */
@@ -263,25 +254,15 @@ static int measure(conv_call* c, const conv_shape* s, double target_ms, int warm
                    cudaEvent_t e1) {
     const char* why = "exec";
     if (find_algo(c, s->name, verbose, &why)) goto fail;
-    if (warmup > 0 && timed_calls(c, s->name, warmup, e0, e1) < 0) goto fail;
-    double per = -1;
-    for (long long n = 1;; n *= 4) {
-        double ms = timed_calls(c, s->name, n, e0, e1);
-        if (ms < 0) goto fail;
-        per = ms * 1e-3 / (double)n;
-        if (ms >= target_ms / 10 || n >= 4096) break;
-    }
-    long long iters = gemm_iters_for(per, target_ms, REPS);
-    double t[REPS];
-    for (int r = 0; r < REPS; r++) {
-        double ms = timed_calls(c, s->name, iters, e0, e1);
-        if (ms < 0) goto fail;
-        t[r] = ms / (double)iters;
-    }
+    c->name = s->name;
+    cuda_timing t = {warmup, target_ms / 10, 4096, target_ms, REPS};
+    long long iters = 0;
+    double per = cuda_measure("cudnn_conv", timed_call, c, &t, e0, e1, &iters);
+    if (per < 0) goto fail;
     if (verbose)
         fprintf(stderr, "cudnn_conv: %s %s: %s, %lld iterations x %d\n", s->name, k_dir_names[c->dir],
                 algo_name(c->dir, c->algo), iters, REPS);
-    conv_result_print(stdout, "cudnn", k_dir_names[c->dir], s, algo_name(c->dir, c->algo), gemm_median(t, REPS));
+    conv_result_print(stdout, "cudnn", k_dir_names[c->dir], s, algo_name(c->dir, c->algo), per);
     return 0;
 fail:
     cudaDeviceSynchronize();
