@@ -30,8 +30,11 @@
  * out = alpha * result + beta * out; out is not read when beta == 0.
  *
  * Build options
- *   -DDATA_HALF, -DIDX_T: see common/helpers.h (the only options: one program per storage type
- *                         and index width)
+ *   -DDATA_HALF, -DIDX_T: see common/helpers.h
+ *   -DPOOL_FASTDIV=0|1    1: index and stride divisions through magic numbers (common/fastdiv.h);
+ *                         the host sets it with IDX_T=uint, when every index is below 2^31.
+ *                         Default 0.
+ * These are the only options: one program per storage type and index width.
  * Kernels
  *   pool_fwd        one work-item per output element (small windows)
  *   pool_fwd_lanes  T work-items ("lanes", a power of two) per output element, reduced through
@@ -41,7 +44,12 @@
  *                   it in a fixed order (deterministic, no atomics); does not read x or y for
  *                   the average modes
  */
+#include "common/fastdiv.h"
 #include "common/helpers.h"
+
+#ifndef POOL_FASTDIV
+#define POOL_FASTDIV 0
+#endif
 
 #define POOL_MAX_SKIP 0
 #define POOL_MAX_PROP 1
@@ -50,21 +58,34 @@
 
 /* Geometry vector g: s0 H, s1 W, s2 OH, s3 OW, s4 wh, s5 ww, s6 ph, s7 pw; st: (sh, sw). */
 
-/* Slot indices i0..i3 of linear index idx over slot dims od (fastest first). */
+/* Slot indices i0..i3 of linear index idx over slot dims od (fastest first); with POOL_FASTDIV
+ * the divisions go through the host's magic numbers fd0..fd2 (common/fastdiv.h). */
+#if POOL_FASTDIV
+#define POOL_DIV(n, k) ((IDX_T)fdiv((int)(n), fd##k))
+#else
+#define POOL_DIV(n, k) ((n) / (IDX_T)(od).s##k)
+#endif
 #define POOL_DECOMP(idx, od, i0, i1, i2, i3)        \
     IDX_T i0, i1, i2, i3;                           \
     {                                               \
         IDX_T r_ = (idx);                           \
-        IDX_T q_ = r_ / (IDX_T)(od).s0;             \
+        IDX_T q_ = POOL_DIV(r_, 0);                 \
         i0 = r_ - q_ * (IDX_T)(od).s0;              \
         r_ = q_;                                    \
-        q_ = r_ / (IDX_T)(od).s1;                   \
+        q_ = POOL_DIV(r_, 1);                       \
         i1 = r_ - q_ * (IDX_T)(od).s1;              \
         r_ = q_;                                    \
-        q_ = r_ / (IDX_T)(od).s2;                   \
+        q_ = POOL_DIV(r_, 2);                       \
         i2 = r_ - q_ * (IDX_T)(od).s2;              \
         i3 = q_;                                    \
     }
+/* n / stride for 0 <= n (d: h or w). */
+#if POOL_FASTDIV
+#define POOL_SDIV(n, d) fdiv((n), fd##d)
+#else
+#define POOL_SDIV(n, d) ((n) / (fd##d).x)
+#endif
+
 /* Offset of slot indices over per-slot strides s. */
 #define POOL_DOT(s, i0, i1, i2, i3) \
     ((i0) * (IDX_T)(s).s0 + (i1) * (IDX_T)(s).s1 + (i2) * (IDX_T)(s).s2 + (i3) * (IDX_T)(s).s3)
@@ -89,10 +110,14 @@ inline float pool_count(int op, int h0, int w0, int8 g) {
     return (float)(hn * wn);
 }
 
+/* Arguments 0..12 of every kernel. */
+#define POOL_COMMON_ARGS                                                                                   \
+    int op, int8 g, int2 st, long4 od, ulong total, int hslot, int wslot, uint4 fd0, uint4 fd1, uint4 fd2, \
+        uint4 fdh, uint4 fdw
+
 #define POOL_FWD_ARGS                                                                                      \
-    int op, int8 g, int2 st, long4 od, ulong total, int hslot, int wslot, __global const STORAGE_T* x,    \
-        ulong xoff, long4 xs, long xh, long xw, __global STORAGE_T* y, ulong yoff, long4 ys, float alpha, \
-        float beta
+    POOL_COMMON_ARGS, __global const STORAGE_T *x, ulong xoff, long4 xs, long xh, long xw,            \
+        __global STORAGE_T *y, ulong yoff, long4 ys, float alpha, float beta
 
 /* Output element `o`'s window: bases xb, yo and the clipped window [hb, he) x [wb, we). */
 #define POOL_FWD_WINDOW(o)                                                      \
@@ -165,8 +190,7 @@ inline int pool_match(float a, float b) { return a == b || (isnan(a) && isnan(b)
 /* Backward: one work-item per dx element (ih, iw), slots over dx's dims. For each output (oh, ow)
  * whose window covers it, in row-major output order: average modes add dy / count; max modes add
  * dy when x(ih, iw) matches y(oh, ow) and no earlier tap of that window does. */
-__kernel void pool_bwd(int op, int8 g, int2 st, long4 od, ulong total, int hslot, int wslot,
-                       __global const STORAGE_T* x, ulong xoff, long4 xs, long xh, long xw,
+__kernel void pool_bwd(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong xoff, long4 xs, long xh, long xw,
                        __global const STORAGE_T* y, ulong yoff, long4 ys, long yh, long yw,
                        __global const STORAGE_T* dy, ulong dyoff, long4 dys, long dyh, long dyw,
                        __global STORAGE_T* dx, ulong dxoff, long4 dxs, float alpha, float beta) {
@@ -180,8 +204,8 @@ __kernel void pool_bwd(int op, int8 g, int2 st, long4 od, ulong total, int hslot
     const IDX_T xo = (IDX_T)dxoff + POOL_DOT(dxs, i0, i1, i2, i3);
     const int ih = POOL_PICK(hslot, i0, i1, i2, i3), iw = POOL_PICK(wslot, i0, i1, i2, i3);
     const int hp = ih + g.s6, wp = iw + g.s7;
-    const int ohlo = hp < g.s4 ? 0 : (hp - g.s4) / st.s0 + 1, ohhi = min(hp / st.s0, g.s2 - 1);
-    const int owlo = wp < g.s5 ? 0 : (wp - g.s5) / st.s1 + 1, owhi = min(wp / st.s1, g.s3 - 1);
+    const int ohlo = hp < g.s4 ? 0 : POOL_SDIV(hp - g.s4, h) + 1, ohhi = min(POOL_SDIV(hp, h), g.s2 - 1);
+    const int owlo = wp < g.s5 ? 0 : POOL_SDIV(wp - g.s5, w) + 1, owhi = min(POOL_SDIV(wp, w), g.s3 - 1);
     const int is_max = op <= POOL_MAX_PROP;
     const float xv = is_max ? LOAD(x, xb + (IDX_T)ih * (IDX_T)xh + (IDX_T)iw * (IDX_T)xw) : 0.0f;
     float acc = 0.0f;

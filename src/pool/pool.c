@@ -70,7 +70,8 @@ static size_t pool_wg(const cldnn_device_profile* dev) {
     return wg;
 }
 
-static int fits32(const pool_problem* p) { return p->span_max < (1ull << 32) - 64; }
+/* Every index below 2^31: 32-bit index math and magic-number division (fastdiv.h). */
+static int fits32(const pool_problem* p) { return p->span_max < (1ull << 31) - 64; }
 
 /* Lanes per output for window taps: about 4 taps per lane (49 taps -> 16 lanes), within [2, wg]. */
 static int lanes_for(const pool_problem* p, size_t wg) {
@@ -144,12 +145,12 @@ static int slot_of(const int perm[4], int logical) {
     return 0;
 }
 
-/* Sets the arguments shared by every kernel (0..6: op, geometry, slots of the walked tensor
-** with dims d and strides s) and gets kernel `name`. */
+/* Sets the arguments shared by every kernel (0..11: op, geometry, slots of the walked tensor
+** with dims d and strides s, magic divisors of the slot dims and strides) and gets kernel `name`. */
 static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const pool_params* q, const char* name,
                                  const int* d, const int64_t* s, int perm[4], cl_kernel* k, uint64_t* total) {
     char opts[96];
-    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint" : "ulong",
+    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
              p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, name, k));
     slot_order(d, s, perm);
@@ -170,10 +171,14 @@ static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const p
     CLDNN_SETARG(*k, 4, tot);
     CLDNN_SETARG(*k, 5, hs);
     CLDNN_SETARG(*k, 6, ws);
+    cl_uint4 fd[5] = {cldnn_fastdiv((uint32_t)od.s[0]), cldnn_fastdiv((uint32_t)od.s[1]),
+                      cldnn_fastdiv((uint32_t)od.s[2]), cldnn_fastdiv((uint32_t)p->sh), cldnn_fastdiv((uint32_t)p->sw)};
+    for (cl_uint i = 0; i < 5; ++i)
+        CLDNN_SETARG(*k, 7 + i, fd[i]);
     return CLDNN_STATUS_SUCCESS;
 }
 
-/* Arguments from 7 on of one operand read through windows: buffer, offset, (n, c) slot strides,
+/* Arguments from `at` on of one operand read through windows: buffer, offset, (n, c) slot strides,
 ** then the h and w strides. */
 static cldnnStatus_t window_operand(cl_kernel k, cl_uint at, cl_mem m, uint64_t off, const int64_t* s,
                                     const int perm[4]) {
@@ -207,13 +212,13 @@ static cldnnStatus_t fwd_launch(cldnnHandle_t h, const pool_problem* p, const po
     cl_kernel k;
     uint64_t total;
     CLDNN_TRY(pool_kernel(h, p, q, name, d, p->ys, perm, &k, &total));
-    CLDNN_TRY(window_operand(k, 7, b->x, p->off_x, p->xs, perm));
-    CLDNN_TRY(out_operand(k, 12, b->y, p->off_y, p->ys, perm, p));
+    CLDNN_TRY(window_operand(k, 12, b->x, p->off_x, p->xs, perm));
+    CLDNN_TRY(out_operand(k, 17, b->y, p->off_y, p->ys, perm, p));
     if (q->lanes <= 1)
         return cldnn_enqueue_1d(h, k, total, q->wg, name);
     cl_int T = q->lanes;
-    CLDNN_SETARG(k, 17, T);
-    cl_int e = clSetKernelArg(k, 18, q->wg * sizeof(float), NULL);
+    CLDNN_SETARG(k, 22, T);
+    cl_int e = clSetKernelArg(k, 23, q->wg * sizeof(float), NULL);
     if (e != CL_SUCCESS)
         return CLDNN_CL_FAIL(e, "clSetKernelArg");
     uint64_t per = q->wg / (size_t)q->lanes, groups = (total + per - 1) / per;
@@ -238,10 +243,10 @@ static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* p
     cl_kernel k;
     uint64_t total;
     CLDNN_TRY(pool_kernel(h, p, q, "pool_bwd", d, p->dxs, perm, &k, &total));
-    CLDNN_TRY(window_operand(k, 7, b->x, p->off_x, p->xs, perm));
-    CLDNN_TRY(window_operand(k, 12, b->y, p->off_y, p->ys, perm));
-    CLDNN_TRY(window_operand(k, 17, b->dy, p->off_dy, p->dys, perm));
-    CLDNN_TRY(out_operand(k, 22, b->dx, p->off_dx, p->dxs, perm, p));
+    CLDNN_TRY(window_operand(k, 12, b->x, p->off_x, p->xs, perm));
+    CLDNN_TRY(window_operand(k, 17, b->y, p->off_y, p->ys, perm));
+    CLDNN_TRY(window_operand(k, 22, b->dy, p->off_dy, p->dys, perm));
+    CLDNN_TRY(out_operand(k, 27, b->dx, p->off_dx, p->dxs, perm, p));
     return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd");
 }
 
