@@ -8,7 +8,7 @@
 **   pool_forward::<mode>   y = alpha*pool(x) + beta*y over a table of cases (k_cases): 1x1, ResNet's
 **                          3x3 s2 p1 and VGG's 2x2 s2 at odd sizes, global 7x7 on NCHW (the lanes
 **                          kernel) and NHWC, a 20x40 global window (lanes, T = work-group), 7x7 s2
-**                          p3 (lanes with padding), asymmetric windows / strides / pads, stride >
+**                          p3 (lanes with padding), 3x3 s3 exact tiles (pool_bwd_tile), asymmetric windows / strides / pads, stride >
 **                          window (uncovered inputs), pads of 3 in a 4x4 window, NHWC <-> NCHW,
 **                          padded 4dEx tensors with gaps, 64 channels NHWC; byte offsets on every
 **                          buffer; alpha/beta (1,0) (0.5,0.25) (2,-1). Outputs are poisoned (NaN
@@ -83,6 +83,8 @@ static const pcase k_cases[] = {
     {"1x2x11x11 2x2 s3 (gaps)", {1, 2, 11, 11}, 2, 2, 0, 0, 3, 3, NCHW(0), NCHW(2), NCHW(0), NCHW(1)},
     {"2x3x5x5 4x4 s1 p3", {2, 3, 5, 5}, 4, 4, 3, 3, 1, 1, NCHW(1), NCHW(0), NCHW(0), NCHW(6)},
     {"1x64x4x4 nhwc 2x2 s2", {1, 64, 4, 4}, 2, 2, 0, 0, 2, 2, NHWC(0), NHWC(1), NHWC(0), NHWC(3)},
+    {"2x3x6x9 3x3 s3 tiles, 4dEx", {2, 3, 6, 9}, 3, 3, 0, 0, 3, 3, {FX_EX, {200, 60, 10, 1}, 3}, NHWC(1), NCHW(2),
+     {FX_EX, {1, 2, 80, 8}, 1}},
     {"1x2x9x9 7x7 s2 p3 (lanes, padding)", {1, 2, 9, 9}, 7, 7, 3, 3, 2, 2, NCHW(0), NCHW(1), NCHW(0), NCHW(2)},
 };
 #define NCASES (sizeof k_cases / sizeof k_cases[0])

@@ -43,6 +43,8 @@
  *   pool_bwd        one work-item per dx element, gathering over the outputs whose windows cover
  *                   it in a fixed order (deterministic, no atomics); does not read x or y for
  *                   the average modes
+ *   pool_bwd_tile   exact tilings (stride == window, no padding, the windows cover x exactly):
+ *                   one work-item per output writes its whole window
  */
 #include "common/fastdiv.h"
 #include "common/helpers.h"
@@ -238,4 +240,41 @@ __kernel void pool_bwd(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong xoff
         }
     }
     STORE(dx, xo, pool_out(acc, dx, xo, alpha, beta));
+}
+
+/* Backward over exact tilings (stride == window, no padding, H = OH * wh, W = OW * ww: VGG's 2x2
+ * s2, global pooling): one work-item per output, slots over (n, c, oh, ow) ordered by dx's
+ * strides. It finds its window's first match once and writes every tap of its window (each dx
+ * element belongs to exactly one window): fewer loads and less index math per dx element than
+ * pool_bwd. y and dy take full slot strides; x and dx are read / written through windows. */
+__kernel void pool_bwd_tile(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong xoff, long4 xs, long xh, long xw,
+                            __global const STORAGE_T* y, ulong yoff, long4 ys, __global const STORAGE_T* dy,
+                            ulong dyoff, long4 dys, __global STORAGE_T* dx, ulong dxoff, long4 dxs, long dxh,
+                            long dxw, float alpha, float beta) {
+    const IDX_T o = (IDX_T)get_global_id(0);
+    if (o >= (IDX_T)total)
+        return;
+    POOL_DECOMP(o, od, i0, i1, i2, i3);
+    const IDX_T xb = (IDX_T)xoff + POOL_DOT(xs, i0, i1, i2, i3);
+    const IDX_T db = (IDX_T)dxoff + POOL_DOT(dxs, i0, i1, i2, i3);
+    const int h0 = POOL_PICK(hslot, i0, i1, i2, i3) * g.s4, w0 = POOL_PICK(wslot, i0, i1, i2, i3) * g.s5;
+    const float gv = LOAD(dy, (IDX_T)dyoff + POOL_DOT(dys, i0, i1, i2, i3));
+    int first = -1; /* the argmax tap, h * ww + w; -1: none (average modes, or no match) */
+    if (op <= POOL_MAX_PROP) {
+        const float yv = LOAD(y, (IDX_T)yoff + POOL_DOT(ys, i0, i1, i2, i3));
+        for (int t = 0; first < 0 && t < g.s4 * g.s5; ++t) {
+            const int kh = t / g.s5;
+            if (pool_match(LOAD(x, xb + (IDX_T)(h0 + kh) * (IDX_T)xh + (IDX_T)(w0 + t - kh * g.s5) * (IDX_T)xw), yv))
+                first = t;
+        }
+    }
+    const float avg = gv / (float)(g.s4 * g.s5);
+    for (int kh = 0; kh < g.s4; ++kh) {
+        const IDX_T row = db + (IDX_T)(h0 + kh) * (IDX_T)dxh;
+        for (int kw = 0; kw < g.s5; ++kw) {
+            const IDX_T e = row + (IDX_T)(w0 + kw) * (IDX_T)dxw;
+            const float v = op <= POOL_MAX_PROP ? (kh * g.s5 + kw == first ? gv : 0.0f) : avg;
+            STORE(dx, e, pool_out(v, dx, e, alpha, beta));
+        }
+    }
 }

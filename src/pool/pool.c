@@ -13,6 +13,9 @@
 **   pool_fwd_lanes  forward with big windows over rows contiguous in x (global pooling on NCHW):
 **                   T lanes of a work-group per output, a local-memory tree per output
 **   pool_fwd        forward, one work-item per output
+**   pool_bwd_tile   backward over exact tilings (stride == window, no padding, windows covering
+**                   x: VGG's 2x2 s2, global pooling on CPUs): one work-item per output finds its
+**                   window's first maximum once and writes the whole window
 **   pool_bwd        backward, one work-item per dx element gathering over the covering windows
 **                   (deterministic; the max modes re-find each window's first maximum from x
 **                   and y, the average modes read neither x nor y)
@@ -104,6 +107,17 @@ static int fwd_applicable(const void* problem, const cldnn_device_profile* dev) 
 static int bwd_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)dev;
     return ((const pool_problem*)problem)->dir == 1;
+}
+
+/* Exact tilings: stride == window (any stride where there is one window along that dim), no
+** padding, the windows cover x exactly (VGG's 2x2 s2 and global pooling). GPUs take windows of up to 16 taps (a work-item per output writing a large
+** window would write uncoalesced); CPUs any, where a work-item writing a contiguous window is
+** what they prefer. */
+static int tile_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const pool_problem* p = (const pool_problem*)problem;
+    return p->dir == 1 && p->ph == 0 && p->pw == 0 && (p->sh == p->wh || p->oh == 1) &&
+           (p->sw == p->ww || p->ow == 1) && p->h == p->oh * p->wh && p->w == p->ow * p->ww &&
+           (dev->is_cpu || p->wh * p->ww <= 16);
 }
 
 static void plain_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -250,9 +264,39 @@ static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* p
     return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd");
 }
 
+static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const pool_problem* p = (const pool_problem*)problem;
+    const pool_params* q = (const pool_params*)params;
+    const pool_buffers* b = (const pool_buffers*)buffers;
+    int d[4] = {p->n, p->c, p->oh, p->ow}, perm[4];
+    cl_kernel k;
+    uint64_t total;
+    CLDNN_TRY(pool_kernel(h, p, q, "pool_bwd_tile", d, p->dxs, perm, &k, &total));
+    CLDNN_TRY(window_operand(k, 12, b->x, p->off_x, p->xs, perm));
+    cl_ulong oy = p->off_y, ody = p->off_dy, odx = p->off_dx;
+    cl_long4 ys = slot_strides(p->ys, perm, 0), dys = slot_strides(p->dys, perm, 0);
+    cl_long4 dxs = slot_strides(p->dxs, perm, 1);
+    cl_long dxh = p->dxs[2], dxw = p->dxs[3];
+    CLDNN_SETARG(k, 17, b->y);
+    CLDNN_SETARG(k, 18, oy);
+    CLDNN_SETARG(k, 19, ys);
+    CLDNN_SETARG(k, 20, b->dy);
+    CLDNN_SETARG(k, 21, ody);
+    CLDNN_SETARG(k, 22, dys);
+    CLDNN_SETARG(k, 23, b->dx);
+    CLDNN_SETARG(k, 24, odx);
+    CLDNN_SETARG(k, 25, dxs);
+    CLDNN_SETARG(k, 26, dxh);
+    CLDNN_SETARG(k, 27, dxw);
+    CLDNN_SETARG(k, 28, p->alpha);
+    CLDNN_SETARG(k, 29, p->beta);
+    return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd_tile");
+}
+
 static const cldnn_solver pool_solvers[] = {
     {"pool_fwd_lanes", -1, lanes_applicable, NULL, lanes_defaults, sizeof(pool_params), lanes_run},
     {"pool_fwd", -1, fwd_applicable, NULL, plain_defaults, sizeof(pool_params), fwd_run},
+    {"pool_bwd_tile", -1, tile_applicable, NULL, plain_defaults, sizeof(pool_params), tile_run},
     {"pool_bwd", -1, bwd_applicable, NULL, plain_defaults, sizeof(pool_params), bwd_run},
 };
 
