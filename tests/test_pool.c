@@ -16,6 +16,8 @@
 **   pool_backward::<mode>  dx = alpha*dpool + beta*dx over the same cases, y the reference forward
 **                          output; for max modes one pass in three uses x quantized to 5 levels,
 **                          so windows tie and only the first tap may take the gradient.
+**   pool_backward::random_geometries  24 random windows / pads / strides / sizes / layouts, forward
+**                          and backward, every mode.
 **   pool_gradcheck::<mode> central differences of loss = sum(w * y) through the library's forward
 **                          (all perturbations batched along N in one call) vs its backward with dy = w.
 ** Plus: NaN propagation forward and backward (both nanOpt), all-equal inputs (ties), HALF storage,
@@ -270,6 +272,38 @@ Test(pool_backward, max) { backward_all(M_MAX); }
 Test(pool_backward, max_deterministic_propagate) { backward_all(M_MAXDET); }
 Test(pool_backward, avg_include_padding) { backward_all(M_AVG); }
 Test(pool_backward, avg_exclude_padding) { backward_all(M_AVGX); }
+
+/* Random geometries (window 1..6, pad below the window, stride 1..4, sizes 1..12, NCHW or NHWC
+** per tensor, offsets 0..3), every mode, forward and backward; the seed reproduces them. */
+Test(pool_backward, random_geometries) {
+    const pmode modes[4] = {M_MAX, M_MAXDET, M_AVG, M_AVGX};
+    for (int it = 0; it < 24; it++) {
+        pcase c;
+        memset(&c, 0, sizeof c);
+        c.name = "random";
+        int64_t r[4];
+        do {
+            for (int i = 0; i < 4; i++)
+                r[i] = 1 + (int64_t)(ref_rng_next(fx_rng()) % (i < 2 ? 3u : 12u));
+            c.wh = 1 + (int)(ref_rng_next(fx_rng()) % 6);
+            c.ww = 1 + (int)(ref_rng_next(fx_rng()) % 6);
+            c.ph = (int)(ref_rng_next(fx_rng()) % (uint64_t)c.wh);
+            c.pw = (int)(ref_rng_next(fx_rng()) % (uint64_t)c.ww);
+            c.sh = 1 + (int)(ref_rng_next(fx_rng()) % 4);
+            c.sw = 1 + (int)(ref_rng_next(fx_rng()) % 4);
+        } while (r[2] + 2 * c.ph < c.wh || r[3] + 2 * c.pw < c.ww);
+        memcpy(c.dims, r, sizeof r);
+        fx_tdesc* t[4] = {&c.x, &c.y, &c.dy, &c.dx};
+        for (int i = 0; i < 4; i++) {
+            t[i]->kind = ref_rng_next(fx_rng()) & 1 ? FX_NHWC : FX_NCHW;
+            t[i]->offset = (size_t)(ref_rng_next(fx_rng()) % 4);
+        }
+        pmode m = modes[it % 4];
+        int ab = (it / 4) % FX_NAB;
+        forward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
+        backward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
+    }
+}
 
 /* ---------------------------------------------------------------------------- gradcheck */
 

@@ -400,6 +400,8 @@ static cldnnStatus_t output_dims(const struct cldnnPoolingStruct* d, const struc
         if (x->dims[i] > INT32_MAX / 2)
             return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "%s dim %d (%lld) is too large", what, i,
                               (long long)x->dims[i]);
+    if ((int64_t)d->wh * d->ww > INT32_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "window %dx%d has more than 2^31 taps", d->wh, d->ww);
     int64_t hp = x->dims[2] + 2 * (int64_t)d->ph, wp = x->dims[3] + 2 * (int64_t)d->pw;
     if (hp < d->wh || wp < d->ww)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "window %dx%d is larger than %s's padded extent %lldx%lld", d->wh,
