@@ -6,13 +6,14 @@
 ** Per mode (MAX / NOT_PROPAGATE, MAX_DETERMINISTIC / PROPAGATE, AVERAGE include and exclude
 ** padding):
 **   pool_forward::<mode>   y = alpha*pool(x) + beta*y over a table of cases (k_cases): 1x1, ResNet's
-**                          3x3 s2 p1 and VGG's 2x2 s2 at odd sizes, global 7x7 on NCHW (the lanes
-**                          kernel) and NHWC, a 20x40 global window (lanes, T = work-group), 7x7 s2
-**                          p3 (lanes with padding), 3x3 s3 exact tiles (pool_bwd_tile), asymmetric windows / strides / pads, stride >
+**                          3x3 s2 p1 and VGG's 2x2 s2 at odd sizes, global 7x7 on NCHW (output-major
+**                          lanes) and NHWC (lane-major lanes), a 20x40 global window (lanes, T = the
+**                          work-group), 7x7 s2 p3 (lanes with padding, both arrangements), 3x3 s3
+**                          exact tiles (pool_bwd_tile), asymmetric windows / strides / pads, stride >
 **                          window (uncovered inputs), pads of 3 in a 4x4 window, NHWC <-> NCHW,
 **                          padded 4dEx tensors with gaps, 64 channels NHWC; byte offsets on every
 **                          buffer; alpha/beta (1,0) (0.5,0.25) (2,-1). Outputs are poisoned (NaN
-**                          when beta == 0); bytes outside the view must stay unchanged and x unmodified.
+**                          when beta == 0); bytes outside the view must stay unchanged, x unmodified.
 **   pool_backward::<mode>  dx = alpha*dpool + beta*dx over the same cases, y the reference forward
 **                          output; for max modes one pass in three uses x quantized to 5 levels,
 **                          so windows tie and only the first tap may take the gradient.
@@ -87,6 +88,9 @@ static const pcase k_cases[] = {
     {"1x64x4x4 nhwc 2x2 s2", {1, 64, 4, 4}, 2, 2, 0, 0, 2, 2, NHWC(0), NHWC(1), NHWC(0), NHWC(3)},
     {"2x3x6x9 3x3 s3 tiles, 4dEx", {2, 3, 6, 9}, 3, 3, 0, 0, 3, 3, {FX_EX, {200, 60, 10, 1}, 3}, NHWC(1), NCHW(2),
      {FX_EX, {1, 2, 80, 8}, 1}},
+    {"2x40x6x6 global nhwc (lane-major)", {2, 40, 6, 6}, 6, 6, 0, 0, 1, 1, NHWC(1), NHWC(0), NHWC(0), NHWC(2)},
+    {"1x4x9x9 nhwc 7x7 s2 p3 (lane-major, padding)", {1, 4, 9, 9}, 7, 7, 3, 3, 2, 2, NHWC(0), NCHW(1), NHWC(0),
+     NHWC(1)},
     {"1x2x9x9 7x7 s2 p3 (lanes, padding)", {1, 2, 9, 9}, 7, 7, 3, 3, 2, 2, NCHW(0), NCHW(1), NCHW(0), NCHW(2)},
 };
 #define NCASES (sizeof k_cases / sizeof k_cases[0])

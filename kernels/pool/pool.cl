@@ -38,8 +38,9 @@
  * Kernels
  *   pool_fwd        one work-item per output element (small windows)
  *   pool_fwd_lanes  T work-items ("lanes", a power of two) per output element, reduced through
- *                   local memory: big windows (global pooling) over rows contiguous in x; the
- *                   work-group size and T are launch parameters, the local array an argument
+ *                   local memory: big windows (global pooling), output-major over rows
+ *                   contiguous in x (NCHW) or lane-major over contiguous channels (NHWC); the
+ *                   work-group size, T and the arrangement are launch parameters
  *   pool_bwd        one work-item per dx element, gathering over the outputs whose windows cover
  *                   it in a fixed order (deterministic, no atomics); does not read x or y for
  *                   the average modes
@@ -156,14 +157,18 @@ __kernel void pool_fwd(POOL_FWD_ARGS) {
     STORE(y, yo, pool_out(r, y, yo, alpha, beta));
 }
 
-/* T lanes per output; the work-group (local size L, a multiple of T) holds L / T outputs. Lane j
- * reads the window's taps j, j + T, ... in row-major order of the clipped window, so the lanes of
- * one output read consecutive addresses when rows are contiguous; the partials combine in a tree
- * of fixed shape (deterministic). t: L floats. */
-__kernel void pool_fwd_lanes(POOL_FWD_ARGS, int T, __local float* t) {
-    const int lid = (int)get_local_id(0);
-    const int lane = lid & (T - 1);
-    const IDX_T o = (IDX_T)get_group_id(0) * (IDX_T)(get_local_size(0) / T) + (IDX_T)(lid / T);
+/* T lanes per output; the work-group (local size L, a multiple of T) holds G = L / T outputs.
+ * Output-major (lane_major 0, rows contiguous in x: NCHW): work-item lid is lane lid % T of
+ * output lid / T, so the lanes of one output read consecutive addresses of a window row.
+ * Lane-major (lane_major 1, channels contiguous: NHWC): lid is lane lid / G of output lid % G,
+ * so G adjacent work-items read G adjacent channels of one tap. Lane j reads the clipped
+ * window's taps j, j + T, ... in row-major order; the partials combine in a tree of fixed shape
+ * (deterministic). t: L floats. */
+__kernel void pool_fwd_lanes(POOL_FWD_ARGS, int T, int lane_major, __local float* t) {
+    const int lid = (int)get_local_id(0), G = (int)get_local_size(0) / T;
+    const int lane = lane_major ? lid / G : lid & (T - 1);
+    const int step = lane_major ? G : 1; /* between the partials of lanes j and j + 1 */
+    const IDX_T o = (IDX_T)get_group_id(0) * (IDX_T)G + (IDX_T)(lane_major ? lid % G : lid / T);
     const int valid = o < (IDX_T)total;
     POOL_FWD_WINDOW(valid ? o : 0);
     const int cw = we - wb, n = (he - hb) * cw;
@@ -178,7 +183,7 @@ __kernel void pool_fwd_lanes(POOL_FWD_ARGS, int T, __local float* t) {
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = T / 2; s > 0; s >>= 1) {
         if (lane < s)
-            t[lid] = is_max ? pool_max(t[lid], t[lid + s], op) : t[lid] + t[lid + s];
+            t[lid] = is_max ? pool_max(t[lid], t[lid + s * step], op) : t[lid] + t[lid + s * step];
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (valid && lane == 0) {

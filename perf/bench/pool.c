@@ -279,7 +279,8 @@ static int pool_bench(bench_ctx* ctx, const bench_opts* opts, const bench_args* 
         }
     } else if (opts->beta != 0) {
         /* timing only: give the prior outputs defined values */
-        if (bench_upload(ctx, r.y, opts->dtype, r.hdy, yn) || (need_bwd && bench_upload(ctx, r.dx, opts->dtype, r.hx, xn)))
+        if (bench_upload(ctx, r.y, opts->dtype, r.hdy, yn) ||
+            (need_bwd && bench_upload(ctx, r.dx, opts->dtype, r.hx, xn)))
             goto out;
     }
     for (int k = 0; k < 4; k++) {
