@@ -19,6 +19,7 @@
 **                          so windows tie and only the first tap may take the gradient.
 **   pool_backward::random_geometries  24 random windows / pads / strides / sizes / layouts, forward
 **                          and backward, every mode.
+**   pool_backward::index64 the 64-bit index variant (CLDNN_POOL_IDX64=1) on five cases.
 **   pool_gradcheck::<mode> central differences of loss = sum(w * y) through the library's forward
 **                          (all perturbations batched along N in one call) vs its backward with dy = w.
 ** Plus: NaN propagation forward and backward (both nanOpt), all-equal inputs (ties), HALF storage,
@@ -307,6 +308,20 @@ Test(pool_backward, random_geometries) {
         forward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
         backward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
     }
+}
+
+/* The 64-bit index variant (IDX_T=ulong, plain division), which the library takes for views
+** past 2^31 elements, forced with CLDNN_POOL_IDX64 on cases that reach every kernel. */
+Test(pool_backward, index64) {
+    setenv("CLDNN_POOL_IDX64", "1", 1);
+    const size_t cases[5] = {1, 3, 7, 12, 14};
+    const pmode modes[2] = {M_MAX, M_AVGX};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 5; i++) {
+            forward_case(modes[k], &k_cases[cases[i]], 0.5f, 0.25f, CLDNN_DATA_FLOAT, 0);
+            backward_case(modes[k], &k_cases[cases[i]], 1.0f, 0.0f, CLDNN_DATA_FLOAT, k == 0);
+        }
+    unsetenv("CLDNN_POOL_IDX64");
 }
 
 /* ---------------------------------------------------------------------------- gradcheck */

@@ -86,7 +86,7 @@
 #if POOL_FASTDIV
 #define POOL_SDIV(n, d) fdiv((n), fd##d)
 #else
-#define POOL_SDIV(n, d) ((n) / (fd##d).x)
+#define POOL_SDIV(n, d) ((n) / (int)(fd##d).x)
 #endif
 
 /* Offset of slot indices over per-slot strides s. */

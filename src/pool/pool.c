@@ -25,7 +25,8 @@
 **
 ** Invariants: a set descriptor has windows >= 1, 0 <= pad < window, strides >= 1, so every
 ** window of a valid output holds a tap inside the input. Every size the kernels index with fits
-** an int; element offsets fit IDX_T (uint when every view spans < 2^32 elements).
+** an int; element offsets fit IDX_T (uint, with magic-number division, when every view ends
+** below 2^31 elements; ulong otherwise).
 */
 #include "internal.h"
 
@@ -75,8 +76,11 @@ static size_t pool_wg(const cldnn_device_profile* dev) {
     return wg;
 }
 
-/* Every index below 2^31: 32-bit index math and magic-number division (fastdiv.h). */
-static int fits32(const pool_problem* p) { return p->span_max < (1ull << 31) - 64; }
+/* Every index below 2^31: 32-bit index math and magic-number division (fastdiv.h).
+** CLDNN_POOL_IDX64=1 forces the 64-bit variant (the tests' way to run it on small tensors). */
+static int fits32(const pool_problem* p) {
+    return p->span_max < (1ull << 31) - 64 && cldnn_env_int("CLDNN_POOL_IDX64", 0) == 0;
+}
 
 /* Lanes per output. Output-major: about 4 taps per lane (49 taps -> 16 lanes), within [2, wg].
 ** Lane-major: about 16 taps per lane within [2, 8], so a work-group spans wg / T >= 32 adjacent
