@@ -20,6 +20,8 @@
 **   pool_backward::random_geometries  24 random windows / pads / strides / sizes / layouts, forward
 **                          and backward, every mode.
 **   pool_backward::index64 the 64-bit index variant (CLDNN_POOL_IDX64=1) on five cases.
+**   pool_backward::runs    one element per work-item (the GPU walk) and runs of 4 (CLDNN_POOL_RUN)
+**                          over the case table; random_geometries mixes runs of 1, 3 and whole rows.
 **   pool_gradcheck::<mode> central differences of loss = sum(w * y) through the library's forward
 **                          (all perturbations batched along N in one call) vs its backward with dy = w.
 ** Plus: NaN propagation forward and backward (both nanOpt), all-equal inputs (ties), HALF storage,
@@ -305,9 +307,26 @@ Test(pool_backward, random_geometries) {
         }
         pmode m = modes[it % 4];
         int ab = (it / 4) % FX_NAB;
+        /* work-items of one element (GPUs), whole rows (CPUs) and runs of 3 with remainders */
+        setenv("CLDNN_POOL_RUN", it % 3 == 0 ? "1" : it % 3 == 1 ? "0" : "3", 1);
         forward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
         backward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
     }
+    unsetenv("CLDNN_POOL_RUN");
+}
+
+/* pool_fwd and pool_bwd with one element per work-item (the GPUs' walk; CPUs take whole rows) and
+** runs of 4 (remainders), CLDNN_POOL_RUN, over the case table. */
+Test(pool_backward, runs) {
+    const pmode modes[2] = {M_MAXDET, M_AVG};
+    for (int r = 0; r < 2; r++) {
+        setenv("CLDNN_POOL_RUN", r ? "4" : "1", 1);
+        for (size_t k = 0; k < NCASES; k++) {
+            forward_case(modes[r], &k_cases[k], 2.0f, -1.0f, CLDNN_DATA_FLOAT, r == 0);
+            backward_case(modes[r], &k_cases[k], 0.5f, 0.25f, CLDNN_DATA_FLOAT, r == 0);
+        }
+    }
+    unsetenv("CLDNN_POOL_RUN");
 }
 
 /* The 64-bit index variant (IDX_T=ulong, plain division), which the library takes for views

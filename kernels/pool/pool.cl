@@ -36,12 +36,13 @@
  *                         Default 0.
  * These are the only options: one program per storage type and index width.
  * Kernels
- *   pool_fwd        one work-item per output element (small windows)
+ *   pool_fwd        one work-item per output element, or per run of R along slot 0 (small
+ *                   windows)
  *   pool_fwd_lanes  T work-items ("lanes", a power of two) per output element, reduced through
  *                   local memory: big windows (global pooling), output-major over rows
  *                   contiguous in x (NCHW) or lane-major over contiguous channels (NHWC); the
  *                   work-group size, T and the arrangement are launch parameters
- *   pool_bwd        one work-item per dx element, gathering over the outputs whose windows cover
+ *   pool_bwd        one work-item per dx element (or run of R), gathering over the outputs whose windows cover
  *                   it in a fixed order (deterministic, no atomics); does not read x or y for
  *                   the average modes
  *   pool_bwd_tile   exact tilings (stride == window, no padding, the windows cover x exactly):
@@ -113,18 +114,28 @@ inline float pool_count(int op, int h0, int w0, int8 g) {
     return (float)(hn * wn);
 }
 
-/* Arguments 0..12 of every kernel. */
+/* Arguments 0..13 of every kernel. R and n0: pool_fwd and pool_bwd walk runs of R consecutive
+ * indices of slot 0 per work-item (od.s0 = the number of runs, n0 = slot 0's extent); the
+ * other kernels take R = 1. */
 #define POOL_COMMON_ARGS                                                                                   \
     int op, int8 g, int2 st, long4 od, ulong total, int hslot, int wslot, uint4 fd0, uint4 fd1, uint4 fd2, \
-        uint4 fdh, uint4 fdw
+        uint4 fdh, uint4 fdw, int R, ulong n0
+
+/* Opens the loop over the work-item's run of slot-0 indices i0 (closed by POOL_RUN_END), after
+ * decomposing the work-item's index `w` into the run j0 and slots i1..i3. */
+#define POOL_RUN_BEGIN(w)                                                  \
+    POOL_DECOMP((w), od, j0, i1, i2, i3);                                  \
+    const IDX_T run_end_ = min((j0 + 1) * (IDX_T)R, (IDX_T)n0);            \
+    for (IDX_T i0 = j0 * (IDX_T)R; i0 < run_end_; ++i0) {
+#define POOL_RUN_END }
 
 #define POOL_FWD_ARGS                                                                                      \
     POOL_COMMON_ARGS, __global const STORAGE_T *x, ulong xoff, long4 xs, long xh, long xw,            \
         __global STORAGE_T *y, ulong yoff, long4 ys, float alpha, float beta
 
-/* Output element `o`'s window: bases xb, yo and the clipped window [hb, he) x [wb, we). */
-#define POOL_FWD_WINDOW(o)                                                      \
-    POOL_DECOMP((o), od, i0, i1, i2, i3);                                       \
+/* The window of the output at slots i0..i3: bases xb, yo and the clipped window [hb, he) x
+ * [wb, we). */
+#define POOL_FWD_WINDOW                                                         \
     const IDX_T xb = (IDX_T)xoff + POOL_DOT(xs, i0, i1, i2, i3);                \
     const IDX_T yo = (IDX_T)yoff + POOL_DOT(ys, i0, i1, i2, i3);                \
     const int h0 = POOL_PICK(hslot, i0, i1, i2, i3) * st.s0 - g.s6;             \
@@ -136,7 +147,8 @@ __kernel void pool_fwd(POOL_FWD_ARGS) {
     const IDX_T o = (IDX_T)get_global_id(0);
     if (o >= (IDX_T)total)
         return;
-    POOL_FWD_WINDOW(o);
+    POOL_RUN_BEGIN(o)
+    POOL_FWD_WINDOW;
     float r;
     if (op <= POOL_MAX_PROP) {
         r = -INFINITY;
@@ -155,6 +167,7 @@ __kernel void pool_fwd(POOL_FWD_ARGS) {
         r = s / pool_count(op, h0, w0, g);
     }
     STORE(y, yo, pool_out(r, y, yo, alpha, beta));
+    POOL_RUN_END
 }
 
 /* T lanes per output; the work-group (local size L, a multiple of T) holds G = L / T outputs.
@@ -170,7 +183,8 @@ __kernel void pool_fwd_lanes(POOL_FWD_ARGS, int T, int lane_major, __local float
     const int step = lane_major ? G : 1; /* between the partials of lanes j and j + 1 */
     const IDX_T o = (IDX_T)get_group_id(0) * (IDX_T)G + (IDX_T)(lane_major ? lid % G : lid / T);
     const int valid = o < (IDX_T)total;
-    POOL_FWD_WINDOW(valid ? o : 0);
+    POOL_DECOMP(valid ? o : 0, od, i0, i1, i2, i3);
+    POOL_FWD_WINDOW;
     const int cw = we - wb, n = (he - hb) * cw;
     const int is_max = op <= POOL_MAX_PROP;
     float r = is_max ? -INFINITY : 0.0f;
@@ -204,7 +218,7 @@ __kernel void pool_bwd(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong xoff
     const IDX_T e = (IDX_T)get_global_id(0);
     if (e >= (IDX_T)total)
         return;
-    POOL_DECOMP(e, od, i0, i1, i2, i3);
+    POOL_RUN_BEGIN(e)
     const IDX_T xb = (IDX_T)xoff + POOL_DOT(xs, i0, i1, i2, i3);
     const IDX_T yb = (IDX_T)yoff + POOL_DOT(ys, i0, i1, i2, i3);
     const IDX_T db = (IDX_T)dyoff + POOL_DOT(dys, i0, i1, i2, i3);
@@ -245,6 +259,7 @@ __kernel void pool_bwd(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong xoff
         }
     }
     STORE(dx, xo, pool_out(acc, dx, xo, alpha, beta));
+    POOL_RUN_END
 }
 
 /* Backward over exact tilings (stride == window, no padding, H = OH * wh, W = OW * ww: VGG's 2x2
