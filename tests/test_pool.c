@@ -307,15 +307,15 @@ Test(pool_backward, random_geometries) {
         }
         pmode m = modes[it % 4];
         int ab = (it / 4) % FX_NAB;
-        /* work-items of one element (GPUs), whole rows (CPUs) and runs of 3 with remainders */
-        setenv("CLDNN_POOL_RUN", it % 3 == 0 ? "1" : it % 3 == 1 ? "0" : "3", 1);
+        /* work-items of one element (GPUs), whole rows (1000) and runs of 3 with remainders */
+        setenv("CLDNN_POOL_RUN", it % 3 == 0 ? "1" : it % 3 == 1 ? "1000" : "3", 1);
         forward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
         backward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
     }
     unsetenv("CLDNN_POOL_RUN");
 }
 
-/* pool_fwd and pool_bwd with one element per work-item (the GPUs' walk; CPUs take whole rows) and
+/* pool_fwd and pool_bwd with one element per work-item (the GPUs' walk; CPUs take runs of a row) and
 ** runs of 4 (remainders), CLDNN_POOL_RUN, over the case table. */
 Test(pool_backward, runs) {
     const pmode modes[2] = {M_MAXDET, M_AVG};

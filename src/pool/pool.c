@@ -63,7 +63,7 @@ typedef struct {
 typedef struct {
     size_t wg;
     int idx32;
-    int run;        /* pool_fwd, pool_bwd: consecutive slot-0 indices per work-item; 0: all */
+    int run;        /* pool_fwd, pool_bwd: consecutive slot-0 indices per work-item; 0: auto */
     int lanes;      /* pool_fwd_lanes: work-items per output (a power of two, <= wg) */
     int lane_major; /* pool_fwd_lanes: the arrangement (pool.cl) */
 } pool_params;
@@ -154,10 +154,11 @@ static void plain_defaults(const void* problem, const cldnn_device_profile* dev,
     q->idx32 = fits32((const pool_problem*)problem);
     q->lanes = 1;
     q->lane_major = 0;
-    /* CPUs: a whole row per work-item amortizes the index decoding over it (PoCL, 4x64x112x112
-    ** 3x3 s2 p1 max, interleaved runs: forward 6-12 ms against 29-37, backward 86-132 against
-    ** 136-292 a work-item per element); GPUs: one element, so adjacent work-items touch adjacent
-    ** addresses. CLDNN_POOL_RUN=<n> overrides it (0: the whole row), for the tests. */
+    /* CPUs: runs along the row (up to all of it, while 4 work-groups per compute unit remain)
+    ** amortize the index decoding (PoCL, 4x64x112x112 3x3 s2 p1 max, interleaved runs: forward
+    ** 6-12 ms against 29-37, backward 86-132 against 136-292 a work-item per element); GPUs: one
+    ** element, so adjacent work-items touch adjacent addresses. CLDNN_POOL_RUN=<n> overrides it
+    ** (0: the CPU rule), for the tests. */
     q->run = cldnn_env_int("CLDNN_POOL_RUN", dev->is_cpu ? 0 : 1);
     if (q->run < 0)
         q->run = 1;
@@ -207,7 +208,11 @@ static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const p
     slot_order(d, s, perm);
     cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
     cl_int2 st = {{p->sh, p->sw}};
-    cl_int R = q->run > 0 ? q->run : d[perm[0]];
+    /* run 0: as long as the work still leaves 4 work-groups per compute unit, within the row */
+    uint64_t elems = (uint64_t)d[0] * (uint64_t)d[1] * (uint64_t)d[2] * (uint64_t)d[3];
+    uint64_t per = elems / ((uint64_t)q->wg * h->prof.compute_units * 4u);
+    uint64_t row = (uint64_t)d[perm[0]];
+    cl_int R = q->run > 0 ? q->run : (cl_int)(per < 1 ? 1 : per > row ? row : per);
     cl_ulong n0 = (cl_ulong)d[perm[0]];
     cl_long4 od;
     *total = 1;
