@@ -545,7 +545,10 @@ CLDNN_EXPORT cldnnStatus_t cldnnPoolingForward(cldnnHandle_t handle, const cldnn
                                                size_t xOffset, const void* beta, const cldnnTensorDescriptor_t yDesc,
                                                cl_mem y, size_t yOffset);
 /* dx = alpha * d pool / dx (dy) + beta * dx. Max modes find each window's argmax again from x and
-** y (the first tap, in window order, whose x equals y). */
+** y (the first tap, in window order, whose x equals y; a NaN tap matches a NaN y, so with
+** PROPAGATE_NAN the gradient goes to the window's first NaN, and with NOT_PROPAGATE_NAN a window
+** of NaNs, y = -infinity, passes none). y must be the forward's output (alpha 1, beta 0); the
+** average modes read neither x nor y. */
 CLDNN_EXPORT cldnnStatus_t cldnnPoolingBackward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc,
                                                 const void* alpha, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                                 size_t yOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,

@@ -1,0 +1,653 @@
+/*
+** pool.c: the pooling descriptor, cldnnPoolingForward and cldnnPoolingBackward (cuDNN semantics).
+**
+** Target shapes: ResNet-50's 3x3 s2 p1 max (32x64x112x112) and global 7x7 average (32x2048x7x7),
+** VGG-16's 2x2 s2 max; any window, stride and padding, NCHW, NHWC and arbitrary strides, float and
+** half storage. Memory-bound: every solver reads each input element once from DRAM (window
+** overlaps hit the cache) and writes each output once.
+**
+** A call is described by a pool_problem in logical (n, c, h, w) order; the kernels
+** (kernels/pool/pool.cl) walk the output tensor (forward y, backward dx) in "slots" ordered by
+** stride, fastest first, so adjacent work-items touch adjacent addresses in any layout.
+** Solvers, first applicable wins:
+**   pool_fwd_lanes  forward with big windows (global pooling) over rows (NCHW) or channels (NHWC)
+**                   contiguous in x: T lanes of a work-group per output, a local-memory tree per
+**                   output
+**   pool_fwd        forward, one work-item per output
+**   pool_bwd_tile   backward over exact tilings (stride == window, no padding, windows covering
+**                   x: VGG's 2x2 s2, global pooling on CPUs): one work-item per output finds its
+**                   window's first maximum once and writes the whole window
+**   pool_bwd        backward, one work-item per dx element gathering over the covering windows
+**                   (deterministic; the max modes re-find each window's first maximum from x
+**                   and y, the average modes read neither x nor y)
+** Semantics (include/cldnn.h): max modes skip padding; NaN rules and the tie rule are in the
+** header of pool.cl. Backward expects y = the forward's output with alpha 1, beta 0.
+**
+** Invariants: a set descriptor has windows >= 1, 0 <= pad < window, strides >= 1, so every
+** window of a valid output holds a tap inside the input. Every size the kernels index with fits
+** an int; element offsets fit IDX_T (uint, with magic-number division, when every view ends
+** below 2^31 elements; ulong otherwise).
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cldnnPoolingStruct {
+    int is_set;
+    cldnnPoolingMode_t mode;
+    cldnnNanPropagation_t nan;
+    int wh, ww, ph, pw, sh, sw;
+};
+
+/* Kernel op codes (pool.cl). */
+enum { POOL_MAX_SKIP = 0, POOL_MAX_PROP = 1, POOL_AVG_INCL = 2, POOL_AVG_EXCL = 3 };
+
+typedef struct {
+    int dir;  /* 0 forward, 1 backward */
+    int op;
+    cldnnDataType_t dtype;
+    int n, c, h, w, oh, ow;
+    int wh, ww, ph, pw, sh, sw;
+    int64_t xs[4], ys[4], dys[4], dxs[4]; /* element strides, logical (n, c, h, w) */
+    uint64_t off_x, off_y, off_dy, off_dx; /* elements */
+    uint64_t span_max;                     /* largest offset + span of any view */
+    float alpha, beta;
+} pool_problem;
+
+typedef struct {
+    cl_mem x, y, dy, dx;
+} pool_buffers;
+
+typedef struct {
+    size_t wg;
+    int idx32;
+    int run;        /* pool_fwd, pool_bwd: consecutive slot-0 indices per work-item; 0: auto */
+    int lanes;      /* pool_fwd_lanes: work-items per output (a power of two, <= wg) */
+    int lane_major; /* pool_fwd_lanes: the arrangement (pool.cl) */
+} pool_params;
+
+/* --------------------------------------------------------------------------- solvers */
+
+static size_t pool_wg(const cldnn_device_profile* dev) {
+    size_t wg = dev->is_cpu ? 64 : 256;
+    while (wg > dev->max_wg_size)
+        wg /= 2;
+    return wg;
+}
+
+/* Every index below 2^31: 32-bit index math and magic-number division (fastdiv.h).
+** CLDNN_POOL_IDX64=1 forces the 64-bit variant (the tests' way to run it on small tensors). */
+static int fits32(const pool_problem* p) {
+    return p->span_max < (1ull << 31) - 64 && cldnn_env_int("CLDNN_POOL_IDX64", 0) == 0;
+}
+
+/* Lanes per output. Output-major: about 4 taps per lane (49 taps -> 16 lanes), within [2, wg].
+** Lane-major: about 16 taps per lane within [2, 8], so a work-group spans wg / T >= 32 adjacent
+** channels (49 taps -> 4 lanes of 64 channels: 256 contiguous bytes per tap and warp pair). */
+static int lanes_for(const pool_problem* p, size_t wg, int lane_major) {
+    int taps = p->wh * p->ww, t = 2;
+    if (lane_major) {
+        while (t * 16 < taps && t < 8)
+            t *= 2;
+        return (size_t)t * 32 <= wg ? t : 2;
+    }
+    while (t * 4 < taps && (size_t)t * 2 <= wg)
+        t *= 2;
+    return t;
+}
+
+/* Whether the lanes of an output should be lane-major: channels contiguous in x and rows not. */
+static int lanes_major(const pool_problem* p) { return p->xs[3] != 1 && p->xs[1] == 1; }
+
+/* Windows of 32 taps and more whose rows (NCHW) or channels (NHWC) are contiguous in x. On a GPU
+** one work-item per output would read a strided stream (NCHW: adjacent outputs sit a window apart)
+** or leave few, long work-items (NHWC global pooling: 64 Ki outputs of 49 taps fill 256
+** work-groups). CPUs prefer one work-item per output (PoCL, 32x2048x7x7 global average: 2.8 ms
+** against 30 NCHW, 9 against 19 NHWC) unless the outputs would not give every compute unit a
+** work-group. */
+static int lanes_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const pool_problem* p = (const pool_problem*)problem;
+    uint64_t outputs = (uint64_t)p->n * (uint64_t)p->c * (uint64_t)p->oh * (uint64_t)p->ow;
+    if (dev->is_cpu && outputs >= (uint64_t)pool_wg(dev) * dev->compute_units)
+        return 0;
+    return p->dir == 0 && dev->max_wg_size >= 64 && p->wh * p->ww >= 32 &&
+           ((p->xs[3] == 1 && p->ww >= 4) || lanes_major(p));
+}
+
+static void lanes_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const pool_problem* p = (const pool_problem*)problem;
+    pool_params* q = (pool_params*)params;
+    q->wg = pool_wg(dev);
+    q->idx32 = fits32(p);
+    q->lane_major = lanes_major(p);
+    q->lanes = lanes_for(p, q->wg, q->lane_major);
+    q->run = 1;
+}
+
+static int fwd_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)dev;
+    return ((const pool_problem*)problem)->dir == 0;
+}
+
+static int bwd_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)dev;
+    return ((const pool_problem*)problem)->dir == 1;
+}
+
+/* Exact tilings: stride == window (any stride where there is one window along that dim), no
+** padding, the windows cover x exactly (VGG's 2x2 s2 and global pooling). GPUs take windows of
+** up to 16 taps (a work-item per output writing a large window would write uncoalesced); CPUs
+** any, where a work-item writing a contiguous window is what they prefer (PoCL, 2x64x224x224
+** 2x2 s2 max: 150 ms against 540 ms for pool_bwd; 32x2048x7x7 global average: 9 against 224). */
+static int tile_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const pool_problem* p = (const pool_problem*)problem;
+    return p->dir == 1 && p->ph == 0 && p->pw == 0 && (p->sh == p->wh || p->oh == 1) &&
+           (p->sw == p->ww || p->ow == 1) && p->h == p->oh * p->wh && p->w == p->ow * p->ww &&
+           (dev->is_cpu || p->wh * p->ww <= 16);
+}
+
+static void plain_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    pool_params* q = (pool_params*)params;
+    q->wg = pool_wg(dev);
+    q->idx32 = fits32((const pool_problem*)problem);
+    q->lanes = 1;
+    q->lane_major = 0;
+    /* CPUs: runs along the row (up to all of it, while 4 work-groups per compute unit remain)
+    ** amortize the index decoding (PoCL, 4x64x112x112 3x3 s2 p1 max, interleaved runs: forward
+    ** 6-12 ms against 29-37, backward 86-132 against 136-292 a work-item per element); GPUs: one
+    ** element, so adjacent work-items touch adjacent addresses. CLDNN_POOL_RUN=<n> overrides it
+    ** (0: the CPU rule), for the tests. */
+    q->run = cldnn_env_int("CLDNN_POOL_RUN", dev->is_cpu ? 0 : 1);
+    if (q->run < 0)
+        q->run = 1;
+}
+
+/* The slot order of a walked tensor with logical dims d and strides s: by stride ascending,
+** ties broken toward the later logical dim (w before h before c before n), size-1 dims last. */
+static void slot_order(const int* d, const int64_t* s, int perm[4]) {
+    for (int i = 0; i < 4; ++i)
+        perm[i] = 3 - i;
+    for (int i = 1; i < 4; ++i)
+        for (int j = i; j > 0; --j) {
+            int a = perm[j - 1], b = perm[j];
+            int64_t ka = d[a] == 1 ? INT64_MAX : s[a], kb = d[b] == 1 ? INT64_MAX : s[b];
+            if (kb < ka || (kb == ka && b > a)) {
+                perm[j - 1] = b;
+                perm[j] = a;
+            }
+        }
+}
+
+/* Per-slot strides of s in slot order; the spatial slots get 0 when window (the operand is read
+** through windows and gets its spatial strides separately). */
+static cl_long4 slot_strides(const int64_t* s, const int perm[4], int window) {
+    cl_long4 v;
+    for (int k = 0; k < 4; ++k)
+        v.s[k] = window && perm[k] >= 2 ? 0 : s[perm[k]];
+    return v;
+}
+
+static int slot_of(const int perm[4], int logical) {
+    for (int k = 0; k < 4; ++k)
+        if (perm[k] == logical)
+            return k;
+    return 0;
+}
+
+/* Sets the arguments shared by every kernel (0..13: op, geometry, slots of the walked tensor
+** with dims d and strides s, magic divisors of the slot dims and strides, the run along slot 0)
+** and gets kernel `name`; *total is the number of work-items. */
+static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const pool_params* q, const char* name,
+                                 const int* d, const int64_t* s, int perm[4], cl_kernel* k, uint64_t* total) {
+    char opts[96];
+    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
+             p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+    CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, name, k));
+    slot_order(d, s, perm);
+    cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
+    cl_int2 st = {{p->sh, p->sw}};
+    /* run 0: as long as the work still leaves 4 work-groups per compute unit, within the row */
+    uint64_t elems = (uint64_t)d[0] * (uint64_t)d[1] * (uint64_t)d[2] * (uint64_t)d[3];
+    uint64_t per = elems / ((uint64_t)q->wg * h->prof.compute_units * 4u);
+    uint64_t row = (uint64_t)d[perm[0]];
+    cl_int R = q->run > 0 ? q->run : (cl_int)(per < 1 ? 1 : per > row ? row : per);
+    cl_ulong n0 = (cl_ulong)d[perm[0]];
+    cl_long4 od;
+    *total = 1;
+    for (int i = 0; i < 4; ++i) {
+        od.s[i] = i == 0 ? (d[perm[0]] + R - 1) / R : d[perm[i]];
+        *total *= (uint64_t)od.s[i];
+    }
+    cl_ulong tot = *total;
+    cl_int op = p->op, hs = slot_of(perm, 2), ws = slot_of(perm, 3);
+    CLDNN_SETARG(*k, 0, op);
+    CLDNN_SETARG(*k, 1, g);
+    CLDNN_SETARG(*k, 2, st);
+    CLDNN_SETARG(*k, 3, od);
+    CLDNN_SETARG(*k, 4, tot);
+    CLDNN_SETARG(*k, 5, hs);
+    CLDNN_SETARG(*k, 6, ws);
+    cl_uint4 fd[5] = {cldnn_fastdiv((uint32_t)od.s[0]), cldnn_fastdiv((uint32_t)od.s[1]),
+                      cldnn_fastdiv((uint32_t)od.s[2]), cldnn_fastdiv((uint32_t)p->sh), cldnn_fastdiv((uint32_t)p->sw)};
+    for (cl_uint i = 0; i < 5; ++i)
+        CLDNN_SETARG(*k, 7 + i, fd[i]);
+    CLDNN_SETARG(*k, 12, R);
+    CLDNN_SETARG(*k, 13, n0);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Arguments from `at` on of one operand read through windows: buffer, offset, (n, c) slot strides,
+** then the h and w strides. */
+static cldnnStatus_t window_operand(cl_kernel k, cl_uint at, cl_mem m, uint64_t off, const int64_t* s,
+                                    const int perm[4]) {
+    cl_ulong o = off;
+    cl_long4 v = slot_strides(s, perm, 1);
+    cl_long sh = s[2], sw = s[3];
+    CLDNN_SETARG(k, at, m);
+    CLDNN_SETARG(k, at + 1, o);
+    CLDNN_SETARG(k, at + 2, v);
+    CLDNN_SETARG(k, at + 3, sh);
+    CLDNN_SETARG(k, at + 4, sw);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Arguments of the walked output: buffer, offset, full slot strides, alpha, beta. */
+static cldnnStatus_t out_operand(cl_kernel k, cl_uint at, cl_mem m, uint64_t off, const int64_t* s,
+                                 const int perm[4], const pool_problem* p) {
+    cl_ulong o = off;
+    cl_long4 v = slot_strides(s, perm, 0);
+    CLDNN_SETARG(k, at, m);
+    CLDNN_SETARG(k, at + 1, o);
+    CLDNN_SETARG(k, at + 2, v);
+    CLDNN_SETARG(k, at + 3, p->alpha);
+    CLDNN_SETARG(k, at + 4, p->beta);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t fwd_launch(cldnnHandle_t h, const pool_problem* p, const pool_params* q,
+                                const pool_buffers* b, const char* name) {
+    int d[4] = {p->n, p->c, p->oh, p->ow}, perm[4];
+    cl_kernel k;
+    uint64_t total;
+    CLDNN_TRY(pool_kernel(h, p, q, name, d, p->ys, perm, &k, &total));
+    CLDNN_TRY(window_operand(k, 14, b->x, p->off_x, p->xs, perm));
+    CLDNN_TRY(out_operand(k, 19, b->y, p->off_y, p->ys, perm, p));
+    if (q->lanes <= 1)
+        return cldnn_enqueue_1d(h, k, total, q->wg, name);
+    cl_int T = q->lanes;
+    cl_int major = q->lane_major;
+    CLDNN_SETARG(k, 24, T);
+    CLDNN_SETARG(k, 25, major);
+    cl_int e = clSetKernelArg(k, 26, q->wg * sizeof(float), NULL);
+    if (e != CL_SUCCESS)
+        return CLDNN_CL_FAIL(e, "clSetKernelArg");
+    uint64_t per = q->wg / (size_t)q->lanes, groups = (total + per - 1) / per;
+    return cldnn_enqueue_1d(h, k, groups * q->wg, q->wg, name);
+}
+
+static cldnnStatus_t fwd_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return fwd_launch(h, (const pool_problem*)problem, (const pool_params*)params, (const pool_buffers*)buffers,
+                      "pool_fwd");
+}
+
+static cldnnStatus_t lanes_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return fwd_launch(h, (const pool_problem*)problem, (const pool_params*)params, (const pool_buffers*)buffers,
+                      "pool_fwd_lanes");
+}
+
+static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const pool_problem* p = (const pool_problem*)problem;
+    const pool_params* q = (const pool_params*)params;
+    const pool_buffers* b = (const pool_buffers*)buffers;
+    int d[4] = {p->n, p->c, p->h, p->w}, perm[4];
+    cl_kernel k;
+    uint64_t total;
+    CLDNN_TRY(pool_kernel(h, p, q, "pool_bwd", d, p->dxs, perm, &k, &total));
+    CLDNN_TRY(window_operand(k, 14, b->x, p->off_x, p->xs, perm));
+    CLDNN_TRY(window_operand(k, 19, b->y, p->off_y, p->ys, perm));
+    CLDNN_TRY(window_operand(k, 24, b->dy, p->off_dy, p->dys, perm));
+    CLDNN_TRY(out_operand(k, 29, b->dx, p->off_dx, p->dxs, perm, p));
+    return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd");
+}
+
+static void tile_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    plain_defaults(problem, dev, params);
+    ((pool_params*)params)->run = 1;
+}
+
+static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const pool_problem* p = (const pool_problem*)problem;
+    const pool_params* q = (const pool_params*)params;
+    const pool_buffers* b = (const pool_buffers*)buffers;
+    int d[4] = {p->n, p->c, p->oh, p->ow}, perm[4];
+    cl_kernel k;
+    uint64_t total;
+    CLDNN_TRY(pool_kernel(h, p, q, "pool_bwd_tile", d, p->dxs, perm, &k, &total));
+    CLDNN_TRY(window_operand(k, 14, b->x, p->off_x, p->xs, perm));
+    cl_ulong oy = p->off_y, ody = p->off_dy, odx = p->off_dx;
+    cl_long4 ys = slot_strides(p->ys, perm, 0), dys = slot_strides(p->dys, perm, 0);
+    cl_long4 dxs = slot_strides(p->dxs, perm, 1);
+    cl_long dxh = p->dxs[2], dxw = p->dxs[3];
+    CLDNN_SETARG(k, 19, b->y);
+    CLDNN_SETARG(k, 20, oy);
+    CLDNN_SETARG(k, 21, ys);
+    CLDNN_SETARG(k, 22, b->dy);
+    CLDNN_SETARG(k, 23, ody);
+    CLDNN_SETARG(k, 24, dys);
+    CLDNN_SETARG(k, 25, b->dx);
+    CLDNN_SETARG(k, 26, odx);
+    CLDNN_SETARG(k, 27, dxs);
+    CLDNN_SETARG(k, 28, dxh);
+    CLDNN_SETARG(k, 29, dxw);
+    CLDNN_SETARG(k, 30, p->alpha);
+    CLDNN_SETARG(k, 31, p->beta);
+    return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd_tile");
+}
+
+static const cldnn_solver pool_solvers[] = {
+    {"pool_fwd_lanes", -1, lanes_applicable, NULL, lanes_defaults, sizeof(pool_params), lanes_run},
+    {"pool_fwd", -1, fwd_applicable, NULL, plain_defaults, sizeof(pool_params), fwd_run},
+    {"pool_bwd_tile", -1, tile_applicable, NULL, tile_defaults, sizeof(pool_params), tile_run},
+    {"pool_bwd", -1, bwd_applicable, NULL, plain_defaults, sizeof(pool_params), bwd_run},
+};
+
+/* ------------------------------------------------------------------------ descriptor */
+
+cldnnStatus_t cldnnCreatePoolingDescriptor(cldnnPoolingDescriptor_t* desc) {
+    cldnn_error_clear();
+    if (desc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc (output pointer) is NULL");
+    *desc = (cldnnPoolingDescriptor_t)calloc(1, sizeof **desc);
+    if (*desc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "pooling descriptor allocation");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnDestroyPoolingDescriptor(cldnnPoolingDescriptor_t desc) {
+    cldnn_error_clear();
+    free(desc);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static const char* mode_name(cldnnPoolingMode_t m) {
+    switch (m) {
+    case CLDNN_POOLING_MAX: return "max";
+    case CLDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING: return "avg";
+    case CLDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING: return "avg_exclude";
+    case CLDNN_POOLING_MAX_DETERMINISTIC: return "max_det";
+    }
+    return NULL;
+}
+
+cldnnStatus_t cldnnSetPooling2dDescriptor(cldnnPoolingDescriptor_t desc, cldnnPoolingMode_t mode,
+                                          cldnnNanPropagation_t nanOpt, int windowH, int windowW, int padH, int padW,
+                                          int strideH, int strideW) {
+    cldnn_error_clear();
+    if (desc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc is NULL");
+    if (mode_name(mode) == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "mode %d is not a cldnnPoolingMode_t value", (int)mode);
+    if (nanOpt != CLDNN_NOT_PROPAGATE_NAN && nanOpt != CLDNN_PROPAGATE_NAN)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "nanOpt %d is not a cldnnNanPropagation_t value",
+                          (int)nanOpt);
+    if (windowH < 1 || windowW < 1)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "window %dx%d: both sizes must be >= 1", windowH, windowW);
+    if (strideH < 1 || strideW < 1)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "stride %dx%d: both strides must be >= 1", strideH, strideW);
+    if (padH < 0 || padW < 0)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "padding %dx%d: must be >= 0", padH, padW);
+    if (padH >= windowH || padW >= windowW)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM,
+                          "padding %dx%d must be smaller than the window %dx%d (a window of padding only)", padH,
+                          padW, windowH, windowW);
+    desc->mode = mode;
+    desc->nan = nanOpt;
+    desc->wh = windowH;
+    desc->ww = windowW;
+    desc->ph = padH;
+    desc->pw = padW;
+    desc->sh = strideH;
+    desc->sw = strideW;
+    desc->is_set = 1;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t check_desc(const struct cldnnPoolingStruct* d) {
+    if (d == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "poolingDesc is NULL");
+    if (!d->is_set)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "poolingDesc was created but never set");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetPooling2dDescriptor(const cldnnPoolingDescriptor_t desc, cldnnPoolingMode_t* mode,
+                                          cldnnNanPropagation_t* nanOpt, int* windowH, int* windowW, int* padH,
+                                          int* padW, int* strideH, int* strideW) {
+    cldnn_error_clear();
+    CLDNN_TRY(check_desc(desc));
+    if (!mode || !nanOpt || !windowH || !windowW || !padH || !padW || !strideH || !strideW)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "an output pointer is NULL");
+    *mode = desc->mode;
+    *nanOpt = desc->nan;
+    *windowH = desc->wh;
+    *windowW = desc->ww;
+    *padH = desc->ph;
+    *padW = desc->pw;
+    *strideH = desc->sh;
+    *strideW = desc->sw;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* x (or dx) must be a 4-d tensor whose sizes fit an int and whose padded extent holds a window;
+** writes the output dims (n, c, oh, ow). */
+static cldnnStatus_t output_dims(const struct cldnnPoolingStruct* d, const struct cldnnTensorStruct* x,
+                                 const char* what, int64_t out[4]) {
+    if (x->nd > 4)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                          "%s has %d dims: only 2-d pooling of 4-d tensors is supported", what, x->nd);
+    if (x->nd < 4)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s has %d dims: 2-d pooling needs a 4-d tensor", what, x->nd);
+    for (int i = 0; i < 4; ++i)
+        if (x->dims[i] > INT32_MAX / 2)
+            return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "%s dim %d (%lld) is too large", what, i,
+                              (long long)x->dims[i]);
+    if ((int64_t)d->wh * d->ww > INT32_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "window %dx%d has more than 2^31 taps", d->wh, d->ww);
+    int64_t hp = x->dims[2] + 2 * (int64_t)d->ph, wp = x->dims[3] + 2 * (int64_t)d->pw;
+    if (hp < d->wh || wp < d->ww)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "window %dx%d is larger than %s's padded extent %lldx%lld", d->wh,
+                          d->ww, what, (long long)hp, (long long)wp);
+    out[0] = x->dims[0];
+    out[1] = x->dims[1];
+    out[2] = 1 + (hp - d->wh) / d->sh;
+    out[3] = 1 + (wp - d->ww) / d->sw;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetPooling2dForwardOutputDim(const cldnnPoolingDescriptor_t desc,
+                                                const cldnnTensorDescriptor_t xDesc, int* n, int* c, int* h,
+                                                int* w) {
+    cldnn_error_clear();
+    CLDNN_TRY(check_desc(desc));
+    CLDNN_TRY(cldnn_check_tensor(xDesc, "xDesc"));
+    if (!n || !c || !h || !w)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "an output pointer is NULL");
+    int64_t o[4];
+    CLDNN_TRY(output_dims(desc, xDesc, "xDesc", o));
+    *n = (int)o[0];
+    *c = (int)o[1];
+    *h = (int)o[2];
+    *w = (int)o[3];
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ----------------------------------------------------------------------------- calls */
+
+/* The output descriptor y (or dy) must have the dims the descriptor gives for x (or dx). */
+static cldnnStatus_t check_out_dims(const int64_t want[4], const struct cldnnTensorStruct* y, const char* yn,
+                                    const char* xn) {
+    int same = y->nd == 4;
+    for (int i = 0; same && i < 4; ++i)
+        same = y->dims[i] == want[i];
+    if (!same) {
+        char got[160], exp[160];
+        cldnn_format_dims(got, sizeof got, y->nd, y->dims);
+        cldnn_format_dims(exp, sizeof exp, 4, want);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                          "%s is %s but pooling %s gives %s (cldnnGetPooling2dForwardOutputDim)", yn, got, xn, exp);
+    }
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static int kernel_op(const struct cldnnPoolingStruct* d) {
+    if (d->mode == CLDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING)
+        return POOL_AVG_INCL;
+    if (d->mode == CLDNN_POOLING_AVERAGE_COUNT_EXCLUDE_PADDING)
+        return POOL_AVG_EXCL;
+    return d->nan == CLDNN_PROPAGATE_NAN ? POOL_MAX_PROP : POOL_MAX_SKIP;
+}
+
+static void problem_init(pool_problem* p, int dir, const struct cldnnPoolingStruct* d,
+                         const struct cldnnTensorStruct* x, const int64_t out[4], const void* alpha,
+                         const void* beta) {
+    memset(p, 0, sizeof *p);
+    p->dir = dir;
+    p->op = kernel_op(d);
+    p->dtype = x->dtype;
+    p->n = (int)out[0];
+    p->c = (int)out[1];
+    p->h = (int)x->dims[2];
+    p->w = (int)x->dims[3];
+    p->oh = (int)out[2];
+    p->ow = (int)out[3];
+    p->wh = d->wh;
+    p->ww = d->ww;
+    p->ph = d->ph;
+    p->pw = d->pw;
+    p->sh = d->sh;
+    p->sw = d->sw;
+    p->alpha = cldnn_scalar_as_float(alpha, x->dtype);
+    p->beta = cldnn_scalar_as_float(beta, x->dtype);
+}
+
+/* Records operand t (strides into s, byte offset into *off) and grows span_max. */
+static void add_operand(pool_problem* p, const struct cldnnTensorStruct* t, size_t byte_off, int64_t* s,
+                        uint64_t* off) {
+    for (int i = 0; i < 4; ++i)
+        s[i] = t->strides[i];
+    *off = byte_off / cldnn_dtype_size(t->dtype);
+    uint64_t end = *off + (uint64_t)t->span;
+    if (end > p->span_max)
+        p->span_max = end;
+}
+
+static void pool_key(char* buf, size_t size, const char* dir, const struct cldnnPoolingStruct* d,
+                     const struct cldnnTensorStruct* x) {
+    char dims[200];
+    cldnn_format_dims(dims, sizeof dims, x->nd, x->dims);
+    const char* layout = cldnn_tensor_layout(x);
+    snprintf(buf, size, "pool-%s:%s-n%d-w%dx%d-p%dx%d-s%dx%d-d%s-%s-%s", dir, mode_name(d->mode), (int)d->nan, d->wh,
+             d->ww, d->ph, d->pw, d->sh, d->sw, dims, layout ? layout : "strided", cldnn_dtype_name(x->dtype));
+}
+
+static void pool_log_cmd(int dir, const struct cldnnPoolingStruct* d, const struct cldnnTensorStruct* x,
+                         const void* alpha, const void* beta) {
+    if (!cldnn_log_cmd_enabled())
+        return;
+    char shape[400];
+    cldnn_bench_shape_flags(shape, sizeof shape, x);
+    cldnn_log_cmd("pool -F %d -m %s -N %d -y %d -x %d -p %d -q %d -u %d -v %d -A %g -B %g %s", dir,
+                  mode_name(d->mode), (int)d->nan, d->wh, d->ww, d->ph, d->pw, d->sh, d->sw,
+                  (double)cldnn_scalar_as_float(alpha, x->dtype), (double)cldnn_scalar_as_float(beta, x->dtype),
+                  shape);
+}
+
+static cldnnStatus_t check_common(cldnnHandle_t h, const struct cldnnPoolingStruct* d, const void* alpha,
+                                  const void* beta) {
+    CLDNN_TRY(cldnn_check_handle(h));
+    CLDNN_TRY(check_desc(d));
+    if (alpha == NULL || beta == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", alpha == NULL ? "alpha" : "beta");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t same_dtype(const struct cldnnTensorStruct* a, const char* an, const struct cldnnTensorStruct* b,
+                                const char* bn) {
+    if (a->dtype != b->dtype)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s holds %s but %s holds %s", an, cldnn_dtype_name(a->dtype), bn,
+                          cldnn_dtype_name(b->dtype));
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* The checks between the input-side tensor in (x or dx) and the output-side out (y or dy): the
+** output dims the descriptor gives for in, one data type, one the calls compute. */
+static cldnnStatus_t check_geometry(const struct cldnnPoolingStruct* d, const struct cldnnTensorStruct* in,
+                                    const char* in_name, const struct cldnnTensorStruct* out, const char* out_name,
+                                    int64_t dims[4]) {
+    CLDNN_TRY(output_dims(d, in, in_name, dims));
+    CLDNN_TRY(check_out_dims(dims, out, out_name, in_name));
+    CLDNN_TRY(same_dtype(in, in_name, out, out_name));
+    return cldnn_check_compute_dtype(in->dtype, in_name);
+}
+
+/* Runs p through the solver table; x names the input-side tensor in the problem key. */
+static cldnnStatus_t pool_run(cldnnHandle_t h, const pool_problem* p, const pool_buffers* b,
+                              const struct cldnnPoolingStruct* d, const struct cldnnTensorStruct* x) {
+    char key[400];
+    pool_key(key, sizeof key, p->dir ? "bwd" : "fwd", d, x);
+    return cldnn_solver_run_default(h, pool_solvers, sizeof pool_solvers / sizeof pool_solvers[0], p, b, key);
+}
+
+cldnnStatus_t cldnnPoolingForward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc, const void* alpha,
+                                  const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const void* beta,
+                                  const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset) {
+    cldnn_error_clear();
+    CLDNN_TRY(check_common(handle, desc, alpha, beta));
+    CLDNN_TRY(cldnn_check_tensor(xDesc, "xDesc"));
+    CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
+    int64_t out[4];
+    CLDNN_TRY(check_geometry(desc, xDesc, "xDesc", yDesc, "yDesc", out));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
+    pool_log_cmd(1, desc, xDesc, alpha, beta);
+
+    pool_problem p;
+    problem_init(&p, 0, desc, xDesc, out, alpha, beta);
+    add_operand(&p, xDesc, xOffset, p.xs, &p.off_x);
+    add_operand(&p, yDesc, yOffset, p.ys, &p.off_y);
+    pool_buffers b = {x, y, NULL, NULL};
+    return pool_run(handle, &p, &b, desc, xDesc);
+}
+
+cldnnStatus_t cldnnPoolingBackward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc, const void* alpha,
+                                   const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
+                                   const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset,
+                                   const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const void* beta,
+                                   const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset) {
+    cldnn_error_clear();
+    CLDNN_TRY(check_common(handle, desc, alpha, beta));
+    CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
+    CLDNN_TRY(cldnn_check_tensor(dyDesc, "dyDesc"));
+    CLDNN_TRY(cldnn_check_tensor(xDesc, "xDesc"));
+    CLDNN_TRY(cldnn_check_tensor(dxDesc, "dxDesc"));
+    CLDNN_TRY(cldnn_check_same_dims(xDesc, "xDesc", dxDesc, "dxDesc"));
+    CLDNN_TRY(cldnn_check_same_dims(yDesc, "yDesc", dyDesc, "dyDesc"));
+    int64_t out[4];
+    CLDNN_TRY(check_geometry(desc, dxDesc, "dxDesc", dyDesc, "dyDesc", out));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dyDesc, dy, dyOffset, "dy"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dxDesc, dx, dxOffset, "dx"));
+    pool_log_cmd(2, desc, dxDesc, alpha, beta);
+
+    pool_problem p;
+    problem_init(&p, 1, desc, dxDesc, out, alpha, beta);
+    add_operand(&p, xDesc, xOffset, p.xs, &p.off_x);
+    add_operand(&p, yDesc, yOffset, p.ys, &p.off_y);
+    add_operand(&p, dyDesc, dyOffset, p.dys, &p.off_dy);
+    add_operand(&p, dxDesc, dxOffset, p.dxs, &p.off_dx);
+    pool_buffers b = {x, y, dy, dx};
+    return pool_run(handle, &p, &b, desc, dxDesc);
+}
