@@ -106,9 +106,47 @@ inline IDX_T bn_off(int4 c, long4 s) {
     return (IDX_T)c.x * (IDX_T)s.x + (IDX_T)c.y * (IDX_T)s.y + (IDX_T)c.z * (IDX_T)s.z + (IDX_T)c.w * (IDX_T)s.w;
 }
 
-/* Offset of reduction element m of an operand with stat base b and reduction strides rs. */
 #define BN_AT(b, rs, rc) ((b) + bn_off((rc), (rs)))
-#define BN_RC(m) bn_red_coord((m), nrd, rdims, rdiv0, rdiv1, rdiv2)
+
+/* Runs BODY for the work-item's elements m = m0 + lm, m0 + lm + TM, ... < m1 with xi, yi, di the
+ * element's offsets in x, y and dx. With at most 2 reduction dims (every packed NCHW / NHWC
+ * tensor) the offsets advance incrementally: the step TM is qs whole rows of d0 plus ri, so one
+ * compare and at most one wrap per element replace the division. Unsigned wrap-around keeps
+ * the negative wrap deltas exact. More dims decode m through fastdiv. */
+#define BN_STEP_OPND(b, rs, o, st, wr)                                                 \
+    IDX_T o = (b) + (IDX_T)i * (IDX_T)(rs).x + (IDX_T)q * (IDX_T)(rs).y;              \
+    const IDX_T st = (IDX_T)ri * (IDX_T)(rs).x + (IDX_T)qs * (IDX_T)(rs).y;           \
+    const IDX_T wr = (IDX_T)(rs).y - (IDX_T)d0 * (IDX_T)(rs).x
+#define BN_FOR(BODY)                                                                   \
+    if (nrd <= 2) {                                                                    \
+        const int d0 = rdims.x, qs = TM / d0, ri = TM - qs * d0;                       \
+        int m = m0 + lm;                                                               \
+        const int q = fdiv(m, rdiv0);                                                  \
+        int i = m - q * d0;                                                            \
+        BN_STEP_OPND(xb, xrs, xi, sx, wx);                                             \
+        BN_STEP_OPND(yb, yrs, yi, sy, wy);                                             \
+        BN_STEP_OPND(dxb, dxrs, di, sd, wd);                                           \
+        for (; m < m1; m += TM) {                                                      \
+            BODY                                                                       \
+            i += ri;                                                                   \
+            xi += sx;                                                                  \
+            yi += sy;                                                                  \
+            di += sd;                                                                  \
+            if (i >= d0) {                                                             \
+                i -= d0;                                                               \
+                xi += wx;                                                              \
+                yi += wy;                                                              \
+                di += wd;                                                              \
+            }                                                                          \
+        }                                                                              \
+    } else {                                                                           \
+        for (int m = m0 + lm; m < m1; m += TM) {                                       \
+            const int4 rc = bn_red_coord(m, nrd, rdims, rdiv0, rdiv1, rdiv2);          \
+            const IDX_T xi = BN_AT(xb, xrs, rc), yi = BN_AT(yb, yrs, rc);              \
+            const IDX_T di = BN_AT(dxb, dxrs, rc);                                     \
+            BODY                                                                       \
+        }                                                                              \
+    }
 
 inline float bn_out(float v, float old, float alpha, float beta) {
     return beta != 0.0f ? alpha * v + beta * old : alpha * v;
@@ -137,18 +175,13 @@ inline float bn_out(float v, float old, float alpha, float beta) {
     bn_part out = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};                                      \
     if (active && m0 + lm < m1) {                                                      \
         float s1 = 0.0f, s2 = 0.0f, sdy = 0.0f, sdx = 0.0f;                            \
-        int cnt = 0;                                                                   \
-        for (int m = m0 + lm; m < m1; m += TM, ++cnt) {                                \
-            const int4 rc = BN_RC(m);                                                  \
-            const float d = LOAD(x, BN_AT(xb, xrs, rc)) - piv;                         \
-            s1 += d;                                                                   \
-            s2 = mad(d, d, s2);                                                        \
-            if (BWD) {                                                                 \
-                const float e = LOAD(y, BN_AT(yb, yrs, rc));                           \
-                sdy += e;                                                              \
-                sdx = mad(e, d, sdx);                                                  \
-            }                                                                          \
-        }                                                                              \
+        const int cnt = (m1 - (m0 + lm) + TM - 1) / TM;                                \
+        BN_FOR(const float d = LOAD(x, xi) - piv; s1 += d; s2 = mad(d, d, s2);         \
+               if (BWD) {                                                              \
+                   const float e = LOAD(y, yi);                                        \
+                   sdy += e;                                                           \
+                   sdx = mad(e, d, sdx);                                               \
+               })                                                                      \
         const float q = s1 / (float)cnt;                                               \
         out.n = (float)cnt;                                                            \
         out.mu = q;                                                                    \
@@ -220,25 +253,17 @@ inline float4 bn_bwd_final(bn_part r, float piv, int M, IDX_T pk, __global const
 
 /* y = alpha * ((x - piv - cf.x) * cf.y + cf.z) + beta * y over the work-item's elements. */
 #define BN_FWD_APPLY(cf)                                                               \
-    if (active) {                                                                      \
-        for (int m = m0 + lm; m < m1; m += TM) {                                       \
-            const int4 rc = BN_RC(m);                                                  \
-            const IDX_T yi = BN_AT(yb, yrs, rc);                                       \
-            const float v = mad(LOAD(x, BN_AT(xb, xrs, rc)) - piv - (cf).x, (cf).y, (cf).z); \
-            STORE(y, yi, bn_out(v, beta != 0.0f ? LOAD(y, yi) : 0.0f, alpha, beta));   \
-        }                                                                              \
+    if (active && m0 + lm < m1) {                                                      \
+        BN_FOR(const float v = mad(LOAD(x, xi) - piv - (cf).x, (cf).y, (cf).z);        \
+               STORE(y, yi, bn_out(v, beta != 0.0f ? LOAD(y, yi) : 0.0f, alpha, beta));) \
     }
 
 /* dx = alpha * cf.y * (dy - cf.z - (x - piv - cf.x) * cf.w) + beta * dx. */
 #define BN_BWD_APPLY(cf)                                                                     \
-    if (active) {                                                                            \
-        for (int m = m0 + lm; m < m1; m += TM) {                                             \
-            const int4 rc = BN_RC(m);                                                        \
-            const IDX_T di = BN_AT(dxb, dxrs, rc);                                           \
-            const float xc = LOAD(x, BN_AT(xb, xrs, rc)) - piv - (cf).x;                     \
-            const float v = (cf).y * (LOAD(y, BN_AT(yb, yrs, rc)) - (cf).z - xc * (cf).w);   \
-            STORE(dx, di, bn_out(v, beta != 0.0f ? LOAD(dx, di) : 0.0f, alpha, beta));       \
-        }                                                                                    \
+    if (active && m0 + lm < m1) {                                                            \
+        BN_FOR(const float xc = LOAD(x, xi) - piv - (cf).x;                                  \
+               const float v = (cf).y * (LOAD(y, yi) - (cf).z - xc * (cf).w);                \
+               STORE(dx, di, bn_out(v, beta != 0.0f ? LOAD(dx, di) : 0.0f, alpha, beta));)   \
     }
 
 #define BN_FWD_FINAL(r) \
