@@ -53,7 +53,7 @@
         __global const float* scale, ulong scaleo, __global const float* bias, ulong biaso, __global float* pa, \
         ulong pao, __global float* pb, ulong pbo, __global float* pc, ulong pco, __global float* pd, ulong pdo, \
         float alpha, float beta, float alpha2, float beta2, float eps, float factor, int flags,                \
-        __global float* part, ulong coefo
+        __global float* part, ulong coefo, int LS, int ST, int LE
 
 /* A partial of one stat: count, mean, sum of squared deviations from it, sum dy, and
  * sum dy * (x - mean) (the last two backward only). */
@@ -108,9 +108,9 @@ inline IDX_T bn_off(int4 c, long4 s) {
 
 #define BN_AT(b, rs, rc) ((b) + bn_off((rc), (rs)))
 
-/* Runs BODY for the work-item's elements m = m0 + lm, m0 + lm + TM, ... < m1 with xi, yi, di the
- * element's offsets in x, y and dx. With at most 2 reduction dims (every packed NCHW / NHWC
- * tensor) the offsets advance incrementally: the step TM is qs whole rows of d0 plus ri, so one
+/* Runs BODY for the work-item's elements m = ms, ms + ST, ... < me with xi, yi, di the element's
+ * offsets in x, y and dx. With at most 2 reduction dims (every packed NCHW / NHWC tensor) the
+ * offsets advance incrementally: the step ST is qs whole rows of d0 plus ri, so one
  * compare and at most one wrap per element replace the division. Unsigned wrap-around keeps
  * the negative wrap deltas exact. More dims decode m through fastdiv. */
 #define BN_STEP_OPND(b, rs, o, st, wr)                                                 \
@@ -119,14 +119,14 @@ inline IDX_T bn_off(int4 c, long4 s) {
     const IDX_T wr = (IDX_T)(rs).y - (IDX_T)d0 * (IDX_T)(rs).x
 #define BN_FOR(BODY)                                                                   \
     if (nrd <= 2) {                                                                    \
-        const int d0 = rdims.x, qs = TM / d0, ri = TM - qs * d0;                       \
-        int m = m0 + lm;                                                               \
+        const int d0 = rdims.x, qs = ST / d0, ri = ST - qs * d0;                       \
+        int m = ms;                                                                    \
         const int q = fdiv(m, rdiv0);                                                  \
         int i = m - q * d0;                                                            \
         BN_STEP_OPND(xb, xrs, xi, sx, wx);                                             \
         BN_STEP_OPND(yb, yrs, yi, sy, wy);                                             \
         BN_STEP_OPND(dxb, dxrs, di, sd, wd);                                           \
-        for (; m < m1; m += TM) {                                                      \
+        for (; m < me; m += ST) {                                                      \
             BODY                                                                       \
             i += ri;                                                                   \
             xi += sx;                                                                  \
@@ -140,7 +140,7 @@ inline IDX_T bn_off(int4 c, long4 s) {
             }                                                                          \
         }                                                                              \
     } else {                                                                           \
-        for (int m = m0 + lm; m < m1; m += TM) {                                       \
+        for (int m = ms; m < me; m += ST) {                                            \
             const int4 rc = bn_red_coord(m, nrd, rdims, rdiv0, rdiv1, rdiv2);          \
             const IDX_T xi = BN_AT(xb, xrs, rc), yi = BN_AT(yb, yrs, rc);              \
             const IDX_T di = BN_AT(dxb, dxrs, rc);                                     \
@@ -153,7 +153,9 @@ inline float bn_out(float v, float old, float alpha, float beta) {
 }
 
 /* Geometry of the calling work-item: its stat k (active when < K), the stat's bases in x, y, dx
- * and the parameters, and its chunk [m0, m1) of the reduction, walked from m0 + lm by TM. */
+ * and the parameters, and its elements of chunk [m0, m1) of the reduction: from ms = m0 + lm LS
+ * by ST while below me = min(m1, ms + LE). GPUs interleave the lanes (LS 1, ST TM, LE the chunk:
+ * adjacent lanes on adjacent elements), CPUs give each lane a block (LS = LE = the block, ST 1). */
 #define BN_SETUP                                                                       \
     const int lid = (int)get_local_id(0), lk = lid % TK, lm = lid / TK, TM = WG / TK;  \
     const int grp = (int)get_group_id(0), g = grp % G;                                 \
@@ -163,6 +165,8 @@ inline float bn_out(float v, float old, float alpha, float beta) {
     const IDX_T xb = (IDX_T)xo + bn_off(sc, xss), yb = (IDX_T)yo + bn_off(sc, yss);    \
     const IDX_T dxb = (IDX_T)dxo + bn_off(sc, dxss), pk = bn_off(sc, pss);             \
     const int m0 = g * chunk, m1 = (int)min((long)M, (long)m0 + (long)chunk);          \
+    const int ms = (int)min((long)m1, (long)m0 + (long)lm * (long)LS);                 \
+    const int me = (int)min((long)m1, (long)ms + (long)LE);                            \
     (void)dxb
 
 /* The stat's pivot: its first value (reduction index 0), the same for every work-item of the
@@ -173,9 +177,9 @@ inline float bn_out(float v, float old, float alpha, float beta) {
 /* This work-item's partial over its elements (BWD: with dy), its mean relative to the pivot. */
 #define BN_PARTIAL(BWD, out)                                                           \
     bn_part out = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};                                      \
-    if (active && m0 + lm < m1) {                                                      \
+    if (active && ms < me) {                                                           \
         float s1 = 0.0f, s2 = 0.0f, sdy = 0.0f, sdx = 0.0f;                            \
-        const int cnt = (m1 - (m0 + lm) + TM - 1) / TM;                                \
+        const int cnt = (me - ms + ST - 1) / ST;                                       \
         BN_FOR(const float d = LOAD(x, xi) - piv; s1 += d; s2 = mad(d, d, s2);         \
                if (BWD) {                                                              \
                    const float e = LOAD(y, yi);                                        \
@@ -253,14 +257,14 @@ inline float4 bn_bwd_final(bn_part r, float piv, int M, IDX_T pk, __global const
 
 /* y = alpha * ((x - piv - cf.x) * cf.y + cf.z) + beta * y over the work-item's elements. */
 #define BN_FWD_APPLY(cf)                                                               \
-    if (active && m0 + lm < m1) {                                                      \
+    if (active && ms < me) {                                                           \
         BN_FOR(const float v = mad(LOAD(x, xi) - piv - (cf).x, (cf).y, (cf).z);        \
                STORE(y, yi, bn_out(v, beta != 0.0f ? LOAD(y, yi) : 0.0f, alpha, beta));) \
     }
 
 /* dx = alpha * cf.y * (dy - cf.z - (x - piv - cf.x) * cf.w) + beta * dx. */
 #define BN_BWD_APPLY(cf)                                                                     \
-    if (active && m0 + lm < m1) {                                                            \
+    if (active && ms < me) {                                                                 \
         BN_FOR(const float xc = LOAD(x, xi) - piv - (cf).x;                                  \
                const float v = (cf).y * (LOAD(y, yi) - (cf).z - xc * (cf).w);                \
                STORE(dx, di, bn_out(v, beta != 0.0f ? LOAD(dx, di) : 0.0f, alpha, beta));)   \

@@ -61,6 +61,7 @@ typedef struct {
 typedef struct {
     size_t wg;
     int tk, groups, chunk;
+    int ls, st, le;  /* a lane's elements: start lm * ls, step st, at most le (kernel header) */
     int idx32;
 } bn_params;
 
@@ -113,6 +114,14 @@ static void bn_split_params(const bn_problem* p, const cldnn_device_profile* dev
     uint64_t chunk = ((uint64_t)p->M + g - 1) / g;
     q->chunk = (int)chunk;
     q->groups = (int)(((uint64_t)p->M + chunk - 1) / chunk);
+    if (dev->is_cpu) { /* a contiguous block per lane: sequential, cache-friendly reads */
+        q->ls = q->le = (int)((chunk + tm - 1) / tm);
+        q->st = 1;
+    } else { /* lanes interleaved: adjacent lanes on adjacent elements (coalesced) */
+        q->ls = 1;
+        q->st = (int)tm;
+        q->le = q->chunk;
+    }
 }
 
 static void bn_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -191,8 +200,12 @@ static cldnnStatus_t bn_launch(cldnnHandle_t h, const bn_problem* p, const bn_pa
     CLDNN_SETARG(k, 41, p->factor);
     CLDNN_SETARG(k, 42, flags);
     cl_ulong co = coefo;
+    cl_int ls = q->ls, st = q->st, le = q->le;
     CLDNN_SETARG(k, 43, part);
     CLDNN_SETARG(k, 44, co);
+    CLDNN_SETARG(k, 45, ls);
+    CLDNN_SETARG(k, 46, st);
+    CLDNN_SETARG(k, 47, le);
     return cldnn_enqueue_1d(h, k, items, local, name);
 }
 
