@@ -323,7 +323,7 @@ static void bn_views(bn_problem* p, cldnnBatchNormMode_t mode, const struct cldn
     p->span_max = 0;
     for (int o = 0; o < 3; ++o) {
         p->off[o] = t[o] ? byte_offsets[o] / es : 0;
-        uint64_t span = 1;
+        uint64_t span = 1 + p->off[o]; /* the kernels index from the buffer's start */
         for (int d = 0; d < x->nd; ++d)
             span += (uint64_t)(x->dims[d] - 1) * (uint64_t)st[o][d];
         if (span > p->span_max)
