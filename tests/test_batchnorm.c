@@ -21,7 +21,8 @@
 **   bn_stable              mean 1e4 and unit variance: inverse std and running variance within
 **                          1e-4 relative (E[x^2] - E[x]^2 in float would be off by orders of
 **                          magnitude), y within the rounding of x - mean
-**   bn_misc                determinism (bitwise-equal repeats), HALF storage
+**   bn_misc                determinism (bitwise-equal repeats), backward in place (dx == dy,
+**                          dx == x) bitwise equal to out of place, HALF storage, derive
 **   bn_bad                 every bad input the contract names, each with its status and a message
 ** Every element outside each output's view must stay unchanged, and inputs unmodified.
 **
@@ -285,8 +286,8 @@ static void check_train(int mode) {
                 c.factor = 1.0;
             worst = dmax(worst, train_once(&c, &k_layouts[l]));
         }
-    const size_t inplace[] = {0, 4, 6};
-    for (size_t k = 0; k < 3; k++) {
+    const size_t inplace[] = {0, 4, 6, 9, 10}; /* 9, 10: the split path */
+    for (size_t k = 0; k < sizeof inplace / sizeof inplace[0]; k++) {
         train_case c = {mode, 0.5f, 0.25f, 1, 1, 0.1, 1, CLDNN_DATA_FLOAT, -1.0, 2.0, 0};
         worst = dmax(worst, train_once(&c, &k_layouts[inplace[k]]));
     }
@@ -687,6 +688,58 @@ Test(bn_misc, deterministic) {
         for (size_t t = 0; t < sizeof all / sizeof all[0]; t++)
             fx_tensor_free(all[t]);
     }
+}
+
+/* Backward in place (dx == dy, and dx == x) gives bitwise what it gives out of place. */
+Test(bn_misc, backward_in_place) {
+    const size_t ls[] = {0, 9};
+    for (size_t i = 0; i < 2; i++)
+        for (int m = 0; m < 2; m++) {
+            const layout* l = &k_layouts[ls[i]];
+            int mode = m ? SPATIAL : PERACT;
+            fx_tensor x, dy, dx, io, sc, ds, db;
+            make_tensor(&x, l, &l->a, CLDNN_DATA_FLOAT);
+            make_tensor(&dy, l, &l->a, CLDNN_DATA_FLOAT);
+            make_tensor(&dx, l, &l->a, CLDNN_DATA_FLOAT);
+            make_tensor(&io, l, &l->a, CLDNN_DATA_FLOAT);
+            make_param(&sc, l, mode, 1);
+            make_param(&ds, l, mode, 2);
+            make_param(&db, l, mode, 3);
+            fx_tensor* all[] = {&x, &dy, &dx, &io, &sc, &ds, &db};
+            for (size_t t = 0; t < sizeof all / sizeof all[0]; t++)
+                fx_tensor_poison_random(all[t]);
+            memcpy(io.host, dy.host, dy.nbuf * dy.elem);
+            for (size_t t = 0; t < sizeof all / sizeof all[0]; t++)
+                fx_tensor_upload(all[t]);
+            float one = 1.0f, zero = 0.0f;
+            cldnnHandle_t h = fx_handle();
+            FX_OK(cldnnBatchNormalizationBackward(h, (cldnnBatchNormMode_t)mode, &one, &zero, &one, &zero, x.desc,
+                                                  x.mem, x.offset, dy.desc, dy.mem, dy.offset, dx.desc, dx.mem,
+                                                  dx.offset, sc.desc, sc.mem, sc.offset, ds.mem, ds.offset, db.mem,
+                                                  db.offset, EPS, NULL, 0, NULL, 0));
+            FX_OK(cldnnBatchNormalizationBackward(h, (cldnnBatchNormMode_t)mode, &one, &zero, &one, &zero, x.desc,
+                                                  x.mem, x.offset, io.desc, io.mem, io.offset, io.desc, io.mem,
+                                                  io.offset, sc.desc, sc.mem, sc.offset, ds.mem, ds.offset, db.mem,
+                                                  db.offset, EPS, NULL, 0, NULL, 0));
+            fx_tensor_download(&dx);
+            fx_tensor_download(&io);
+            for (int64_t e = 0; e < dx.count; e++)
+                FX_ASSERT(fx_tensor_got(&dx, e) == fx_tensor_got(&io, e),
+                          "%s \"%s\": dx == dy in place differs at %lld: %.9g, out of place %.9g", mode_name(mode),
+                          l->name, (long long)e, fx_tensor_got(&io, e), fx_tensor_got(&dx, e));
+            /* dx == x: x's values are its own, so compare with the out-of-place result again */
+            FX_OK(cldnnBatchNormalizationBackward(h, (cldnnBatchNormMode_t)mode, &one, &zero, &one, &zero, x.desc,
+                                                  x.mem, x.offset, dy.desc, dy.mem, dy.offset, x.desc, x.mem,
+                                                  x.offset, sc.desc, sc.mem, sc.offset, ds.mem, ds.offset, db.mem,
+                                                  db.offset, EPS, NULL, 0, NULL, 0));
+            fx_tensor_download(&x);
+            for (int64_t e = 0; e < dx.count; e++)
+                FX_ASSERT(fx_tensor_got(&dx, e) == fx_tensor_got(&x, e),
+                          "%s \"%s\": dx == x in place differs at %lld: %.9g, out of place %.9g", mode_name(mode),
+                          l->name, (long long)e, fx_tensor_got(&x, e), fx_tensor_got(&dx, e));
+            for (size_t t = 0; t < sizeof all / sizeof all[0]; t++)
+                fx_tensor_free(all[t]);
+        }
 }
 
 Test(bn_misc, half_storage) {

@@ -9,17 +9,19 @@
  * the stat dims; they are float whatever the data type.
  *
  * Work split (every kernel but the finalizers): a work-group of WG = TK x TM work-items owns TK
- * adjacent stats (lane lk = lid % TK) and chunk `g` of their reduction (lane lm = lid / TK steps
- * by TM). The host picks TK = 1 when x's innermost dim is a reduction dim (NCHW spatial: lanes
- * walk along W) and TK >= 32 when it is a stat dim (NHWC spatial, per-activation: lanes walk along
- * C), so reads are coalesced either way; G chunks per stat tile give enough work-groups when
- * stats are few. Groups: (K / TK tiles) x G, group id = tile * G + g.
+ * adjacent stats (lane lk = lid % TK) and chunk `g` of their reduction, shared by the TM lanes
+ * lm = lid / TK (interleaved on GPUs, lane lm from m0 + lm by TM; a block each on CPUs: the
+ * runtime arguments LS, ST, LE). The host picks TK = 1 when x's innermost dim is a reduction dim
+ * (NCHW spatial: lanes walk along W) and TK >= 32 when it is a stat dim (NHWC spatial,
+ * per-activation: lanes walk along C), so reads are coalesced either way; G chunks per stat tile
+ * give enough work-groups when stats are few. Groups: (K / TK tiles) x G, id = tile * G + g.
+ * Indices: K, M < 2^31 (int); element offsets in IDX_T.
  *
  * Statistics without cancellation: each work-item sums x - p and (x - p)^2 around the stat's
  * first value p (a pivot within a few standard deviations of the mean, the same for every
  * work-item of the stat), turns them into (count, mean - p, M2) and partials are combined by
- * Chan's pairwise formula, in local memory as a fixed tree and
- * across groups in order g = 0..G-1 (deterministic). The backward carries two more sums: sum dy
+ * Chan's pairwise formula, in local memory as a fixed tree and across groups in order
+ * g = 0..G-1 (deterministic). The backward carries two more sums: sum dy
  * and c = sum dy * (x - mean) around the partial's own mean, re-centred on merging.
  *
  * Kernels (x is read twice by training forward, dx written once; x and dy twice by backward):
@@ -27,7 +29,8 @@
  *   bn_fwd_reduce / bn_bwd_reduce      G > 1: one partial per (stat, g) into part[]
  *   bn_fwd_finalize / bn_bwd_finalize  one work-item per stat: merges its G partials, writes the
  *                                      running / saved statistics or dScale / dBias and the
- *                                      stat's coefficients at part[coefo + 4 k]
+ *                                      stat's coefficients at part[coefo + 4 k], its pivot
+ *                                      at part[coefo + 4 K + k]
  *   bn_fwd_apply / bn_bwd_apply        normalize (y) or the data gradient (dx) from those
  *   bn_inf_apply                       inference: coefficients from the estimated statistics
  *
@@ -319,7 +322,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void bn_fwd_reduce(BN_A
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void bn_bwd_reduce(BN_ARGS) { BN_REDUCE(1) }
 
 /* One work-item per stat: the G partials of stat k in order, then FINAL; coefficients to
- * part[coefo + 4 k]. */
+ * part[coefo + 4 k] and the pivot to part[coefo + 4 K + k] (the apply kernels must not read it
+ * from x: in place, another group may already have overwritten it). */
 #define BN_FINALIZE(FINAL)                                                             \
     const int k = (int)get_global_id(0);                                               \
     if (k >= K)                                                                        \
@@ -333,22 +337,26 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void bn_bwd_reduce(BN_A
         bn_part b = {pp[5 * i], pp[5 * i + 1], pp[5 * i + 2], pp[5 * i + 3], pp[5 * i + 4]}; \
         r = bn_merge(r, b);                                                            \
     }                                                                                  \
-    vstore4(FINAL(r), 0, part + coefo + 4 * (size_t)k)
+    vstore4(FINAL(r), 0, part + coefo + 4 * (size_t)k);                                \
+    part[coefo + 4 * (size_t)K + (size_t)k] = piv
 
 __kernel void bn_fwd_finalize(BN_ARGS) { BN_FINALIZE(BN_FWD_FINAL); }
 
 __kernel void bn_bwd_finalize(BN_ARGS) { BN_FINALIZE(BN_BWD_FINAL); }
 
+/* The pivot saved by the finalizer. */
+#define BN_SAVED_PIVOT const float piv = active ? part[coefo + 4 * (size_t)K + (size_t)k] : 0.0f
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void bn_fwd_apply(BN_ARGS) {
     BN_SETUP;
-    BN_PIVOT;
+    BN_SAVED_PIVOT;
     const float4 co = active ? vload4(0, part + coefo + 4 * (size_t)k) : (float4)(0.0f);
     BN_FWD_APPLY(co)
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void bn_bwd_apply(BN_ARGS) {
     BN_SETUP;
-    BN_PIVOT;
+    BN_SAVED_PIVOT;
     const float4 co = active ? vload4(0, part + coefo + 4 * (size_t)k) : (float4)(0.0f);
     BN_BWD_APPLY(co)
 }

@@ -24,10 +24,13 @@
 ** Training with M == 1 value per statistic is BAD_PARAM (the unbiased running variance divides
 ** by M - 1; PyTorch rejects it too); backward with M == 1 is defined (dx = 0 with beta 0).
 ** exponentialAverageFactor must lie in [0, 1]; with 1 the prior running values are not read.
+** x, y, dy, dx FLOAT or HALF (storage; float arithmetic), parameters FLOAT. An output may be
+** its input exactly (y == x, dx == x or dy: same buffer, offset and strides); any other overlap
+** with x is NOT_SUPPORTED. On CPUs each lane walks a contiguous block of its chunk instead of
+** interleaving with its neighbours (bn_params.ls / st / le).
 */
 #include "internal.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,8 +111,8 @@ static void bn_split_params(const bn_problem* p, const cldnn_device_profile* dev
         if (g > 4096)
             g = 4096;
     }
-    /* the split's scratch: partials and coefficients */
-    if (g > 1 && ((uint64_t)p->K * g * 5u + (uint64_t)p->K * 4u) * sizeof(float) > CLDNN_SCRATCH_MAX)
+    /* the split's scratch: partials, coefficients and pivots */
+    if (g > 1 && ((uint64_t)p->K * g * 5u + (uint64_t)p->K * 5u) * sizeof(float) > CLDNN_SCRATCH_MAX)
         g = 1;
     uint64_t chunk = ((uint64_t)p->M + g - 1) / g;
     q->chunk = (int)chunk;
@@ -233,7 +236,7 @@ static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void*
     const int train = p->kind == BN_TRAIN;
     uint64_t coefo = (uint64_t)p->K * (uint64_t)q->groups * 5u;
     cl_mem part;
-    CLDNN_TRY(cldnn_scratch_get(h, (size_t)((coefo + (uint64_t)p->K * 4u) * sizeof(float)), &part));
+    CLDNN_TRY(cldnn_scratch_get(h, (size_t)((coefo + (uint64_t)p->K * 5u) * sizeof(float)), &part));
     CLDNN_TRY(bn_launch(h, p, q, b, train ? "bn_fwd_reduce" : "bn_bwd_reduce", bn_items(p, q), q->wg, part, coefo));
     size_t fl = q->wg < 64 ? q->wg : 64;
     CLDNN_TRY(bn_launch(h, p, q, b, train ? "bn_fwd_finalize" : "bn_bwd_finalize", (uint64_t)p->K, fl, part, coefo));
