@@ -5,8 +5,9 @@
 **
 ** Per mode (SPATIAL, PER_ACTIVATION), over a table of layouts: NCHW with byte offsets, NHWC,
 ** batch 1, one channel, padded 4dEx (x, y, dy all strided differently), NHWC -> NCHW, 5-d with
-** gaps, 2-d N x C, and shapes large enough to take the split (multi-work-group) path in each work
-** split: NCHW spatial (lanes along W), NHWC spatial and per-activation (lanes across stats):
+** gaps, 2-d N x C, shapes large enough to take the split (multi-work-group) path in each work
+** split: NCHW spatial (lanes along W), NHWC spatial and per-activation (lanes across stats), and
+** aligned NCHW layouts (packed and with gaps) that take the 4-element vector path (VEC=4):
 **   bn_train::<mode>       y, saved mean and inverse std, running mean and variance updated from
 **                          random prior values (factor 0.3, and 1 with NaN priors that must not
 **                          be read), with (alpha, beta) (1, 0) (0.5, 0.25) (2, -1), NaN-poisoned
@@ -69,13 +70,17 @@ static const layout k_layouts[] = {
     /* 6 */ {"2x3x2x4x3 5-d gaps", 5, {2, 3, 2, 4, 3}, {FX_ND, {170, 50, 24, 5, 1}, 2}, {FX_ND, {0}, 1},
              {FX_ND, {72, 1, 36, 9, 3}, 4}},
     /* 7 */ {"9x13 2-d", 2, {9, 13}, {FX_ND, {0}, 1}, {FX_ND, {1, 9}, 2}, {FX_ND, {15, 1}, 0}},
-    /* 8 */ {"2x2x64x70 split nchw", 4, {2, 2, 64, 70}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 0}},
+    /* 8 */ {"2x2x64x70 split nchw", 4, {2, 2, 64, 70}, {FX_NCHW, {0}, 4}, {FX_NCHW, {0}, 8}, {FX_NCHW, {0}, 0}},
     /* 9 */ {"2x3x40x60 split nhwc", 4, {2, 3, 40, 60}, {FX_NHWC, {0}, 0}, {FX_NHWC, {0}, 1}, {FX_NHWC, {0}, 2}},
     /* 10 */ {"4100x3x1x1 split per-activation", 4, {4100, 3, 1, 1}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 0},
               {FX_NCHW, {0}, 1}},
+    /* 11 */ {"3x4x6x6 aligned nchw", 4, {3, 4, 6, 6}, {FX_NCHW, {0}, 4}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 8}},
+    /* 12 */ {"2x3x4x8 aligned gaps", 4, {2, 3, 4, 8}, {FX_EX, {112, 36, 8, 1}, 0}, {FX_NCHW, {0}, 4},
+              {FX_EX, {100, 32, 8, 1}, 4}},
 };
 #define NLAYOUTS (sizeof k_layouts / sizeof k_layouts[0])
-#define L_FIRST_BIG 8 /* the big layouts run with one (alpha, beta) pair */
+#define L_FIRST_BIG 8 /* the big layouts (8 to 10) run with one (alpha, beta) pair */
+#define L_IS_BIG(l) ((l) >= L_FIRST_BIG && (l) <= 10)
 
 static const char* mode_name(int m) { return m == SPATIAL ? "SPATIAL" : "PER_ACTIVATION"; }
 
@@ -272,7 +277,7 @@ static void check_train(int mode) {
     double worst = 0;
     for (size_t l = 0; l < NLAYOUTS; l++)
         for (size_t ab = 0; ab < FX_NAB; ab++) {
-            if (l >= L_FIRST_BIG && ab > 0)
+            if (L_IS_BIG(l) && ab > 0)
                 continue;
             if (mode == PERACT && k_layouts[l].dims[0] == 1)
                 continue; /* one value per statistic: BAD_PARAM (bn_bad) */
@@ -286,7 +291,7 @@ static void check_train(int mode) {
                 c.factor = 1.0;
             worst = dmax(worst, train_once(&c, &k_layouts[l]));
         }
-    const size_t inplace[] = {0, 4, 6, 9, 10}; /* 9, 10: the split path */
+    const size_t inplace[] = {0, 4, 6, 8, 9, 10, 11}; /* 8 to 10: the split path; 8, 11: vectors */
     for (size_t k = 0; k < sizeof inplace / sizeof inplace[0]; k++) {
         train_case c = {mode, 0.5f, 0.25f, 1, 1, 0.1, 1, CLDNN_DATA_FLOAT, -1.0, 2.0, 0};
         worst = dmax(worst, train_once(&c, &k_layouts[inplace[k]]));
@@ -371,7 +376,7 @@ static void check_infer(int mode) {
     double worst = 0;
     for (size_t l = 0; l < NLAYOUTS; l++)
         for (size_t ab = 0; ab < FX_NAB; ab++)
-            if (l < L_FIRST_BIG || ab == 0)
+            if (!L_IS_BIG(l) || ab == 0)
                 worst = dmax(worst, infer_once(mode, &k_layouts[l], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 0,
                                                CLDNN_DATA_FLOAT));
     worst = dmax(worst, infer_once(mode, &k_layouts[4], 0.5f, 0.25f, 1, CLDNN_DATA_FLOAT));
@@ -497,7 +502,7 @@ static void check_backward(int mode, int saved) {
     double worst = 0;
     for (size_t l = 0; l < NLAYOUTS; l++)
         for (size_t ab = 0; ab < FX_NAB; ab++) {
-            if (l >= L_FIRST_BIG && ab > 0)
+            if (L_IS_BIG(l) && ab > 0)
                 continue;
             size_t ab2 = (ab + l) % FX_NAB;
             bwd_case c = {mode,   fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], fx_alpha_beta[ab2][0],
@@ -614,6 +619,7 @@ static void check_gradient(int mode, const layout* l) {
 Test(bn_gradcheck, spatial) {
     check_gradient(SPATIAL, &k_layouts[0]);
     check_gradient(SPATIAL, &k_layouts[5]);
+    check_gradient(SPATIAL, &k_layouts[11]); /* 4-element vectors */
 }
 
 Test(bn_gradcheck, per_activation) {

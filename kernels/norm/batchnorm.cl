@@ -36,6 +36,9 @@
  *
  * Build options
  *   -DWG=<n>                  work-group size, a power of two (default 256)
+ *   -DVEC=1|4                 elements per load (default 1); 4 when the reduction's innermost dim
+ *                             has unit stride in x, y, dy, dx and every offset, stride and that
+ *                             dim's size divide by 4 (NCHW spatial with H x W % 4 == 0)
  *   -DDATA_HALF, -DIDX_T      see common/helpers.h (x, y, dy, dx storage; element index type)
  * Runtime flags (argument `flags`): 1 running statistics (training) or saved statistics
  * (backward) given; 2 saved statistics given (training).
@@ -47,6 +50,33 @@
 
 #ifndef WG
 #define WG 256
+#endif
+#ifndef VEC
+#define VEC 1
+#endif
+
+/* VEC == 4: every data index counts 4-element vectors (the host divides the unit-stride
+ * reduction dim, its neighbours' strides and the offsets by 4), loads and stores are vload4 /
+ * vstore4, partial sums are per component and summed at the end. M is then in vectors too. */
+#if VEC == 4
+#define VF float4
+#if defined(DATA_HALF) && DATA_HALF
+#define LOADV(p, i) vload_half4((i), (p))
+#define STOREV(p, i, v) vstore_half4_rte((v), (i), (p))
+#else
+#define LOADV(p, i) vload4((i), (p))
+#define STOREV(p, i, v) vstore4((v), (i), (p))
+#endif
+#define LOAD1(p, i) (LOADV(p, i).x)
+#define VSUM(v) (((v).x + (v).y) + ((v).z + (v).w))
+#elif VEC == 1
+#define VF float
+#define LOADV(p, i) LOAD(p, i)
+#define STOREV(p, i, v) STORE(p, i, v)
+#define LOAD1(p, i) LOAD(p, i)
+#define VSUM(v) (v)
+#else
+#error "VEC must be 1 or 4"
 #endif
 
 #define BN_ARGS                                                                                              \
@@ -154,6 +184,8 @@ inline IDX_T bn_off(int4 c, long4 s) {
 inline float bn_out(float v, float old, float alpha, float beta) {
     return beta != 0.0f ? alpha * v + beta * old : alpha * v;
 }
+/* The same on VF values; OLD (a load) is evaluated only when beta != 0. */
+#define BN_OUT(v, OLD, alpha, beta) ((beta) != 0.0f ? (alpha) * (v) + (beta) * (OLD) : (alpha) * (v))
 
 /* Geometry of the calling work-item: its stat k (active when < K), the stat's bases in x, y, dx
  * and the parameters, and its elements of chunk [m0, m1) of the reduction: from ms = m0 + lm LS
@@ -175,20 +207,21 @@ inline float bn_out(float v, float old, float alpha, float beta) {
 /* The stat's pivot: its first value (reduction index 0), the same for every work-item of the
  * stat, so partial means are small numbers relative to it and merge without large-magnitude
  * rounding. Inference has none (0). */
-#define BN_PIVOT const float piv = active ? LOAD(x, xb) : 0.0f
+#define BN_PIVOT const float piv = active ? LOAD1(x, xb) : 0.0f
 
 /* This work-item's partial over its elements (BWD: with dy), its mean relative to the pivot. */
 #define BN_PARTIAL(BWD, out)                                                           \
     bn_part out = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};                                      \
     if (active && ms < me) {                                                           \
-        float s1 = 0.0f, s2 = 0.0f, sdy = 0.0f, sdx = 0.0f;                            \
-        const int cnt = (me - ms + ST - 1) / ST;                                       \
-        BN_FOR(const float d = LOAD(x, xi) - piv; s1 += d; s2 = mad(d, d, s2);         \
+        VF s1v = 0.0f, s2v = 0.0f, sdyv = 0.0f, sdxv = 0.0f;                           \
+        const int cnt = VEC * ((me - ms + ST - 1) / ST);                               \
+        BN_FOR(const VF d = LOADV(x, xi) - piv; s1v += d; s2v = mad(d, d, s2v);        \
                if (BWD) {                                                              \
-                   const float e = LOAD(y, yi);                                        \
-                   sdy += e;                                                           \
-                   sdx = mad(e, d, sdx);                                               \
+                   const VF e = LOADV(y, yi);                                          \
+                   sdyv += e;                                                          \
+                   sdxv = mad(e, d, sdxv);                                             \
                })                                                                      \
+        const float s1 = VSUM(s1v), s2 = VSUM(s2v), sdy = VSUM(sdyv), sdx = VSUM(sdxv); \
         const float q = s1 / (float)cnt;                                               \
         out.n = (float)cnt;                                                            \
         out.mu = q;                                                                    \
@@ -261,22 +294,22 @@ inline float4 bn_bwd_final(bn_part r, float piv, int M, IDX_T pk, __global const
 /* y = alpha * ((x - piv - cf.x) * cf.y + cf.z) + beta * y over the work-item's elements. */
 #define BN_FWD_APPLY(cf)                                                               \
     if (active && ms < me) {                                                           \
-        BN_FOR(const float v = mad(LOAD(x, xi) - piv - (cf).x, (cf).y, (cf).z);        \
-               STORE(y, yi, bn_out(v, beta != 0.0f ? LOAD(y, yi) : 0.0f, alpha, beta));) \
+        BN_FOR(const VF v = (LOADV(x, xi) - piv - (cf).x) * (cf).y + (cf).z;           \
+               STOREV(y, yi, BN_OUT(v, LOADV(y, yi), alpha, beta));)                  \
     }
 
 /* dx = alpha * cf.y * (dy - cf.z - (x - piv - cf.x) * cf.w) + beta * dx. */
 #define BN_BWD_APPLY(cf)                                                                     \
     if (active && ms < me) {                                                                 \
-        BN_FOR(const float xc = LOAD(x, xi) - piv - (cf).x;                                  \
-               const float v = (cf).y * (LOAD(y, yi) - (cf).z - xc * (cf).w);                \
-               STORE(dx, di, bn_out(v, beta != 0.0f ? LOAD(dx, di) : 0.0f, alpha, beta));)   \
+        BN_FOR(const VF xc = LOADV(x, xi) - piv - (cf).x;                                    \
+               const VF v = (cf).y * (LOADV(y, yi) - (cf).z - xc * (cf).w);                  \
+               STOREV(dx, di, BN_OUT(v, LOADV(dx, di), alpha, beta));)                      \
     }
 
 #define BN_FWD_FINAL(r) \
-    bn_fwd_final((r), piv, M, pk, scale, scaleo, bias, biaso, pa, pao, pb, pbo, pc, pco, pd, pdo, eps, factor, flags)
+    bn_fwd_final((r), piv, M * VEC, pk, scale, scaleo, bias, biaso, pa, pao, pb, pbo, pc, pco, pd, pdo, eps, factor, flags)
 #define BN_BWD_FINAL(r) \
-    bn_bwd_final((r), piv, M, pk, scale, scaleo, pa, pao, pb, pbo, pc, pco, pd, pdo, alpha2, beta2, eps, flags)
+    bn_bwd_final((r), piv, M * VEC, pk, scale, scaleo, pa, pao, pb, pbo, pc, pco, pd, pdo, alpha2, beta2, eps, flags)
 
 /* One kernel per direction when a group owns whole stats (G == 1): the coefficients of its TK
  * stats pass through local memory. */
@@ -330,7 +363,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void bn_bwd_reduce(BN_A
         return;                                                                        \
     const int4 sc = bn_stat_coord(k, sdims);                                           \
     const IDX_T pk = bn_off(sc, pss);                                                  \
-    const float piv = LOAD(x, (IDX_T)xo + bn_off(sc, xss));                            \
+    const float piv = LOAD1(x, (IDX_T)xo + bn_off(sc, xss));                           \
     __global const float* pp = part + 5 * (size_t)k * (size_t)G;                       \
     bn_part r = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};                                        \
     for (int i = 0; i < G; ++i) {                                                      \

@@ -48,6 +48,7 @@ typedef struct {
     uint64_t off[3];                                        /* x, y|dy, dx: elements */
     uint64_t span_max;
     int stat_inner;                                         /* x's smallest stride is a stat dim */
+    int vec;                                                /* elements per index (bn_vectorize) */
     float alpha, beta, alpha2, beta2, eps, factor;
     int flags;                                              /* kernel header: 1, 2 */
 } bn_problem;
@@ -87,18 +88,18 @@ static size_t bn_wg(const cldnn_device_profile* dev) {
 static void bn_split_params(const bn_problem* p, const cldnn_device_profile* dev, bn_params* q) {
     q->wg = bn_wg(dev);
     q->idx32 = p->span_max < (1ull << 32) - 64;
-    uint32_t wg = (uint32_t)q->wg, tm;
+    /* lanes per stat: at most one per `per` values (a CPU's work-items cost more than a GPU's) */
+    uint32_t wg = (uint32_t)q->wg, tm, per = dev->is_cpu ? 64u : 4u;
+    uint32_t pm = pow2_at_least(((uint64_t)p->M + per - 1) / per);
     if (p->stat_inner) {
         uint32_t tk = pow2_at_least((uint64_t)p->K);
         tk = tk < 64 ? tk : 64;
         tk = tk < wg ? tk : wg;
         tm = wg / tk;
-        uint32_t pm = pow2_at_least((uint64_t)p->M);
         if (tm > pm)
             tm = pm;
     } else {
-        tm = pow2_at_least(((uint64_t)p->M + 3) / 4);
-        tm = tm < wg ? tm : wg;
+        tm = pm < wg ? pm : wg;
     }
     q->tk = (int)(wg / tm);
     uint64_t tiles = ((uint64_t)p->K + (uint64_t)q->tk - 1) / (uint64_t)q->tk;
@@ -153,7 +154,7 @@ static void set_long4(cl_long4* v, const int64_t* s) {
 static cldnnStatus_t bn_launch(cldnnHandle_t h, const bn_problem* p, const bn_params* q, const bn_buffers* b,
                                const char* name, uint64_t items, size_t local, cl_mem part, uint64_t coefo) {
     char opts[96];
-    snprintf(opts, sizeof opts, "-DWG=%zu -DIDX_T=%s%s", q->wg, q->idx32 ? "uint" : "ulong",
+    snprintf(opts, sizeof opts, "-DWG=%zu -DVEC=%d -DIDX_T=%s%s", q->wg, p->vec, q->idx32 ? "uint" : "ulong",
              p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "norm/batchnorm.cl", opts, name, &k));
@@ -334,6 +335,31 @@ static void bn_views(bn_problem* p, cldnnBatchNormMode_t mode, const struct cldn
     }
 }
 
+/* Turns p into 4-element vectors when the reduction's innermost dim has unit stride in every
+** data operand and its size, the other strides and the offsets divide by 4 (NCHW spatial with
+** H x W % 4 == 0, aligned): indices then count vectors (kernel header, VEC). */
+static void bn_vectorize(bn_problem* p) {
+    p->vec = 1;
+    if (p->stat_inner || p->nrd > 2 || p->rdims[0] % 4 != 0)
+        return;
+    for (int o = 0; o < 3; ++o) {
+        int ok = p->rs[o][0] == 1 && p->rs[o][1] % 4 == 0 && p->off[o] % 4 == 0;
+        for (int j = 0; ok && j < BN_DIMS; ++j)
+            ok = p->ss[o][j] % 4 == 0;
+        if (!ok)
+            return;
+    }
+    p->vec = 4;
+    p->rdims[0] /= 4;
+    p->M /= 4;
+    for (int o = 0; o < 3; ++o) {
+        p->rs[o][1] /= 4;
+        p->off[o] /= 4;
+        for (int j = 0; j < BN_DIMS; ++j)
+            p->ss[o][j] /= 4;
+    }
+}
+
 /* The problem of a validated call: views, scalars (alpha, beta of y or dx) and epsilon. */
 static void bn_problem_init(bn_problem* p, int kind, cldnnBatchNormMode_t mode, const struct cldnnTensorStruct* const* t,
                             const size_t* offs, const struct cldnnTensorStruct* bn, const void* alpha,
@@ -342,6 +368,7 @@ static void bn_problem_init(bn_problem* p, int kind, cldnnBatchNormMode_t mode, 
     p->kind = kind;
     p->dtype = t[0]->dtype;
     bn_views(p, mode, t, offs, bn);
+    bn_vectorize(p);
     p->alpha = cldnn_scalar_as_float(alpha, p->dtype);
     p->beta = cldnn_scalar_as_float(beta, p->dtype);
     p->eps = (float)eps;
@@ -550,7 +577,7 @@ cldnnStatus_t cldnnBatchNormalizationForwardTraining(
     const struct cldnnTensorStruct* t[3] = {xDesc, yDesc, NULL};
     const size_t offs[3] = {xOffset, yOffset, 0};
     bn_problem_init(&p, BN_TRAIN, mode, t, offs, bn, alpha, beta, epsilon);
-    if (p.M == 1)
+    if (p.M * p.vec == 1)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM,
                           "training needs more than 1 value per statistic (the running variance is unbiased: m / (m - "
                           "1)); x gives %s 1",
