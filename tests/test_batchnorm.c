@@ -749,7 +749,7 @@ Test(bn_misc, backward_in_place) {
 }
 
 Test(bn_misc, half_storage) {
-    const size_t ls[] = {0, 4, 9};
+    const size_t ls[] = {0, 4, 9, 11}; /* 11: vload_half4 / vstore_half4_rte */
     double worst = 0;
     for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++)
         for (int m = 0; m < 2; m++) {

@@ -15,8 +15,11 @@
 **             twice, the second time by the same work-group
 **   bn_split  G > 1: reduce into partials in the handle's scratch, finalize per stat, apply;
 **             3 kernels, x (and dy) read twice
-** Inference is one kernel (bn_inf_apply). Passes over the data: training forward 2 reads of x
-** and 1 write of y; backward 2 reads of x and dy and 1 write of dx; inference 1 read, 1 write.
+** Where the reduction's inner dim has unit stride in every data operand and it, the other
+** strides and the offsets divide by 4 (NCHW spatial with H x W % 4 == 0), indices count 4-element
+** vectors (-DVEC=4: vload4 / vstore4). Inference is one kernel (bn_inf_apply). Passes over the
+** data: training forward 2 reads of x and 1 write of y; backward 2 reads of x and dy and 1 write
+** of dx; inference 1 read, 1 write.
 ** Statistics use pivot-shifted sums merged by Chan's formula (no E[x^2] - E[x]^2 cancellation)
 ** in a fixed order, so results are deterministic for a device.
 **
@@ -27,7 +30,7 @@
 ** x, y, dy, dx FLOAT or HALF (storage; float arithmetic), parameters FLOAT. An output may be
 ** its input exactly (y == x, dx == x or dy: same buffer, offset and strides); any other overlap
 ** with x is NOT_SUPPORTED. On CPUs each lane walks a contiguous block of its chunk instead of
-** interleaving with its neighbours (bn_params.ls / st / le).
+** interleaving with its neighbours (bn_params.ls / st / le) and gets at least 64 values.
 */
 #include "internal.h"
 
