@@ -1,0 +1,271 @@
+/*
+ * lrn.cl: local response normalization, forward and backward, across channels and within a
+ * channel (cuDNN's cudnnLRNCrossChannel* semantics; MIOpen's within-channel LRN).
+ *
+ * With lo = (n - 1) / 2 and hi = n - 1 - lo (cuDNN's lookBehind / lookAhead), the window of
+ * position i is [i - lo, i + hi], zero padded (cut at the tensor's edges):
+ *   s_i  = k + aon * sum over the window of x_j^2,  aon = alpha / n (across) or alpha / n^2
+ *          (within: the n x n window over (h, w), both axes as above)
+ *   y_i  = x_i * s_i^-beta
+ *   dx_i = dy_i * s_i^-beta - 2 * aon * beta * x_i * sum over {j : i in window(j)} of
+ *          dy_j * y_j / s_j             (j in [i - hi, i + lo] on each axis)
+ * s is always recomputed from x (never derived from x / y, which is 0 / 0 at x = 0).
+ * out = ab_alpha * result + ab_beta * out; out is not read when ab_beta == 0.
+ *
+ * Index spaces (every size, stride and offset is an argument; offsets in elements):
+ *   "outer" items: ng collapsed dims gd (innermost first) with per-operand strides gs*;
+ *   across channels an outer item is a pixel (n and the spatial dims) and the walk goes along
+ *   C (stride cs* per operand); within a channel an outer item is a plane (n, c) and the kernel
+ *   works on its H x W (strides hs*, ws*).
+ * Operands: p0 = x, p1 = y, p2 = dy (backward only), out = y (forward) or dx (backward).
+ *
+ * Build options
+ *   -DLRN_DIR=0|1   forward | backward (default 0)
+ *   -DLRN_RING=<r>  registers of the across-channel window ring, >= n (8 or 16; default 16)
+ *   -DDATA_HALF, -DIDX_T: see common/helpers.h
+ * Kernels
+ *   lrn_cross_walk   one work-item per (pixel, chunk of channels): walks its channels with the
+ *                    last LRN_RING values of x in registers (shifted, summed in a fixed order:
+ *                    no running add/subtract, so no cancellation), so each x is read once plus
+ *                    n - 1 (forward) or 2 (n - 1) (backward) halo values per chunk. Adjacent
+ *                    work-items are adjacent pixels (along W in NCHW: coalesced).
+ *   lrn_cross_direct one work-item per element, c innermost (NHWC on GPUs: adjacent work-items
+ *                    read adjacent channels; the window's re-reads hit the cache).
+ *   lrn_within_fwd   one work-item per element (w innermost), the n x n window from the cache.
+ *   lrn_within_ratio / lrn_within_bwd: backward within a channel in two passes over a batch of
+ *                    planes: r = dy * y / s into a float scratch, then dx from r.
+ */
+#include "common/helpers.h"
+
+#ifndef LRN_DIR
+#define LRN_DIR 0
+#endif
+#ifndef LRN_RING
+#define LRN_RING 16
+#endif
+
+/* Common arguments: the outer index space, the window and the scalars. */
+#define LRN_HEAD                                                                                    \
+    ulong items, ulong first, int ng, long8 gd, int C, int H, int W, int n, int lo, int hi,         \
+        int chunks, float ab_alpha, float ab_beta, float k, float aon, float lbeta
+/* One operand: pointer, offset, outer strides, and its strides along C (cross) or H and W. */
+#define LRN_OPERAND(q, P) P STORAGE_T* p##q, ulong off##q, long8 gs##q, long cs##q, long hs##q, long ws##q
+#define LRN_ARGS                                                                                    \
+    LRN_HEAD, LRN_OPERAND(0, __global const), LRN_OPERAND(1, __global const),                       \
+        LRN_OPERAND(2, __global const), LRN_OPERAND(o, __global)
+
+#define LRN_STEP(K, rem, b0, b1, b2, bo)                   \
+    if ((K) < ng) {                                        \
+        IDX_T d_ = (IDX_T)gd.s##K;                         \
+        IDX_T q_ = (rem) / d_;                             \
+        IDX_T r_ = (rem)-q_ * d_;                          \
+        (rem) = q_;                                        \
+        (b0) += r_ * (IDX_T)gs0.s##K;                      \
+        (b1) += r_ * (IDX_T)gs1.s##K;                      \
+        (b2) += r_ * (IDX_T)gs2.s##K;                      \
+        (bo) += r_ * (IDX_T)gso.s##K;                      \
+    }
+
+/* Element bases b0, b1, b2, bo of outer item `o` (offsets included). */
+#define LRN_BASES(o)                                               \
+    IDX_T b0 = (IDX_T)off0, b1 = (IDX_T)off1, b2 = (IDX_T)off2, bo = (IDX_T)offo; \
+    do {                                                           \
+        IDX_T rem_ = (o);                                          \
+        LRN_STEP(0, rem_, b0, b1, b2, bo)                          \
+        LRN_STEP(1, rem_, b0, b1, b2, bo)                          \
+        LRN_STEP(2, rem_, b0, b1, b2, bo)                          \
+        LRN_STEP(3, rem_, b0, b1, b2, bo)                          \
+        LRN_STEP(4, rem_, b0, b1, b2, bo)                          \
+        LRN_STEP(5, rem_, b0, b1, b2, bo)                          \
+        LRN_STEP(6, rem_, b0, b1, b2, bo)                          \
+        LRN_STEP(7, rem_, b0, b1, b2, bo)                          \
+    } while (0)
+
+/* s^-beta for s > 0 (s >= k >= 1e-5 when alpha >= 0). */
+inline float lrn_pow(float s, float lbeta) { return exp2(-lbeta * log2(s)); }
+
+inline void lrn_store(__global STORAGE_T* out, IDX_T i, float v, float ab_alpha, float ab_beta) {
+    STORE(out, i, ab_beta != 0.0f ? ab_alpha * v + ab_beta * LOAD(out, i) : ab_alpha * v);
+}
+
+/* Shifts v into ring r (r[LRN_RING - 1] is the newest). */
+#define RING_PUSH(r, v)                               \
+    do {                                              \
+        _Pragma("unroll") for (int i_ = 0; i_ < LRN_RING - 1; ++i_) r[i_] = r[i_ + 1]; \
+        r[LRN_RING - 1] = (v);                        \
+    } while (0)
+
+/* r[LRN_RING - 1 - back] without a dynamically indexed private array (which would spill). */
+inline float ring_at(const float* r, int back) {
+    float v = 0.0f;
+#pragma unroll
+    for (int i = 0; i < LRN_RING; ++i)
+        v = i == LRN_RING - 1 - back ? r[i] : v;
+    return v;
+}
+
+/* Sum of the squares of the newest n values of r, oldest first (a fixed order). */
+inline float ring_sumsq(const float* r, int n) {
+    float s = 0.0f;
+#pragma unroll
+    for (int i = 0; i < LRN_RING; ++i)
+        s += i >= LRN_RING - n ? r[i] * r[i] : 0.0f;
+    return s;
+}
+
+/* Sum of the newest n values of r, oldest first. */
+inline float ring_sum(const float* r, int n) {
+    float s = 0.0f;
+#pragma unroll
+    for (int i = 0; i < LRN_RING; ++i)
+        s += i >= LRN_RING - n ? r[i] : 0.0f;
+    return s;
+}
+
+/* items = pixels * chunks; work-item g takes pixel g % pixels and channels [c0, c1) of chunk
+ * g / pixels (`first` unused). */
+__kernel void lrn_cross_walk(LRN_ARGS) {
+    const IDX_T g = (IDX_T)get_global_id(0);
+    if (g >= items)
+        return;
+    const IDX_T pixels = (IDX_T)items / (IDX_T)chunks;
+    const IDX_T pix = g % pixels;
+    const int per = (C + chunks - 1) / chunks;
+    const int c0 = (int)(g / pixels) * per;
+    const int c1 = min(C, c0 + per);
+    LRN_BASES(pix);
+    float X[LRN_RING];
+#pragma unroll
+    for (int i = 0; i < LRN_RING; ++i)
+        X[i] = 0.0f;
+#if LRN_DIR == 0
+    /* head t loads x_t; channel c = t - hi has its whole window [c - lo, c + hi] in X */
+    for (int t = c0 - lo; t < c1 + hi; ++t) {
+        float xt = t >= 0 && t < C ? LOAD(p0, b0 + (IDX_T)t * (IDX_T)cs0) : 0.0f;
+        RING_PUSH(X, xt);
+        const int c = t - hi;
+        if (c >= c0) {
+            float s = k + aon * ring_sumsq(X, n);
+            lrn_store(po, bo + (IDX_T)c * (IDX_T)cso, ring_at(X, hi) * lrn_pow(s, lbeta), ab_alpha,
+                      ab_beta);
+        }
+    }
+#else
+    /* head t loads x_t; j = t - hi gets s_j, the ratio R_j = dy_j y_j / s_j and A_j = dy_j s_j^-beta;
+     * c = j - lo = t - (n - 1) has every R_j' of j' in [c - hi, c + lo] */
+    float R[LRN_RING], A[LRN_RING];
+#pragma unroll
+    for (int i = 0; i < LRN_RING; ++i) {
+        R[i] = 0.0f;
+        A[i] = 0.0f;
+    }
+    const float coef = 2.0f * aon * lbeta;
+    for (int t = max(0, c0 - (n - 1)); t < c1 + (n - 1); ++t) {
+        float xt = t < C ? LOAD(p0, b0 + (IDX_T)t * (IDX_T)cs0) : 0.0f;
+        RING_PUSH(X, xt);
+        const int j = t - hi;
+        float rj = 0.0f, aj = 0.0f;
+        if (j >= 0 && j < C && j >= c0 - hi) {
+            float s = k + aon * ring_sumsq(X, n);
+            float dyj = LOAD(p2, b2 + (IDX_T)j * (IDX_T)cs2);
+            float yj = LOAD(p1, b1 + (IDX_T)j * (IDX_T)cs1);
+            rj = dyj * yj / s;
+            aj = dyj * lrn_pow(s, lbeta);
+        }
+        RING_PUSH(R, rj);
+        RING_PUSH(A, aj);
+        const int c = t - (n - 1);
+        if (c >= c0) {
+            float v = ring_at(A, lo) - coef * ring_at(X, n - 1) * ring_sum(R, n);
+            lrn_store(po, bo + (IDX_T)c * (IDX_T)cso, v, ab_alpha, ab_beta);
+        }
+    }
+#endif
+}
+
+/* One work-item per element: g = c + C * pixel (items = pixels * C). */
+__kernel void lrn_cross_direct(LRN_ARGS) {
+    const IDX_T g = (IDX_T)get_global_id(0);
+    if (g >= items)
+        return;
+    const int c = (int)(g % (IDX_T)C);
+    LRN_BASES(g / (IDX_T)C);
+    const int j0 = max(0, c - lo), j1 = min(C - 1, c + hi);
+    float sq = 0.0f;
+    for (int j = j0; j <= j1; ++j) {
+        float v = LOAD(p0, b0 + (IDX_T)j * (IDX_T)cs0);
+        sq += v * v;
+    }
+    const float s = k + aon * sq;
+    const float xc = LOAD(p0, b0 + (IDX_T)c * (IDX_T)cs0);
+#if LRN_DIR == 0
+    lrn_store(po, bo + (IDX_T)c * (IDX_T)cso, xc * lrn_pow(s, lbeta), ab_alpha, ab_beta);
+#else
+    float acc = 0.0f;
+    for (int j = max(0, c - hi); j <= min(C - 1, c + lo); ++j) {
+        float sj = 0.0f;
+        for (int i = max(0, j - lo); i <= min(C - 1, j + hi); ++i) {
+            float v = LOAD(p0, b0 + (IDX_T)i * (IDX_T)cs0);
+            sj += v * v;
+        }
+        sj = k + aon * sj;
+        acc += LOAD(p2, b2 + (IDX_T)j * (IDX_T)cs2) * LOAD(p1, b1 + (IDX_T)j * (IDX_T)cs1) / sj;
+    }
+    const float dyc = LOAD(p2, b2 + (IDX_T)c * (IDX_T)cs2);
+    lrn_store(po, bo + (IDX_T)c * (IDX_T)cso, dyc * lrn_pow(s, lbeta) - 2.0f * aon * lbeta * xc * acc, ab_alpha,
+              ab_beta);
+#endif
+}
+
+/* Sum of x^2 over the window of (h, w) in the plane at base b (operand 0). */
+inline float lrn_within_sumsq(__global const STORAGE_T* p0, IDX_T b, long hs0, long ws0, int H, int W, int lo, int hi,
+                              int h, int w) {
+    float sq = 0.0f;
+    const int w0 = max(0, w - lo), w1 = min(W - 1, w + hi);
+    for (int i = max(0, h - lo); i <= min(H - 1, h + hi); ++i)
+        for (int j = w0; j <= w1; ++j) {
+            float v = LOAD(p0, b + (IDX_T)i * (IDX_T)hs0 + (IDX_T)j * (IDX_T)ws0);
+            sq += v * v;
+        }
+    return sq;
+}
+
+/* items = planes * H * W elements of planes [first, first + items / (H W)); g = w + W (h + H p). */
+#define LRN_WITHIN_INDEX                                         \
+    const IDX_T g = (IDX_T)get_global_id(0);                     \
+    if (g >= items)                                              \
+        return;                                                  \
+    const int w = (int)(g % (IDX_T)W);                           \
+    const int h = (int)((g / (IDX_T)W) % (IDX_T)H);              \
+    const IDX_T pl = g / ((IDX_T)W * (IDX_T)H);                  \
+    LRN_BASES((IDX_T)first + pl)
+
+__kernel void lrn_within_fwd(LRN_ARGS) {
+    LRN_WITHIN_INDEX;
+    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, lo, hi, h, w);
+    const float xc = LOAD(p0, b0 + (IDX_T)h * (IDX_T)hs0 + (IDX_T)w * (IDX_T)ws0);
+    lrn_store(po, bo + (IDX_T)h * (IDX_T)hso + (IDX_T)w * (IDX_T)wso, xc * lrn_pow(s, lbeta), ab_alpha, ab_beta);
+}
+
+/* r[g] = dy y / s for the elements of the batch (packed: g as above). */
+__kernel void lrn_within_ratio(LRN_ARGS, __global float* r) {
+    LRN_WITHIN_INDEX;
+    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, lo, hi, h, w);
+    r[g] = LOAD(p2, b2 + (IDX_T)h * (IDX_T)hs2 + (IDX_T)w * (IDX_T)ws2) *
+           LOAD(p1, b1 + (IDX_T)h * (IDX_T)hs1 + (IDX_T)w * (IDX_T)ws1) / s;
+}
+
+__kernel void lrn_within_bwd(LRN_ARGS, __global const float* r) {
+    LRN_WITHIN_INDEX;
+    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, lo, hi, h, w);
+    __global const float* rp = r + pl * (IDX_T)H * (IDX_T)W;
+    float acc = 0.0f;
+    const int w0 = max(0, w - hi), w1 = min(W - 1, w + lo);
+    for (int i = max(0, h - hi); i <= min(H - 1, h + lo); ++i)
+        for (int j = w0; j <= w1; ++j)
+            acc += rp[(IDX_T)i * (IDX_T)W + (IDX_T)j];
+    const float xc = LOAD(p0, b0 + (IDX_T)h * (IDX_T)hs0 + (IDX_T)w * (IDX_T)ws0);
+    const float dyc = LOAD(p2, b2 + (IDX_T)h * (IDX_T)hs2 + (IDX_T)w * (IDX_T)ws2);
+    lrn_store(po, bo + (IDX_T)h * (IDX_T)hso + (IDX_T)w * (IDX_T)wso,
+              dyc * lrn_pow(s, lbeta) - 2.0f * aon * lbeta * xc * acc, ab_alpha, ab_beta);
+}
