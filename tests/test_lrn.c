@@ -13,7 +13,8 @@
 **   lrn_gradcheck::<mode>   the library's backward (dy = w) against central differences of
 **                           sum(w * y) through the library's forward, n 2 and 5.
 **   lrn_solvers::*          each across-channel solver forced (CLDNN_LRN_SOLVER), NHWC and NCHW,
-**                           and the channel-chunked walk (few pixels, many channels).
+**                           the channel-chunked walk (few pixels, many channels), and the walk's
+**                           load blocking (CLDNN_LRN_WALK_BLOCK) other than the device default.
 **   lrn_half::*             HALF storage.
 **   lrn_desc::*, lrn_bad::* descriptor defaults, limits and every bad input of the contract.
 **
@@ -352,6 +353,20 @@ static void check_forced(const char* solver) {
 Test(lrn_solvers, direct) { check_forced("direct"); }
 Test(lrn_solvers, walk) { check_forced("walk"); }
 
+/* The walk with the other load blocking than the device's default (1 <-> 4 on the backward). */
+Test(lrn_solvers, walk_block) {
+    setenv("CLDNN_LRN_WALK_BLOCK", "4", 1);
+    const size_t ls[] = {1, 5, 7};
+    for (size_t wi = 0; wi < NWINS; wi++)
+        for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++)
+            backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &k_layouts[ls[i]], fx_alpha_beta[i][0],
+                          fx_alpha_beta[i][1], CLDNN_DATA_FLOAT);
+    setenv("CLDNN_LRN_WALK_BLOCK", "1", 1);
+    for (size_t wi = 0; wi < NWINS; wi++)
+        forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &k_layouts[7], 1.0f, 0.0f, CLDNN_DATA_FLOAT);
+    unsetenv("CLDNN_LRN_WALK_BLOCK");
+}
+
 /* Many channels and one pixel: the walk splits C into chunks, whose halos must be exact. */
 Test(lrn_solvers, walk_chunks) {
     static const layout l = {"1x203x1x1", 4, {1, 203, 1, 1}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2},
@@ -598,5 +613,35 @@ Test(lrn_bad, offsets_and_sizes) {
     FX_EXPECT_STATUS(SZ, FWD(h, e.d, CROSS, &one, T(x), &zero, y->desc, y->mem, past));
     FX_EXPECT_STATUS(SZ, BWD(h, e.d, CROSS, &one, T(y), T(dy), T(x), &zero, dx->desc, dx->mem, past));
     FX_EXPECT_STATUS(SZ, BWD(h, e.d, CROSS, &one, T(y), T(dy), x->desc, x->mem, past, &zero, T(dx)));
+    bad_env_free(&e);
+}
+
+/* LRN has no in-place form: an output sharing bytes with an input is BAD_PARAM (disjoint views
+** of one buffer are fine). */
+Test(lrn_bad, in_place) {
+    bad_env e;
+    bad_env_init(&e);
+    cldnnHandle_t h = fx_handle();
+    float one = 1.0f, zero = 0.0f;
+    fx_tensor *x = &e.x, *y = &e.y, *dy = &e.dy;
+    const cldnnStatus_t BP = CLDNN_STATUS_BAD_PARAM;
+    FX_EXPECT_STATUS(BP, FWD(h, e.d, CROSS, &one, T(x), &zero, x->desc, x->mem, 8));
+    FX_EXPECT_STATUS(BP, BWD(h, e.d, CROSS, &one, T(y), T(dy), T(x), &zero, T(y)));
+    FX_EXPECT_STATUS(BP, BWD(h, e.d, CROSS, &one, T(y), T(dy), T(x), &zero, T(dy)));
+    FX_EXPECT_STATUS(BP, BWD(h, e.d, CROSS, &one, T(y), T(dy), T(x), &zero, T(x)));
+    expect_untouched(x, "x", "rejected in-place call");
+    expect_untouched(dy, "dy", "rejected in-place call");
+    /* two halves of one buffer: y in the upper half of x's buffer is fine */
+    int64_t dims[4] = {2, 3, 4, 5};
+    fx_tensor big;
+    fx_tensor_nd(&big, CLDNN_DATA_FLOAT, 4, (const int64_t[]){4, 3, 4, 5}, NULL, 0);
+    fx_tensor_poison_random(&big);
+    fx_tensor_upload(&big);
+    cldnnTensorDescriptor_t half_desc;
+    FX_OK(cldnnCreateTensorDescriptor(&half_desc));
+    FX_OK(cldnnSetTensorNdDescriptor(half_desc, CLDNN_DATA_FLOAT, 4, dims, (const int64_t[]){60, 20, 5, 1}));
+    FX_OK(FWD(h, e.d, CROSS, &one, half_desc, big.mem, 0, &zero, half_desc, big.mem, 120 * sizeof(float)));
+    FX_OK(cldnnDestroyTensorDescriptor(half_desc));
+    fx_tensor_free(&big);
     bad_env_free(&e);
 }

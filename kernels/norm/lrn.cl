@@ -22,6 +22,8 @@
  * Build options
  *   -DLRN_DIR=0|1   forward | backward (default 0)
  *   -DLRN_RING=<r>  registers of the across-channel window ring, >= n (8 or 16; default 16)
+ *   -DWALK_BLOCK=<b> channels lrn_cross_walk loads at once before using them (default 4), so
+ *                   a work-item keeps b (forward) or 3 b (backward) loads in flight
  *   -DDATA_HALF, -DIDX_T: see common/helpers.h
  * Kernels
  *   lrn_cross_walk   one work-item per (pixel, chunk of channels): walks its channels with the
@@ -42,6 +44,10 @@
 #endif
 #ifndef LRN_RING
 #define LRN_RING 16
+#endif
+/* channels whose loads lrn_cross_walk issues together (loads in flight per work-item) */
+#ifndef WALK_BLOCK
+#define WALK_BLOCK 4
 #endif
 
 /* Common arguments: the outer index space, the window and the scalars. */
@@ -82,7 +88,15 @@
     } while (0)
 
 /* s^-beta for s > 0 (s >= k >= 1e-5 when alpha >= 0). */
-inline float lrn_pow(float s, float lbeta) { return exp2(-lbeta * log2(s)); }
+inline float lrn_pow(float s, float lbeta) {
+    if (lbeta == 0.75f) /* the usual beta (AlexNet, GoogLeNet): two roots, no log / exp */
+        return rsqrt(s * sqrt(s));
+    if (lbeta == 0.5f)
+        return rsqrt(s);
+    if (lbeta == 1.0f)
+        return 1.0f / s;
+    return exp2(-lbeta * log2(s));
+}
 
 inline void lrn_store(__global STORAGE_T* out, IDX_T i, float v, float ab_alpha, float ab_beta) {
     STORE(out, i, ab_beta != 0.0f ? ab_alpha * v + ab_beta * LOAD(out, i) : ab_alpha * v);
@@ -140,16 +154,31 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
         X[i] = 0.0f;
 #if LRN_DIR == 0
     /* head t loads x_t; channel c = t - hi has its whole window [c - lo, c + hi] in X */
-    for (int t = c0 - lo; t < c1 + hi; ++t) {
-        float xt = t >= 0 && t < C ? LOAD(p0, b0 + (IDX_T)t * (IDX_T)cs0) : 0.0f;
-        RING_PUSH(X, xt);
-        const int c = t - hi;
-        if (c >= c0) {
-            float s = k + aon * ring_sumsq(X, n);
-            lrn_store(po, bo + (IDX_T)c * (IDX_T)cso, ring_at(X, hi) * lrn_pow(s, lbeta), ab_alpha,
-                      ab_beta);
-        }
+#define WALK_LOAD(t) ((t) >= 0 && (t) < C ? LOAD(p0, b0 + (IDX_T)(t) * (IDX_T)cs0) : 0.0f)
+#define WALK_STEP(xt, t)                                                                              \
+    do {                                                                                              \
+        RING_PUSH(X, xt);                                                                             \
+        const int c_ = (t)-hi;                                                                        \
+        if (c_ >= c0) {                                                                               \
+            float s_ = k + aon * ring_sumsq(X, n);                                                    \
+            lrn_store(po, bo + (IDX_T)c_ * (IDX_T)cso, ring_at(X, hi) * lrn_pow(s_, lbeta), ab_alpha, \
+                      ab_beta);                                                                       \
+        }                                                                                             \
+    } while (0)
+    const int tend = c1 + hi;
+    int t = c0 - lo;
+    /* blocks of WALK_BLOCK channels: their loads are issued together (memory-level parallelism) */
+    for (; t + WALK_BLOCK <= tend; t += WALK_BLOCK) {
+        float v[WALK_BLOCK];
+#pragma unroll
+        for (int i = 0; i < WALK_BLOCK; ++i)
+            v[i] = WALK_LOAD(t + i);
+#pragma unroll
+        for (int i = 0; i < WALK_BLOCK; ++i)
+            WALK_STEP(v[i], t + i);
     }
+    for (; t < tend; ++t)
+        WALK_STEP(WALK_LOAD(t), t);
 #else
     /* head t loads x_t; j = t - hi gets s_j, the ratio R_j = dy_j y_j / s_j and A_j = dy_j s_j^-beta;
      * c = j - lo = t - (n - 1) has every R_j' of j' in [c - hi, c + lo] */
@@ -160,25 +189,47 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
         A[i] = 0.0f;
     }
     const float coef = 2.0f * aon * lbeta;
-    for (int t = max(0, c0 - (n - 1)); t < c1 + (n - 1); ++t) {
-        float xt = t < C ? LOAD(p0, b0 + (IDX_T)t * (IDX_T)cs0) : 0.0f;
-        RING_PUSH(X, xt);
-        const int j = t - hi;
-        float rj = 0.0f, aj = 0.0f;
-        if (j >= 0 && j < C && j >= c0 - hi) {
-            float s = k + aon * ring_sumsq(X, n);
-            float dyj = LOAD(p2, b2 + (IDX_T)j * (IDX_T)cs2);
-            float yj = LOAD(p1, b1 + (IDX_T)j * (IDX_T)cs1);
-            rj = dyj * yj / s;
-            aj = dyj * lrn_pow(s, lbeta);
-        }
-        RING_PUSH(R, rj);
-        RING_PUSH(A, aj);
-        const int c = t - (n - 1);
-        if (c >= c0) {
-            float v = ring_at(A, lo) - coef * ring_at(X, n - 1) * ring_sum(R, n);
-            lrn_store(po, bo + (IDX_T)c * (IDX_T)cso, v, ab_alpha, ab_beta);
-        }
+    /* j needs its ratio when j >= c0 - hi */
+#define WALK_J_OK(j) ((j) >= 0 && (j) < C && (j) >= c0 - hi)
+#define WALK_LOADS(t, xt, dyj, yj)                                                           \
+    do {                                                                                     \
+        const int j_ = (t)-hi;                                                               \
+        xt = (t) < C ? LOAD(p0, b0 + (IDX_T)(t) * (IDX_T)cs0) : 0.0f;                        \
+        dyj = WALK_J_OK(j_) ? LOAD(p2, b2 + (IDX_T)j_ * (IDX_T)cs2) : 0.0f;                  \
+        yj = WALK_J_OK(j_) ? LOAD(p1, b1 + (IDX_T)j_ * (IDX_T)cs1) : 0.0f;                   \
+    } while (0)
+#define WALK_STEP(xt, dyj, yj, t)                                                            \
+    do {                                                                                     \
+        RING_PUSH(X, xt);                                                                    \
+        float rj_ = 0.0f, aj_ = 0.0f;                                                        \
+        if (WALK_J_OK((t)-hi)) {                                                             \
+            float s_ = k + aon * ring_sumsq(X, n);                                           \
+            rj_ = (dyj) * (yj) / s_;                                                         \
+            aj_ = (dyj)*lrn_pow(s_, lbeta);                                                  \
+        }                                                                                    \
+        RING_PUSH(R, rj_);                                                                   \
+        RING_PUSH(A, aj_);                                                                   \
+        const int c_ = (t) - (n - 1);                                                        \
+        if (c_ >= c0) {                                                                      \
+            float v_ = ring_at(A, lo) - coef * ring_at(X, n - 1) * ring_sum(R, n);           \
+            lrn_store(po, bo + (IDX_T)c_ * (IDX_T)cso, v_, ab_alpha, ab_beta);               \
+        }                                                                                    \
+    } while (0)
+    const int tend = c1 + (n - 1);
+    int t = max(0, c0 - (n - 1));
+    for (; t + WALK_BLOCK <= tend; t += WALK_BLOCK) {
+        float xv[WALK_BLOCK], dv[WALK_BLOCK], yv[WALK_BLOCK];
+#pragma unroll
+        for (int i = 0; i < WALK_BLOCK; ++i)
+            WALK_LOADS(t + i, xv[i], dv[i], yv[i]);
+#pragma unroll
+        for (int i = 0; i < WALK_BLOCK; ++i)
+            WALK_STEP(xv[i], dv[i], yv[i], t + i);
+    }
+    for (; t < tend; ++t) {
+        float xt, dyj, yj;
+        WALK_LOADS(t, xt, dyj, yj);
+        WALK_STEP(xt, dyj, yj, t);
     }
 #endif
 }

@@ -18,7 +18,8 @@
 **                     work-item per element, channel innermost
 **   lrn_within        within a channel: forward one work-item per element; backward two passes
 **                     through the handle's scratch, a batch of planes at a time
-** CLDNN_LRN_SOLVER=walk|direct (read per call) forces an across-channel solver (tests, tuning).
+** CLDNN_LRN_SOLVER=walk|direct (read per call) forces an across-channel solver, and
+** CLDNN_LRN_WALK_BLOCK=1..8 the walk's WALK_BLOCK (tests, tuning).
 */
 #include "internal.h"
 
@@ -59,6 +60,7 @@ typedef struct {
     size_t wg;
     int idx32;
     int ring;      /* lrn_cross_walk: LRN_RING */
+    int block;     /* lrn_cross_walk: WALK_BLOCK */
     int chunks;    /* lrn_cross_walk: channel chunks per pixel */
 } lrn_params;
 
@@ -239,6 +241,7 @@ static void common_defaults(const lrn_problem* p, const cldnn_device_profile* de
     q->wg = group_size(dev);
     q->idx32 = p->span_max < (1ull << 32) - 64;
     q->ring = 16;
+    q->block = 4;
     q->chunks = 1;
 }
 
@@ -253,6 +256,11 @@ static void walk_defaults(const void* problem, const cldnn_device_profile* dev, 
     lrn_params* q = (lrn_params*)params;
     common_defaults(p, dev, q);
     q->ring = p->n <= 8 ? 8 : 16;
+    /* 4 channels' loads in flight per work-item on GPUs; PoCL ran the backward 2x slower that way */
+    q->block = dev->is_cpu && p->dir == 1 ? 1 : 4;
+    int forced = cldnn_env_int("CLDNN_LRN_WALK_BLOCK", 0);
+    if (forced >= 1 && forced <= 8)
+        q->block = forced;
     uint64_t want = (uint64_t)(dev->is_cpu ? 4u : 16u) * dev->compute_units * q->wg;
     uint64_t chunks = p->outer >= want ? 1 : (want + p->outer - 1) / p->outer;
     uint64_t most = (uint64_t)p->C / (uint64_t)(4 * p->n);
@@ -312,8 +320,8 @@ static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffe
 static cldnnStatus_t lrn_kernel(cldnnHandle_t h, const lrn_problem* p, const lrn_params* q, const char* name,
                                 cl_kernel* k) {
     char opts[160];
-    snprintf(opts, sizeof opts, "-DLRN_DIR=%d -DLRN_RING=%d -DIDX_T=%s%s", p->dir, q->ring,
-             q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+    snprintf(opts, sizeof opts, "-DLRN_DIR=%d -DLRN_RING=%d -DWALK_BLOCK=%d -DIDX_T=%s%s", p->dir, q->ring,
+             q->block, q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
     return cldnn_kernel_get(h, "norm/lrn.cl", opts, name, k);
 }
 
@@ -381,6 +389,19 @@ static const cldnn_solver lrn_solvers[] = {
 };
 
 /* ------------------------------------------------------------------------- entry points */
+
+/* The output must not share bytes with an input: every kernel reads inputs that neighbouring
+** work-items' outputs would overwrite (LRN has no in-place form, as in cuDNN). */
+static cldnnStatus_t check_no_overlap(const struct cldnnTensorStruct* in, cl_mem a, size_t aoff, const char* an,
+                                      const struct cldnnTensorStruct* out, cl_mem b, size_t boff, const char* bn) {
+    if (a != b)
+        return CLDNN_STATUS_SUCCESS;
+    uint64_t aend = aoff + (uint64_t)in->span * cldnn_dtype_size(in->dtype);
+    uint64_t bend = boff + (uint64_t)out->span * cldnn_dtype_size(out->dtype);
+    if (aoff < bend && boff < aend)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s and %s overlap in one buffer: LRN does not run in place", an, bn);
+    return CLDNN_STATUS_SUCCESS;
+}
 
 static cldnnStatus_t check_common(cldnnHandle_t h, const cldnnLRNDescriptor_t d, cldnnLRNMode_t mode,
                                   const void* alpha, const void* beta) {
@@ -458,6 +479,7 @@ cldnnStatus_t cldnnLRNForward(cldnnHandle_t handle, const cldnnLRNDescriptor_t d
     CLDNN_TRY(check_shape(xDesc, mode, "xDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
+    CLDNN_TRY(check_no_overlap(xDesc, x, xOffset, "x", yDesc, y, yOffset, "y"));
     lrn_log_cmd(1, desc, mode, xDesc, alpha, beta);
 
     const int64_t* strides[NOPS] = {xDesc->strides, xDesc->strides, xDesc->strides, yDesc->strides};
@@ -486,6 +508,9 @@ cldnnStatus_t cldnnLRNBackward(cldnnHandle_t handle, const cldnnLRNDescriptor_t 
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, dyDesc, dy, dyOffset, "dy"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, dxDesc, dx, dxOffset, "dx"));
+    CLDNN_TRY(check_no_overlap(xDesc, x, xOffset, "x", dxDesc, dx, dxOffset, "dx"));
+    CLDNN_TRY(check_no_overlap(yDesc, y, yOffset, "y", dxDesc, dx, dxOffset, "dx"));
+    CLDNN_TRY(check_no_overlap(dyDesc, dy, dyOffset, "dy", dxDesc, dx, dxOffset, "dx"));
     lrn_log_cmd(2, desc, mode, dxDesc, alpha, beta);
 
     const int64_t* strides[NOPS] = {xDesc->strides, yDesc->strides, dyDesc->strides, dxDesc->strides};
