@@ -13,8 +13,9 @@
 **   lrn_gradcheck::<mode>   the library's backward (dy = w) against central differences of
 **                           sum(w * y) through the library's forward, n 2 and 5.
 **   lrn_solvers::*          each across-channel solver forced (CLDNN_LRN_SOLVER), NHWC and NCHW,
-**                           the channel-chunked walk (few pixels, many channels), and the walk's
-**                           load blocking (CLDNN_LRN_WALK_BLOCK) other than the device default.
+**                           the channel-chunked walk (few pixels, many channels), the walk's
+**                           load blocking (CLDNN_LRN_WALK_BLOCK) other than the device default,
+**                           and local-memory lines up to their 2048-element limit.
 **   lrn_half::*             HALF storage.
 **   lrn_desc::*, lrn_bad::* descriptor defaults, limits and every bad input of the contract.
 **
@@ -351,6 +352,7 @@ static void check_forced(const char* solver) {
 }
 
 Test(lrn_solvers, direct) { check_forced("direct"); }
+Test(lrn_solvers, lines) { check_forced("lines"); }
 Test(lrn_solvers, walk) { check_forced("walk"); }
 
 /* The walk with the other load blocking than the device's default (1 <-> 4 on the backward). */
@@ -375,6 +377,24 @@ Test(lrn_solvers, walk_chunks) {
         forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &l, 1.0f, 0.0f, CLDNN_DATA_FLOAT);
         backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &l, 0.5f, 0.25f, CLDNN_DATA_FLOAT);
     }
+}
+
+/* Long lines through local memory: several work-items' elements per line, and one line of
+** exactly LINES_MAX (2048) elements. */
+Test(lrn_solvers, lines_long) {
+    static const layout ls[] = {
+        {"3x700x1x2 nhwc", 4, {3, 700, 1, 2}, {FX_NHWC, {0}, 1}, {FX_NHWC, {0}, 2}, {FX_NHWC, {0}, 3}, {FX_NHWC, {0}, 0}},
+        {"1x2048x1x1", 4, {1, 2048, 1, 1}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 3}},
+    };
+    setenv("CLDNN_LRN_SOLVER", "lines", 1);
+    for (size_t wi = 0; wi < NWINS; wi++)
+        for (size_t i = 0; i < 2; i++) {
+            forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &ls[i], fx_alpha_beta[i][0], fx_alpha_beta[i][1],
+                         CLDNN_DATA_FLOAT);
+            backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &ls[i], fx_alpha_beta[i + 1][0],
+                          fx_alpha_beta[i + 1][1], CLDNN_DATA_FLOAT);
+        }
+    unsetenv("CLDNN_LRN_SOLVER");
 }
 
 /* ------------------------------------------------------------------------------ half */

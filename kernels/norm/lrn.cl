@@ -24,6 +24,9 @@
  *   -DLRN_RING=<r>  registers of the across-channel window ring, >= n (8 or 16; default 16)
  *   -DWALK_BLOCK=<b> channels lrn_cross_walk loads at once before using them (default 4), so
  *                   a work-item keeps b (forward) or 3 b (backward) loads in flight
+ *   -DLRN_WG=<w>    work-group size of lrn_cross_lines (default 256)
+ *   -DLINES_MAX=<m> elements of channel lines lrn_cross_lines keeps in local memory (default
+ *                   2048: 8 KiB per array, two arrays in the backward)
  *   -DDATA_HALF, -DIDX_T: see common/helpers.h
  * Kernels
  *   lrn_cross_walk   one work-item per (pixel, chunk of channels): walks its channels with the
@@ -31,8 +34,11 @@
  *                    no running add/subtract, so no cancellation), so each x is read once plus
  *                    n - 1 (forward) or 2 (n - 1) (backward) halo values per chunk. Adjacent
  *                    work-items are adjacent pixels (along W in NCHW: coalesced).
- *   lrn_cross_direct one work-item per element, c innermost (NHWC on GPUs: adjacent work-items
- *                    read adjacent channels; the window's re-reads hit the cache).
+ *   lrn_cross_lines  one work-group per P whole channel lines (P pixels, P * C <= LINES_MAX):
+ *                    x (and the backward's ratios) go through local memory once, read with
+ *                    adjacent work-items on adjacent channels (NHWC on GPUs: coalesced).
+ *   lrn_cross_direct one work-item per element, c innermost: any C, the window's re-reads from
+ *                    the cache.
  *   lrn_within_fwd   one work-item per element (w innermost), the n x n window from the cache.
  *   lrn_within_ratio / lrn_within_bwd: backward within a channel in two passes over a batch of
  *                    planes: r = dy * y / s into a float scratch, then dx from r.
@@ -44,6 +50,12 @@
 #endif
 #ifndef LRN_RING
 #define LRN_RING 16
+#endif
+#ifndef LRN_WG
+#define LRN_WG 256
+#endif
+#ifndef LINES_MAX
+#define LINES_MAX 2048
 #endif
 /* channels whose loads lrn_cross_walk issues together (loads in flight per work-item) */
 #ifndef WALK_BLOCK
@@ -230,6 +242,74 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
         float xt, dyj, yj;
         WALK_LOADS(t, xt, dyj, yj);
         WALK_STEP(xt, dyj, yj, t);
+    }
+#endif
+}
+
+/* items = pixels; work-group g takes pixels [g P, g P + P) (P = `chunks`), whose lines of C
+ * elements lie at e = p C + c of its local arrays. The pixel bases are computed once per pixel. */
+__kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_lines(LRN_ARGS) {
+    __local float lx[LINES_MAX];
+#if LRN_DIR == 1
+    __local float lr[LINES_MAX];
+#endif
+    __local IDX_T lb[4][LRN_WG];
+    const int P = chunks;
+    const IDX_T first_pix = (IDX_T)get_group_id(0) * (IDX_T)P;
+    const int np = (int)min((IDX_T)P, (IDX_T)items - first_pix);
+    const int lid = (int)get_local_id(0);
+    if (lid < np) {
+        LRN_BASES(first_pix + (IDX_T)lid);
+        lb[0][lid] = b0;
+        lb[1][lid] = b1;
+        lb[2][lid] = b2;
+        lb[3][lid] = bo;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int L = np * C;
+    for (int e = lid; e < L; e += LRN_WG) {
+        const int p = e / C, c = e - p * C;
+        lx[e] = LOAD(p0, lb[0][p] + (IDX_T)c * (IDX_T)cs0);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#if LRN_DIR == 0
+    for (int e = lid; e < L; e += LRN_WG) {
+        const int p = e / C, c = e - p * C, line = e - c;
+        float sq = 0.0f;
+        for (int j = max(0, c - lo); j <= min(C - 1, c + hi); ++j)
+            sq += lx[line + j] * lx[line + j];
+        lrn_store(po, lb[3][p] + (IDX_T)c * (IDX_T)cso, lx[e] * lrn_pow(k + aon * sq, lbeta), ab_alpha, ab_beta);
+    }
+#else
+    /* A = dy s^-beta stays in registers for the work-item's elements (at most LINES_MAX / LRN_WG) */
+    float A[(LINES_MAX + LRN_WG - 1) / LRN_WG];
+#pragma unroll
+    for (int i = 0; i < (LINES_MAX + LRN_WG - 1) / LRN_WG; ++i) {
+        const int e = lid + i * LRN_WG;
+        A[i] = 0.0f;
+        if (e < L) {
+            const int p = e / C, c = e - p * C, line = e - c;
+            float sq = 0.0f;
+            for (int j = max(0, c - lo); j <= min(C - 1, c + hi); ++j)
+                sq += lx[line + j] * lx[line + j];
+            const float s = k + aon * sq;
+            const float dyc = LOAD(p2, lb[2][p] + (IDX_T)c * (IDX_T)cs2);
+            lr[e] = dyc * LOAD(p1, lb[1][p] + (IDX_T)c * (IDX_T)cs1) / s;
+            A[i] = dyc * lrn_pow(s, lbeta);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float coef = 2.0f * aon * lbeta;
+#pragma unroll
+    for (int i = 0; i < (LINES_MAX + LRN_WG - 1) / LRN_WG; ++i) {
+        const int e = lid + i * LRN_WG;
+        if (e < L) {
+            const int p = e / C, c = e - p * C, line = e - c;
+            float acc = 0.0f;
+            for (int j = max(0, c - hi); j <= min(C - 1, c + lo); ++j)
+                acc += lr[line + j];
+            lrn_store(po, lb[3][p] + (IDX_T)c * (IDX_T)cso, A[i] - coef * lx[e] * acc, ab_alpha, ab_beta);
+        }
     }
 #endif
 }

@@ -14,11 +14,12 @@
 **   lrn_cross_walk    across channels where the channel is not the unit-stride axis (NCHW and
 **                     most strided views), and every layout on CPUs: one work-item per pixel
 **                     (and chunk of channels, when pixels alone do not fill the device)
-**   lrn_cross_direct  across channels on GPUs when channels are adjacent in memory (NHWC): one
-**                     work-item per element, channel innermost
+**   lrn_cross_lines   across channels on GPUs when channels are adjacent in memory (NHWC) and a
+**                     line of C fits the local arrays: one work-group per P pixels' lines
+**   lrn_cross_direct  the rest across channels: one work-item per element, channel innermost
 **   lrn_within        within a channel: forward one work-item per element; backward two passes
 **                     through the handle's scratch, a batch of planes at a time
-** CLDNN_LRN_SOLVER=walk|direct (read per call) forces an across-channel solver, and
+** CLDNN_LRN_SOLVER=walk|lines|direct (read per call) forces an across-channel solver, and
 ** CLDNN_LRN_WALK_BLOCK=1..8 the walk's WALK_BLOCK (tests, tuning).
 */
 #include "internal.h"
@@ -200,11 +201,16 @@ static size_t group_size(const cldnn_device_profile* dev) {
     return wg;
 }
 
-/* CLDNN_LRN_SOLVER: "walk" or "direct" forces that across-channel solver, else NULL. */
+/* CLDNN_LRN_SOLVER: "walk", "lines" or "direct" forces that across-channel solver, else NULL. */
 static const char* forced_solver(void) {
     const char* v = getenv("CLDNN_LRN_SOLVER");
-    return v != NULL && (strcmp(v, "walk") == 0 || strcmp(v, "direct") == 0) ? v : NULL;
+    return v != NULL && (strcmp(v, "walk") == 0 || strcmp(v, "lines") == 0 || strcmp(v, "direct") == 0) ? v : NULL;
 }
+
+/* lrn_cross_lines: the work-group size and the local elements (kernels/norm/lrn.cl's LRN_WG and
+** LINES_MAX defaults, which the host does not override). */
+#define LINES_WG 256
+#define LINES_MAX 2048
 
 /* Channels adjacent in memory in the output: a walk along C would not coalesce on a GPU. */
 static int channel_innermost(const lrn_problem* p) {
@@ -227,9 +233,22 @@ static int walk_applicable(const void* problem, const cldnn_device_profile* dev)
     return dev->is_cpu || !channel_innermost(p);
 }
 
+static int lines_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const lrn_problem* p = (const lrn_problem*)problem;
+    if (p->mode != CLDNN_LRN_CROSS_CHANNEL || p->C > LINES_MAX || dev->max_wg_size < LINES_WG ||
+        dev->local_mem < 3 * LINES_MAX * sizeof(float) + 4 * LINES_WG * sizeof(uint64_t))
+        return 0;
+    const char* f = forced_solver();
+    if (f != NULL)
+        return strcmp(f, "lines") == 0;
+    return !dev->is_cpu;
+}
+
 static int direct_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)dev;
-    return ((const lrn_problem*)problem)->mode == CLDNN_LRN_CROSS_CHANNEL;
+    const lrn_problem* p = (const lrn_problem*)problem;
+    const char* f = forced_solver();
+    return p->mode == CLDNN_LRN_CROSS_CHANNEL && (f == NULL || strcmp(f, "direct") == 0);
 }
 
 static int within_applicable(const void* problem, const cldnn_device_profile* dev) {
@@ -335,6 +354,21 @@ static cldnnStatus_t walk_run(cldnnHandle_t h, const void* problem, const void* 
     return cldnn_enqueue_1d(h, k, items, q->wg, "lrn_cross_walk");
 }
 
+/* P pixels per work-group: as many whole lines as LINES_MAX holds (at most LINES_WG, one base
+** per work-item). */
+static cldnnStatus_t lines_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const lrn_problem* p = (const lrn_problem*)problem;
+    const lrn_params* q = (const lrn_params*)params;
+    cl_kernel k;
+    CLDNN_TRY(lrn_kernel(h, p, q, "lrn_cross_lines", &k));
+    int per = (int)(LINES_MAX / p->C);
+    if (per > LINES_WG)
+        per = LINES_WG;
+    uint64_t groups = (p->outer + (uint64_t)per - 1) / (uint64_t)per;
+    CLDNN_TRY(lrn_args(k, p, (const lrn_buffers*)buffers, p->outer, 0, per));
+    return cldnn_enqueue_1d(h, k, groups * LINES_WG, LINES_WG, "lrn_cross_lines");
+}
+
 static cldnnStatus_t direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const lrn_problem* p = (const lrn_problem*)problem;
     const lrn_params* q = (const lrn_params*)params;
@@ -384,6 +418,7 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
 
 static const cldnn_solver lrn_solvers[] = {
     {"lrn_cross_walk", -1, walk_applicable, NULL, walk_defaults, sizeof(lrn_params), walk_run},
+    {"lrn_cross_lines", -1, lines_applicable, NULL, plain_defaults, sizeof(lrn_params), lines_run},
     {"lrn_cross_direct", -1, direct_applicable, NULL, plain_defaults, sizeof(lrn_params), direct_run},
     {"lrn_within", -1, within_applicable, NULL, plain_defaults, sizeof(lrn_params), within_run},
 };
