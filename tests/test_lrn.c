@@ -14,7 +14,7 @@
 **                           sum(w * y) through the library's forward, n 2 and 5.
 **   lrn_solvers::*          each across-channel solver forced (CLDNN_LRN_SOLVER), NHWC and NCHW,
 **                           the channel-chunked walk (few pixels, many channels), the walk's
-**                           load blocking (CLDNN_LRN_WALK_BLOCK) other than the device default,
+**                           load blocking (CLDNN_LRN_WALK_BLOCK) of 1 besides the default 4,
 **                           and local-memory lines up to their 2048-element limit.
 **   lrn_half::*             HALF storage.
 **   lrn_desc::*, lrn_bad::* descriptor defaults, limits and every bad input of the contract.
@@ -355,17 +355,18 @@ Test(lrn_solvers, direct) { check_forced("direct"); }
 Test(lrn_solvers, lines) { check_forced("lines"); }
 Test(lrn_solvers, walk) { check_forced("walk"); }
 
-/* The walk with the other load blocking than the device's default (1 <-> 4 on the backward). */
+/* The walk with one channel per load block (the default issues 4 at once): the block loop and
+** the remainder loop split differently. */
 Test(lrn_solvers, walk_block) {
-    setenv("CLDNN_LRN_WALK_BLOCK", "4", 1);
+    setenv("CLDNN_LRN_WALK_BLOCK", "1", 1);
     const size_t ls[] = {1, 5, 7};
     for (size_t wi = 0; wi < NWINS; wi++)
-        for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++)
+        for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++) {
+            forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &k_layouts[ls[i]], fx_alpha_beta[i][0],
+                         fx_alpha_beta[i][1], CLDNN_DATA_FLOAT);
             backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &k_layouts[ls[i]], fx_alpha_beta[i][0],
                           fx_alpha_beta[i][1], CLDNN_DATA_FLOAT);
-    setenv("CLDNN_LRN_WALK_BLOCK", "1", 1);
-    for (size_t wi = 0; wi < NWINS; wi++)
-        forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &k_layouts[7], 1.0f, 0.0f, CLDNN_DATA_FLOAT);
+        }
     unsetenv("CLDNN_LRN_WALK_BLOCK");
 }
 
@@ -373,10 +374,12 @@ Test(lrn_solvers, walk_block) {
 Test(lrn_solvers, walk_chunks) {
     static const layout l = {"1x203x1x1", 4, {1, 203, 1, 1}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2},
                              {FX_NCHW, {0}, 3}, {FX_NCHW, {0}, 4}};
+    setenv("CLDNN_LRN_SOLVER", "walk", 1);
     for (size_t wi = 0; wi < NWINS; wi++) {
         forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &l, 1.0f, 0.0f, CLDNN_DATA_FLOAT);
         backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &l, 0.5f, 0.25f, CLDNN_DATA_FLOAT);
     }
+    unsetenv("CLDNN_LRN_SOLVER");
 }
 
 /* Long lines through local memory: several work-items' elements per line, and one line of

@@ -21,7 +21,8 @@
  *
  * Build options
  *   -DLRN_DIR=0|1   forward | backward (default 0)
- *   -DLRN_RING=<r>  registers of the across-channel window ring, >= n (8 or 16; default 16)
+ *   -DLRN_N=<n>     the window n, 1..16 (default 5): every window loop has constant bounds and
+ *                   the across-channel ring is exactly n registers (no masks, no select chains)
  *   -DWALK_BLOCK=<b> channels lrn_cross_walk loads at once before using them (default 4), so
  *                   a work-item keeps b (forward) or 3 b (backward) loads in flight
  *   -DLRN_WG=<w>    work-group size of lrn_cross_lines (default 256)
@@ -30,7 +31,7 @@
  *   -DDATA_HALF, -DIDX_T: see common/helpers.h
  * Kernels
  *   lrn_cross_walk   one work-item per (pixel, chunk of channels): walks its channels with the
- *                    last LRN_RING values of x in registers (shifted, summed in a fixed order:
+ *                    last n values of x in registers (shifted, summed in a fixed order:
  *                    no running add/subtract, so no cancellation), so each x is read once plus
  *                    n - 1 (forward) or 2 (n - 1) (backward) halo values per chunk. Adjacent
  *                    work-items are adjacent pixels (along W in NCHW: coalesced).
@@ -48,9 +49,13 @@
 #ifndef LRN_DIR
 #define LRN_DIR 0
 #endif
-#ifndef LRN_RING
-#define LRN_RING 16
+#ifndef LRN_N
+#define LRN_N 5
 #endif
+/* cuDNN's lookBehind and lookAhead */
+#define LRN_LO ((LRN_N - 1) / 2)
+#define LRN_HI (LRN_N - 1 - LRN_LO)
+#define LRN_RING LRN_N
 #ifndef LRN_WG
 #define LRN_WG 256
 #endif
@@ -64,7 +69,7 @@
 
 /* Common arguments: the outer index space, the window and the scalars. */
 #define LRN_HEAD                                                                                    \
-    ulong items, ulong first, int ng, long8 gd, int C, int H, int W, int n, int lo, int hi,         \
+    ulong items, ulong first, int ng, long8 gd, int C, int H, int W,                                \
         int chunks, float ab_alpha, float ab_beta, float k, float aon, float lbeta
 /* One operand: pointer, offset, outer strides, and its strides along C (cross) or H and W. */
 #define LRN_OPERAND(q, P) P STORAGE_T* p##q, ulong off##q, long8 gs##q, long cs##q, long hs##q, long ws##q
@@ -83,6 +88,15 @@
         (b2) += r_ * (IDX_T)gs2.s##K;                      \
         (bo) += r_ * (IDX_T)gso.s##K;                      \
     }
+
+/* The window as constants, under the names the kernels use. */
+#define LRN_WINDOW                  \
+    const int n = LRN_N;            \
+    const int lo = LRN_LO;          \
+    const int hi = LRN_HI;          \
+    (void)n;                        \
+    (void)lo;                       \
+    (void)hi
 
 /* Element bases b0, b1, b2, bo of outer item `o` (offsets included). */
 #define LRN_BASES(o)                                               \
@@ -121,7 +135,7 @@ inline void lrn_store(__global STORAGE_T* out, IDX_T i, float v, float ab_alpha,
         r[LRN_RING - 1] = (v);                        \
     } while (0)
 
-/* r[LRN_RING - 1 - back] without a dynamically indexed private array (which would spill). */
+/* r[LRN_RING - 1 - back] (back is a constant: this folds to one register). */
 inline float ring_at(const float* r, int back) {
     float v = 0.0f;
 #pragma unroll
@@ -130,27 +144,28 @@ inline float ring_at(const float* r, int back) {
     return v;
 }
 
-/* Sum of the squares of the newest n values of r, oldest first (a fixed order). */
-inline float ring_sumsq(const float* r, int n) {
+/* Sum of the squares of the ring (the window), oldest first (a fixed order). */
+inline float ring_sumsq(const float* r) {
     float s = 0.0f;
 #pragma unroll
     for (int i = 0; i < LRN_RING; ++i)
-        s += i >= LRN_RING - n ? r[i] * r[i] : 0.0f;
+        s += r[i] * r[i];
     return s;
 }
 
-/* Sum of the newest n values of r, oldest first. */
-inline float ring_sum(const float* r, int n) {
+/* Sum of the ring, oldest first. */
+inline float ring_sum(const float* r) {
     float s = 0.0f;
 #pragma unroll
     for (int i = 0; i < LRN_RING; ++i)
-        s += i >= LRN_RING - n ? r[i] : 0.0f;
+        s += r[i];
     return s;
 }
 
 /* items = pixels * chunks; work-item g takes pixel g % pixels and channels [c0, c1) of chunk
  * g / pixels (`first` unused). */
 __kernel void lrn_cross_walk(LRN_ARGS) {
+    LRN_WINDOW;
     const IDX_T g = (IDX_T)get_global_id(0);
     if (g >= items)
         return;
@@ -172,7 +187,7 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
         RING_PUSH(X, xt);                                                                             \
         const int c_ = (t)-hi;                                                                        \
         if (c_ >= c0) {                                                                               \
-            float s_ = k + aon * ring_sumsq(X, n);                                                    \
+            float s_ = k + aon * ring_sumsq(X);                                                    \
             lrn_store(po, bo + (IDX_T)c_ * (IDX_T)cso, ring_at(X, hi) * lrn_pow(s_, lbeta), ab_alpha, \
                       ab_beta);                                                                       \
         }                                                                                             \
@@ -215,7 +230,7 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
         RING_PUSH(X, xt);                                                                    \
         float rj_ = 0.0f, aj_ = 0.0f;                                                        \
         if (WALK_J_OK((t)-hi)) {                                                             \
-            float s_ = k + aon * ring_sumsq(X, n);                                           \
+            float s_ = k + aon * ring_sumsq(X);                                           \
             rj_ = (dyj) * (yj) / s_;                                                         \
             aj_ = (dyj)*lrn_pow(s_, lbeta);                                                  \
         }                                                                                    \
@@ -223,7 +238,7 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
         RING_PUSH(A, aj_);                                                                   \
         const int c_ = (t) - (n - 1);                                                        \
         if (c_ >= c0) {                                                                      \
-            float v_ = ring_at(A, lo) - coef * ring_at(X, n - 1) * ring_sum(R, n);           \
+            float v_ = ring_at(A, lo) - coef * ring_at(X, n - 1) * ring_sum(R);           \
             lrn_store(po, bo + (IDX_T)c_ * (IDX_T)cso, v_, ab_alpha, ab_beta);               \
         }                                                                                    \
     } while (0)
@@ -249,6 +264,7 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
 /* items = pixels; work-group g takes pixels [g P, g P + P) (P = `chunks`), whose lines of C
  * elements lie at e = p C + c of its local arrays. The pixel bases are computed once per pixel. */
 __kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_lines(LRN_ARGS) {
+    LRN_WINDOW;
     __local float lx[LINES_MAX];
 #if LRN_DIR == 1
     __local float lr[LINES_MAX];
@@ -316,6 +332,7 @@ __kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_line
 
 /* One work-item per element: g = c + C * pixel (items = pixels * C). */
 __kernel void lrn_cross_direct(LRN_ARGS) {
+    LRN_WINDOW;
     const IDX_T g = (IDX_T)get_global_id(0);
     if (g >= items)
         return;
@@ -363,6 +380,7 @@ inline float lrn_within_sumsq(__global const STORAGE_T* p0, IDX_T b, long hs0, l
 
 /* items = planes * H * W elements of planes [first, first + items / (H W)); g = w + W (h + H p). */
 #define LRN_WITHIN_INDEX                                         \
+    LRN_WINDOW;                                                  \
     const IDX_T g = (IDX_T)get_global_id(0);                     \
     if (g >= items)                                              \
         return;                                                  \

@@ -40,7 +40,7 @@ typedef struct {
     int dir;                        /* 0 forward, 1 backward */
     int mode;                       /* cldnnLRNMode_t */
     cldnnDataType_t dtype;
-    int n, lo, hi;
+    int n;                          /* the window (LRN_N) */
     float k, aon, lbeta;            /* aon = alpha / n^d */
     float alpha, beta;              /* output scaling */
     int ng;                         /* outer groups, innermost first */
@@ -60,7 +60,6 @@ typedef struct {
 typedef struct {
     size_t wg;
     int idx32;
-    int ring;      /* lrn_cross_walk: LRN_RING */
     int block;     /* lrn_cross_walk: WALK_BLOCK */
     int chunks;    /* lrn_cross_walk: channel chunks per pixel */
 } lrn_params;
@@ -259,7 +258,6 @@ static int within_applicable(const void* problem, const cldnn_device_profile* de
 static void common_defaults(const lrn_problem* p, const cldnn_device_profile* dev, lrn_params* q) {
     q->wg = group_size(dev);
     q->idx32 = p->span_max < (1ull << 32) - 64;
-    q->ring = 16;
     q->block = 4;
     q->chunks = 1;
 }
@@ -274,9 +272,8 @@ static void walk_defaults(const void* problem, const cldnn_device_profile* dev, 
     const lrn_problem* p = (const lrn_problem*)problem;
     lrn_params* q = (lrn_params*)params;
     common_defaults(p, dev, q);
-    q->ring = p->n <= 8 ? 8 : 16;
-    /* 4 channels' loads in flight per work-item on GPUs; PoCL ran the backward 2x slower that way */
-    q->block = dev->is_cpu && p->dir == 1 ? 1 : 4;
+    /* 4 channels' loads in flight per work-item (GPUs need them; PoCL runs 1 and 4 alike) */
+    q->block = 4;
     int forced = cldnn_env_int("CLDNN_LRN_WALK_BLOCK", 0);
     if (forced >= 1 && forced <= 8)
         q->block = forced;
@@ -302,8 +299,7 @@ static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffe
             gs[o].s[i] = i < p->ng ? p->gs[o][i] : 0;
     }
     cl_ulong items = items_, first = first_;
-    cl_int ng = p->ng, C = (cl_int)p->C, H = (cl_int)p->H, W = (cl_int)p->W, n = p->n, lo = p->lo, hi = p->hi,
-           chunks = chunks_;
+    cl_int ng = p->ng, C = (cl_int)p->C, H = (cl_int)p->H, W = (cl_int)p->W, chunks = chunks_;
     int a = 0;
     CLDNN_SETARG(k, a++, items);
     CLDNN_SETARG(k, a++, first);
@@ -312,9 +308,6 @@ static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffe
     CLDNN_SETARG(k, a++, C);
     CLDNN_SETARG(k, a++, H);
     CLDNN_SETARG(k, a++, W);
-    CLDNN_SETARG(k, a++, n);
-    CLDNN_SETARG(k, a++, lo);
-    CLDNN_SETARG(k, a++, hi);
     CLDNN_SETARG(k, a++, chunks);
     CLDNN_SETARG(k, a++, p->alpha);
     CLDNN_SETARG(k, a++, p->beta);
@@ -334,12 +327,12 @@ static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffe
     return CLDNN_STATUS_SUCCESS;
 }
 
-#define LRN_NARGS (16 + 6 * NOPS)
+#define LRN_NARGS (13 + 6 * NOPS)
 
 static cldnnStatus_t lrn_kernel(cldnnHandle_t h, const lrn_problem* p, const lrn_params* q, const char* name,
                                 cl_kernel* k) {
     char opts[160];
-    snprintf(opts, sizeof opts, "-DLRN_DIR=%d -DLRN_RING=%d -DWALK_BLOCK=%d -DIDX_T=%s%s", p->dir, q->ring,
+    snprintf(opts, sizeof opts, "-DLRN_DIR=%d -DLRN_N=%d -DWALK_BLOCK=%d -DIDX_T=%s%s", p->dir, p->n,
              q->block, q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
     return cldnn_kernel_get(h, "norm/lrn.cl", opts, name, k);
 }
@@ -476,8 +469,6 @@ static cldnnStatus_t lrn_run(cldnnHandle_t h, int dir, const cldnnLRNDescriptor_
     p.mode = (int)mode;
     p.dtype = out->dtype;
     p.n = (int)d->n;
-    p.lo = (p.n - 1) / 2;
-    p.hi = p.n - 1 - p.lo;
     p.k = (float)d->k;
     p.aon = (float)(d->alpha / (mode == CLDNN_LRN_CROSS_CHANNEL ? (double)d->n : (double)d->n * (double)d->n));
     p.lbeta = (float)d->beta;
