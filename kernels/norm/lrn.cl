@@ -70,7 +70,7 @@
 /* Common arguments: the outer index space, the window and the scalars. */
 #define LRN_HEAD                                                                                    \
     ulong items, ulong first, int ng, long8 gd, int C, int H, int W,                                \
-        int chunks, float ab_alpha, float ab_beta, float k, float aon, float lbeta
+        int aux, float ab_alpha, float ab_beta, float k, float aon, float lbeta
 /* One operand: pointer, offset, outer strides, and its strides along C (cross) or H and W. */
 #define LRN_OPERAND(q, P) P STORAGE_T* p##q, ulong off##q, long8 gs##q, long cs##q, long hs##q, long ws##q
 #define LRN_ARGS                                                                                    \
@@ -162,13 +162,14 @@ inline float ring_sum(const float* r) {
     return s;
 }
 
-/* items = pixels * chunks; work-item g takes pixel g % pixels and channels [c0, c1) of chunk
- * g / pixels (`first` unused). */
+/* items = pixels * chunks (chunks = aux); work-item g takes pixel g % pixels and channels
+ * [c0, c1) of chunk g / pixels (`first` unused). */
 __kernel void lrn_cross_walk(LRN_ARGS) {
     LRN_WINDOW;
     const IDX_T g = (IDX_T)get_global_id(0);
     if (g >= items)
         return;
+    const int chunks = aux;
     const IDX_T pixels = (IDX_T)items / (IDX_T)chunks;
     const IDX_T pix = g % pixels;
     const int per = (C + chunks - 1) / chunks;
@@ -261,7 +262,7 @@ __kernel void lrn_cross_walk(LRN_ARGS) {
 #endif
 }
 
-/* items = pixels; work-group g takes pixels [g P, g P + P) (P = `chunks`), whose lines of C
+/* items = pixels; work-group g takes pixels [g P, g P + P) (P = aux), whose lines of C
  * elements lie at e = p C + c of its local arrays. The pixel bases are computed once per pixel. */
 __kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_lines(LRN_ARGS) {
     LRN_WINDOW;
@@ -270,7 +271,7 @@ __kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_line
     __local float lr[LINES_MAX];
 #endif
     __local IDX_T lb[4][LRN_WG];
-    const int P = chunks;
+    const int P = aux;
     const IDX_T first_pix = (IDX_T)get_group_id(0) * (IDX_T)P;
     const int np = (int)min((IDX_T)P, (IDX_T)items - first_pix);
     const int lid = (int)get_local_id(0);
@@ -378,15 +379,22 @@ inline float lrn_within_sumsq(__global const STORAGE_T* p0, IDX_T b, long hs0, l
     return sq;
 }
 
-/* items = planes * H * W elements of planes [first, first + items / (H W)); g = w + W (h + H p). */
-#define LRN_WITHIN_INDEX                                         \
-    LRN_WINDOW;                                                  \
-    const IDX_T g = (IDX_T)get_global_id(0);                     \
-    if (g >= items)                                              \
-        return;                                                  \
-    const int w = (int)(g % (IDX_T)W);                           \
-    const int h = (int)((g / (IDX_T)W) % (IDX_T)H);              \
-    const IDX_T pl = g / ((IDX_T)W * (IDX_T)H);                  \
+/* items = planes * H * W elements of planes [first, first + planes); pl is the plane within
+ * them and e = h W + w. aux == 0: g = e + H W pl (w innermost: NCHW coalesces); aux == 1:
+ * g = pl + planes e (the plane innermost: NHWC, whose channels are adjacent, coalesces). The
+ * backward's scratch holds element (pl, e) at r[g], i.e. at pl * rs_pl + e * rs_e. */
+#define LRN_WITHIN_INDEX                                                   \
+    LRN_WINDOW;                                                            \
+    const IDX_T g = (IDX_T)get_global_id(0);                               \
+    if (g >= items)                                                        \
+        return;                                                            \
+    const IDX_T hw = (IDX_T)H * (IDX_T)W, planes = (IDX_T)items / hw;      \
+    const IDX_T pl = aux ? g % planes : g / hw;                            \
+    const IDX_T e = aux ? g / planes : g % hw;                             \
+    const IDX_T rs_pl = aux ? 1 : hw, rs_e = aux ? planes : 1;             \
+    const int h = (int)(e / (IDX_T)W), w = (int)(e % (IDX_T)W);            \
+    (void)rs_pl;                                                           \
+    (void)rs_e;                                                            \
     LRN_BASES((IDX_T)first + pl)
 
 __kernel void lrn_within_fwd(LRN_ARGS) {
@@ -407,12 +415,12 @@ __kernel void lrn_within_ratio(LRN_ARGS, __global float* r) {
 __kernel void lrn_within_bwd(LRN_ARGS, __global const float* r) {
     LRN_WITHIN_INDEX;
     const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, lo, hi, h, w);
-    __global const float* rp = r + pl * (IDX_T)H * (IDX_T)W;
+    __global const float* rp = r + pl * rs_pl;
     float acc = 0.0f;
     const int w0 = max(0, w - hi), w1 = min(W - 1, w + lo);
     for (int i = max(0, h - hi); i <= min(H - 1, h + lo); ++i)
         for (int j = w0; j <= w1; ++j)
-            acc += rp[(IDX_T)i * (IDX_T)W + (IDX_T)j];
+            acc += rp[((IDX_T)i * (IDX_T)W + (IDX_T)j) * rs_e];
     const float xc = LOAD(p0, b0 + (IDX_T)h * (IDX_T)hs0 + (IDX_T)w * (IDX_T)ws0);
     const float dyc = LOAD(p2, b2 + (IDX_T)h * (IDX_T)hs2 + (IDX_T)w * (IDX_T)ws2);
     lrn_store(po, bo + (IDX_T)h * (IDX_T)hso + (IDX_T)w * (IDX_T)wso,

@@ -289,9 +289,10 @@ static void walk_defaults(const void* problem, const cldnn_device_profile* dev, 
 }
 
 /* Sets the arguments every kernel shares; the extra buffer (within-channel scratch) goes last.
-** first / items: the outer items [first, first + count) this launch covers. */
+** items / first: what the launch covers (kernels/norm/lrn.cl per kernel); aux: the walk's channel
+** chunks, the lines' pixels per group, 1 for the within kernels' plane-innermost order. */
 static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffers* b, uint64_t items_,
-                              uint64_t first_, int chunks_) {
+                              uint64_t first_, int aux_) {
     cl_long8 gd, gs[NOPS];
     for (int i = 0; i < 8; ++i) {
         gd.s[i] = i < p->ng ? p->gd[i] : 1;
@@ -299,7 +300,7 @@ static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffe
             gs[o].s[i] = i < p->ng ? p->gs[o][i] : 0;
     }
     cl_ulong items = items_, first = first_;
-    cl_int ng = p->ng, C = (cl_int)p->C, H = (cl_int)p->H, W = (cl_int)p->W, chunks = chunks_;
+    cl_int ng = p->ng, C = (cl_int)p->C, H = (cl_int)p->H, W = (cl_int)p->W, aux = aux_;
     int a = 0;
     CLDNN_SETARG(k, a++, items);
     CLDNN_SETARG(k, a++, first);
@@ -308,7 +309,7 @@ static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffe
     CLDNN_SETARG(k, a++, C);
     CLDNN_SETARG(k, a++, H);
     CLDNN_SETARG(k, a++, W);
-    CLDNN_SETARG(k, a++, chunks);
+    CLDNN_SETARG(k, a++, aux);
     CLDNN_SETARG(k, a++, p->alpha);
     CLDNN_SETARG(k, a++, p->beta);
     CLDNN_SETARG(k, a++, p->k);
@@ -379,10 +380,14 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
     const lrn_params* q = (const lrn_params*)params;
     const lrn_buffers* b = (const lrn_buffers*)buffers;
     uint64_t plane = (uint64_t)p->H * (uint64_t)p->W;
+    /* planes innermost when they are closer in memory than W neighbours (NHWC) */
+    int64_t ws = p->ws[OP_OUT] < 0 ? -p->ws[OP_OUT] : p->ws[OP_OUT];
+    int64_t ps = p->gs[OP_OUT][0] < 0 ? -p->gs[OP_OUT][0] : p->gs[OP_OUT][0];
+    int order = p->gd[0] > 1 && p->W > 1 && ps < ws;
     cl_kernel k;
     if (p->dir == 0) {
         CLDNN_TRY(lrn_kernel(h, p, q, "lrn_within_fwd", &k));
-        CLDNN_TRY(lrn_args(k, p, b, p->outer * plane, 0, 1));
+        CLDNN_TRY(lrn_args(k, p, b, p->outer * plane, 0, order));
         return cldnn_enqueue_1d(h, k, p->outer * plane, q->wg, "lrn_within_fwd");
     }
     uint64_t batch = (uint64_t)(CLDNN_SCRATCH_MAX / sizeof(float)) / plane;
@@ -399,10 +404,10 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
     CLDNN_TRY(lrn_kernel(h, p, q, "lrn_within_bwd", &kb));
     for (uint64_t first = 0; first < p->outer; first += batch) {
         uint64_t count = p->outer - first < batch ? p->outer - first : batch;
-        CLDNN_TRY(lrn_args(kr, p, b, count * plane, first, 1));
+        CLDNN_TRY(lrn_args(kr, p, b, count * plane, first, order));
         CLDNN_SETARG(kr, LRN_NARGS, r);
         CLDNN_TRY(cldnn_enqueue_1d(h, kr, count * plane, q->wg, "lrn_within_ratio"));
-        CLDNN_TRY(lrn_args(kb, p, b, count * plane, first, 1));
+        CLDNN_TRY(lrn_args(kb, p, b, count * plane, first, order));
         CLDNN_SETARG(kb, LRN_NARGS, r);
         CLDNN_TRY(cldnn_enqueue_1d(h, kb, count * plane, q->wg, "lrn_within_bwd"));
     }
