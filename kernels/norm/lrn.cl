@@ -40,7 +40,8 @@
  *                    adjacent work-items on adjacent channels (NHWC on GPUs: coalesced).
  *   lrn_cross_direct one work-item per element, c innermost: any C, the window's re-reads from
  *                    the cache.
- *   lrn_within_fwd   one work-item per element (w innermost), the n x n window from the cache.
+ *   lrn_within_fwd   one work-item per element (w innermost, or the plane innermost when the
+ *                    host passes aux = 1 for NHWC), the n x n window from the cache.
  *   lrn_within_ratio / lrn_within_bwd: backward within a channel in two passes over a batch of
  *                    planes: r = dy * y / s into a float scratch, then dx from r.
  */
@@ -67,7 +68,8 @@
 #define WALK_BLOCK 4
 #endif
 
-/* Common arguments: the outer index space, the window and the scalars. */
+/* Common arguments: the outer index space, the inner extents, aux (per kernel, below), the
+ * output scaling (ab_*) and the window's k, alpha / n^d and beta. */
 #define LRN_HEAD                                                                                    \
     ulong items, ulong first, int ng, long8 gd, int C, int H, int W,                                \
         int aux, float ab_alpha, float ab_beta, float k, float aon, float lbeta

@@ -21,6 +21,14 @@
 **                     through the handle's scratch, a batch of planes at a time
 ** CLDNN_LRN_SOLVER=walk|lines|direct (read per call) forces an across-channel solver, and
 ** CLDNN_LRN_WALK_BLOCK=1..8 the walk's WALK_BLOCK (tests, tuning).
+**
+** Programs: one per (direction, n, WALK_BLOCK, data type, index width). Shapes, strides and
+** offsets are arguments; n is a build option so that the ring and every window loop are
+** constant (a network uses one n: AlexNet and GoogLeNet n 5).
+** Invariants: no output shares bytes with an input (checked: LRN has no in-place form, as in
+** cuDNN); the output is not read when beta == 0; s is recomputed from x in the backward.
+** Target shapes: AlexNet / GoogLeNet LRN layers (32x96x55x55, 32x256x27x27, 32x64x56x56,
+** 32x192x56x56, n 5) in NCHW and NHWC on the H100; PoCL for correctness.
 */
 #include "internal.h"
 
