@@ -50,7 +50,7 @@ typedef struct {
     double alpha, beta, k;
 } win;
 
-static const win k_wins[] = {{1, 1.5, 0.75, 1.0}, {2, 2.0, 0.5, 2.0}, {5, 3.0, 0.75, 1.0}, {16, 2.5, 1.25, 1.5}};
+static const win k_wins[] = {{1, 1.5, 1.0, 1.0}, {2, 2.0, 0.5, 2.0}, {5, 3.0, 0.75, 1.0}, {16, 2.5, 1.25, 1.5}};
 #define NWINS (sizeof k_wins / sizeof k_wins[0])
 
 /* Forward: x on a, y on b. Backward: x on a, y on d, dy on c, dx on b. */
