@@ -295,8 +295,11 @@ __kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_line
     for (int e = lid; e < L; e += LRN_WG) {
         const int p = e / C, c = e - p * C, line = e - c;
         float sq = 0.0f;
-        for (int j = max(0, c - lo); j <= min(C - 1, c + hi); ++j)
-            sq += lx[line + j] * lx[line + j];
+#pragma unroll
+        for (int dj = -LRN_LO; dj <= LRN_HI; ++dj) {
+            const float v = c + dj >= 0 && c + dj < C ? lx[line + c + dj] : 0.0f;
+            sq += v * v;
+        }
         lrn_store(po, lb[3][p] + (IDX_T)c * (IDX_T)cso, lx[e] * lrn_pow(k + aon * sq, lbeta), ab_alpha, ab_beta);
     }
 #else
@@ -309,8 +312,11 @@ __kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_line
         if (e < L) {
             const int p = e / C, c = e - p * C, line = e - c;
             float sq = 0.0f;
-            for (int j = max(0, c - lo); j <= min(C - 1, c + hi); ++j)
-                sq += lx[line + j] * lx[line + j];
+#pragma unroll
+            for (int dj = -LRN_LO; dj <= LRN_HI; ++dj) {
+                const float v = c + dj >= 0 && c + dj < C ? lx[line + c + dj] : 0.0f;
+                sq += v * v;
+            }
             const float s = k + aon * sq;
             const float dyc = LOAD(p2, lb[2][p] + (IDX_T)c * (IDX_T)cs2);
             lr[e] = dyc * LOAD(p1, lb[1][p] + (IDX_T)c * (IDX_T)cs1) / s;
@@ -325,8 +331,9 @@ __kernel __attribute__((reqd_work_group_size(LRN_WG, 1, 1))) void lrn_cross_line
         if (e < L) {
             const int p = e / C, c = e - p * C, line = e - c;
             float acc = 0.0f;
-            for (int j = max(0, c - hi); j <= min(C - 1, c + lo); ++j)
-                acc += lr[line + j];
+#pragma unroll
+            for (int dj = -LRN_HI; dj <= LRN_LO; ++dj)
+                acc += c + dj >= 0 && c + dj < C ? lr[line + c + dj] : 0.0f;
             lrn_store(po, lb[3][p] + (IDX_T)c * (IDX_T)cso, A[i] - coef * lx[e] * acc, ab_alpha, ab_beta);
         }
     }
@@ -341,10 +348,11 @@ __kernel void lrn_cross_direct(LRN_ARGS) {
         return;
     const int c = (int)(g % (IDX_T)C);
     LRN_BASES(g / (IDX_T)C);
-    const int j0 = max(0, c - lo), j1 = min(C - 1, c + hi);
     float sq = 0.0f;
-    for (int j = j0; j <= j1; ++j) {
-        float v = LOAD(p0, b0 + (IDX_T)j * (IDX_T)cs0);
+#pragma unroll
+    for (int dj = -LRN_LO; dj <= LRN_HI; ++dj) {
+        const int j = c + dj;
+        const float v = j >= 0 && j < C ? LOAD(p0, b0 + (IDX_T)j * (IDX_T)cs0) : 0.0f;
         sq += v * v;
     }
     const float s = k + aon * sq;
@@ -355,8 +363,10 @@ __kernel void lrn_cross_direct(LRN_ARGS) {
     float acc = 0.0f;
     for (int j = max(0, c - hi); j <= min(C - 1, c + lo); ++j) {
         float sj = 0.0f;
-        for (int i = max(0, j - lo); i <= min(C - 1, j + hi); ++i) {
-            float v = LOAD(p0, b0 + (IDX_T)i * (IDX_T)cs0);
+#pragma unroll
+        for (int di = -LRN_LO; di <= LRN_HI; ++di) {
+            const int i = j + di;
+            const float v = i >= 0 && i < C ? LOAD(p0, b0 + (IDX_T)i * (IDX_T)cs0) : 0.0f;
             sj += v * v;
         }
         sj = k + aon * sj;
@@ -368,40 +378,45 @@ __kernel void lrn_cross_direct(LRN_ARGS) {
 #endif
 }
 
-/* Sum of x^2 over the window of (h, w) in the plane at base b (operand 0). */
-inline float lrn_within_sumsq(__global const STORAGE_T* p0, IDX_T b, long hs0, long ws0, int H, int W, int lo, int hi,
-                              int h, int w) {
+/* Sum of x^2 over the window of (h, w) in the plane at base b (operand 0): constant trip
+ * counts (the window is LRN_N x LRN_N), taps outside the plane skipped. */
+inline float lrn_within_sumsq(__global const STORAGE_T* p0, IDX_T b, long hs0, long ws0, int H, int W, int h, int w) {
     float sq = 0.0f;
-    const int w0 = max(0, w - lo), w1 = min(W - 1, w + hi);
-    for (int i = max(0, h - lo); i <= min(H - 1, h + hi); ++i)
-        for (int j = w0; j <= w1; ++j) {
-            float v = LOAD(p0, b + (IDX_T)i * (IDX_T)hs0 + (IDX_T)j * (IDX_T)ws0);
+    for (int di = -LRN_LO; di <= LRN_HI; ++di) {
+        const int i = h + di;
+        if (i < 0 || i >= H)
+            continue;
+        const IDX_T row = b + (IDX_T)i * (IDX_T)hs0;
+#pragma unroll
+        for (int dj = -LRN_LO; dj <= LRN_HI; ++dj) {
+            const int j = w + dj;
+            const float v = j >= 0 && j < W ? LOAD(p0, row + (IDX_T)j * (IDX_T)ws0) : 0.0f;
             sq += v * v;
         }
+    }
     return sq;
 }
 
 /* items = planes * H * W elements of planes [first, first + planes); pl is the plane within
- * them and e = h W + w. aux == 0: g = e + H W pl (w innermost: NCHW coalesces); aux == 1:
- * g = pl + planes e (the plane innermost: NHWC, whose channels are adjacent, coalesces). The
- * backward's scratch holds element (pl, e) at r[g], i.e. at pl * rs_pl + e * rs_e. */
+ * them and e = h W + w, on a 2-d range: aux == 0: (e, pl) (w innermost: NCHW coalesces);
+ * aux == 1: (pl, e) (the plane innermost: NHWC, whose channels are adjacent, coalesces). The
+ * backward's scratch holds element (pl, e) at r[g], g = pl * rs_pl + e * rs_e (the launch order). */
 #define LRN_WITHIN_INDEX                                                   \
     LRN_WINDOW;                                                            \
-    const IDX_T g = (IDX_T)get_global_id(0);                               \
-    if (g >= items)                                                        \
-        return;                                                            \
     const IDX_T hw = (IDX_T)H * (IDX_T)W, planes = (IDX_T)items / hw;      \
-    const IDX_T pl = aux ? g % planes : g / hw;                            \
-    const IDX_T e = aux ? g / planes : g % hw;                             \
+    const IDX_T pl = (IDX_T)get_global_id(aux ? 0 : 1);                    \
+    const IDX_T e = (IDX_T)get_global_id(aux ? 1 : 0);                     \
+    if (pl >= planes || e >= hw)                                           \
+        return;                                                            \
     const IDX_T rs_pl = aux ? 1 : hw, rs_e = aux ? planes : 1;             \
-    const int h = (int)(e / (IDX_T)W), w = (int)(e % (IDX_T)W);            \
-    (void)rs_pl;                                                           \
-    (void)rs_e;                                                            \
+    const IDX_T g = pl * rs_pl + e * rs_e;                                 \
+    const int h = (int)(e / (IDX_T)W), w = (int)(e - (IDX_T)h * (IDX_T)W); \
+    (void)g;                                                               \
     LRN_BASES((IDX_T)first + pl)
 
 __kernel void lrn_within_fwd(LRN_ARGS) {
     LRN_WITHIN_INDEX;
-    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, lo, hi, h, w);
+    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, h, w);
     const float xc = LOAD(p0, b0 + (IDX_T)h * (IDX_T)hs0 + (IDX_T)w * (IDX_T)ws0);
     lrn_store(po, bo + (IDX_T)h * (IDX_T)hso + (IDX_T)w * (IDX_T)wso, xc * lrn_pow(s, lbeta), ab_alpha, ab_beta);
 }
@@ -409,20 +424,26 @@ __kernel void lrn_within_fwd(LRN_ARGS) {
 /* r[g] = dy y / s for the elements of the batch (packed: g as above). */
 __kernel void lrn_within_ratio(LRN_ARGS, __global float* r) {
     LRN_WITHIN_INDEX;
-    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, lo, hi, h, w);
+    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, h, w);
     r[g] = LOAD(p2, b2 + (IDX_T)h * (IDX_T)hs2 + (IDX_T)w * (IDX_T)ws2) *
            LOAD(p1, b1 + (IDX_T)h * (IDX_T)hs1 + (IDX_T)w * (IDX_T)ws1) / s;
 }
 
 __kernel void lrn_within_bwd(LRN_ARGS, __global const float* r) {
     LRN_WITHIN_INDEX;
-    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, lo, hi, h, w);
+    const float s = k + aon * lrn_within_sumsq(p0, b0, hs0, ws0, H, W, h, w);
     __global const float* rp = r + pl * rs_pl;
     float acc = 0.0f;
-    const int w0 = max(0, w - hi), w1 = min(W - 1, w + lo);
-    for (int i = max(0, h - hi); i <= min(H - 1, h + lo); ++i)
-        for (int j = w0; j <= w1; ++j)
-            acc += rp[((IDX_T)i * (IDX_T)W + (IDX_T)j) * rs_e];
+    for (int di = -hi; di <= lo; ++di) {
+        const int i = h + di;
+        if (i < 0 || i >= H)
+            continue;
+#pragma unroll
+        for (int dj = -LRN_HI; dj <= LRN_LO; ++dj) {
+            const int j = w + dj;
+            acc += j >= 0 && j < W ? rp[((IDX_T)i * (IDX_T)W + (IDX_T)j) * rs_e] : 0.0f;
+        }
+    }
     const float xc = LOAD(p0, b0 + (IDX_T)h * (IDX_T)hs0 + (IDX_T)w * (IDX_T)ws0);
     const float dyc = LOAD(p2, b2 + (IDX_T)h * (IDX_T)hs2 + (IDX_T)w * (IDX_T)ws2);
     lrn_store(po, bo + (IDX_T)h * (IDX_T)hso + (IDX_T)w * (IDX_T)wso,

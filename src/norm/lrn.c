@@ -392,11 +392,13 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
     int64_t ws = p->ws[OP_OUT] < 0 ? -p->ws[OP_OUT] : p->ws[OP_OUT];
     int64_t ps = p->gs[OP_OUT][0] < 0 ? -p->gs[OP_OUT][0] : p->gs[OP_OUT][0];
     int order = p->gd[0] > 1 && p->W > 1 && ps < ws;
+    size_t local[2] = {q->wg, 1};
     cl_kernel k;
     if (p->dir == 0) {
         CLDNN_TRY(lrn_kernel(h, p, q, "lrn_within_fwd", &k));
         CLDNN_TRY(lrn_args(k, p, b, p->outer * plane, 0, order));
-        return cldnn_enqueue_1d(h, k, p->outer * plane, q->wg, "lrn_within_fwd");
+        uint64_t global[2] = {order ? p->outer : plane, order ? plane : p->outer};
+        return cldnn_enqueue_nd(h, k, 2, global, local, "lrn_within_fwd");
     }
     uint64_t batch = (uint64_t)(CLDNN_SCRATCH_MAX / sizeof(float)) / plane;
     if (batch == 0)
@@ -412,12 +414,13 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
     CLDNN_TRY(lrn_kernel(h, p, q, "lrn_within_bwd", &kb));
     for (uint64_t first = 0; first < p->outer; first += batch) {
         uint64_t count = p->outer - first < batch ? p->outer - first : batch;
+        uint64_t global[2] = {order ? count : plane, order ? plane : count};
         CLDNN_TRY(lrn_args(kr, p, b, count * plane, first, order));
         CLDNN_SETARG(kr, LRN_NARGS, r);
-        CLDNN_TRY(cldnn_enqueue_1d(h, kr, count * plane, q->wg, "lrn_within_ratio"));
+        CLDNN_TRY(cldnn_enqueue_nd(h, kr, 2, global, local, "lrn_within_ratio"));
         CLDNN_TRY(lrn_args(kb, p, b, count * plane, first, order));
         CLDNN_SETARG(kb, LRN_NARGS, r);
-        CLDNN_TRY(cldnn_enqueue_1d(h, kb, count * plane, q->wg, "lrn_within_bwd"));
+        CLDNN_TRY(cldnn_enqueue_nd(h, kb, 2, global, local, "lrn_within_bwd"));
     }
     return CLDNN_STATUS_SUCCESS;
 }
