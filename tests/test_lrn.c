@@ -411,6 +411,11 @@ Test(lrn_half, both_modes) {
             backward_once((cldnnLRNMode_t)m, &k_wins[2], &k_layouts[ls[i]], fx_alpha_beta[i][0],
                           fx_alpha_beta[i][1], CLDNN_DATA_HALF);
         }
+    /* the GPUs' NHWC solver, forced */
+    setenv("CLDNN_LRN_SOLVER", "lines", 1);
+    forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 0.5f, 0.25f, CLDNN_DATA_HALF);
+    backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 1.0f, 0.0f, CLDNN_DATA_HALF);
+    unsetenv("CLDNN_LRN_SOLVER");
 }
 
 /* ------------------------------------------------------------------------- descriptors */
