@@ -617,7 +617,11 @@ typedef struct cldnnLRNStruct* cldnnLRNDescriptor_t;
 CLDNN_EXPORT cldnnStatus_t cldnnCreateLRNDescriptor(cldnnLRNDescriptor_t* desc);
 CLDNN_EXPORT cldnnStatus_t cldnnDestroyLRNDescriptor(cldnnLRNDescriptor_t desc);
 /* y = x / (k + alpha / n^d * sum over the window of x^2)^beta, d = 1 across channels and 2
-** within a channel (the window's tap count). n in [1, 16], k >= 1e-5, beta >= 0.01. */
+** within a channel (alpha over the window's full tap count, also where the window is cut at an
+** edge). The window of index i spans [i - (n - 1) / 2, i + n - 1 - (n - 1) / 2] (integer
+** division: cuDNN's lookBehind / lookAhead, so an even n reaches one further ahead), along C
+** across channels, along both H and W within a channel, zero padded outside the tensor.
+** n in [1, 16], k >= 1e-5, beta >= 0.01. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetLRNDescriptor(cldnnLRNDescriptor_t desc, unsigned lrnN, double lrnAlpha,
                                                  double lrnBeta, double lrnK);
 CLDNN_EXPORT cldnnStatus_t cldnnGetLRNDescriptor(const cldnnLRNDescriptor_t desc, unsigned* lrnN, double* lrnAlpha,
@@ -626,6 +630,9 @@ CLDNN_EXPORT cldnnStatus_t cldnnLRNForward(cldnnHandle_t handle, const cldnnLRND
                                            const void* alpha, const cldnnTensorDescriptor_t xDesc, cl_mem x,
                                            size_t xOffset, const void* beta, const cldnnTensorDescriptor_t yDesc,
                                            cl_mem y, size_t yOffset);
+/* dx = alpha * dL/dx + beta * dx from y (the forward's output), dy and x: dL/dx_i = dy_i s_i^-beta
+** - 2 lrnAlpha lrnBeta / n^d * x_i * sum over the windows j holding i of dy_j y_j / s_j, with
+** s = k + lrnAlpha / n^d * sum x^2 recomputed from x. */
 CLDNN_EXPORT cldnnStatus_t cldnnLRNBackward(cldnnHandle_t handle, const cldnnLRNDescriptor_t desc, cldnnLRNMode_t mode,
                                             const void* alpha, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                             size_t yOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
