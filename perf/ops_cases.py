@@ -53,14 +53,15 @@ def bench_args(k):
         return "tensor -o transform -D %s -V 0 -t 1 -i 20" % dims
     if op == "pool":
         mode, r, s, u, v, ph, pw = pool_geom(k)
+        bench_mode = {"max": "max", "maxdet": "max_det", "avg": "avg", "avgx": "avg_exclude"}[mode]
         return "pool -m %s -y %d -x %d -u %d -v %d -p %d -q %d -F %d %s" % (
-            mode, r, s, u, v, ph, pw, 1 if d == "fwd" else 2, common)
+            bench_mode, r, s, u, v, ph, pw, 1 if d == "fwd" else 2, common)
     if op == "bnorm":
         return "bnorm -m %d -F %d %s" % (1 if k["params"] == "spatial" else 0,
                                          {"train": 1, "bwd": 2, "infer": 3}[d], common)
     if op == "lrn":
         m = re.match(r"([a-z]+):n(\d+):a([^:]+):b([^:]+):k(.+)$", k["params"])
-        return "lrn -m %d -N %s --lrn-alpha %s --lrn-beta %s --lrn-k %s -F %d %s" % (
+        return "lrn -m %d -N %s -a %s -b %s -K %s -F %d %s" % (
             0 if m.group(1) == "cross" else 1, m.group(2), m.group(3), m.group(4), m.group(5),
             1 if d == "fwd" else 2, common)
     if op == "softmax":

@@ -565,7 +565,7 @@ cldnnStatus_t cldnnBatchNormalizationForwardTraining(
     const struct cldnnTensorStruct* bn = bnScaleBiasMeanVarDesc;
     CLDNN_TRY(check_forward(handle, mode, alpha, beta, xDesc, x, xOffset, yDesc, y, yOffset, bn, bnScale,
                             bnScaleOffset, bnBias, bnBiasOffset));
-    int running, saved;
+    int running = 0, saved = 0;
     CLDNN_TRY(check_pair(handle, bn, resultRunningMean, resultRunningMeanOffset, "resultRunningMean",
                          resultRunningVariance, resultRunningVarianceOffset, "resultRunningVariance", &running));
     CLDNN_TRY(check_pair(handle, bn, resultSaveMean, resultSaveMeanOffset, "resultSaveMean", resultSaveInvVariance,
@@ -640,7 +640,7 @@ cldnnStatus_t cldnnBatchNormalizationBackward(
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, bn, bnScale, bnScaleOffset, "bnScale"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, bn, dBnScaleResult, dBnScaleResultOffset, "dBnScaleResult"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, bn, dBnBiasResult, dBnBiasResultOffset, "dBnBiasResult"));
-    int saved;
+    int saved = 0;
     CLDNN_TRY(check_pair(handle, bn, savedMean, savedMeanOffset, "savedMean", savedInvVariance, savedInvVarianceOffset,
                          "savedInvVariance", &saved));
     CLDNN_TRY(check_eps(epsilon));

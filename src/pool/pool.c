@@ -474,7 +474,7 @@ cldnnStatus_t cldnnGetPooling2dForwardOutputDim(const cldnnPoolingDescriptor_t d
     CLDNN_TRY(cldnn_check_tensor(xDesc, "xDesc"));
     if (!n || !c || !h || !w)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "an output pointer is NULL");
-    int64_t o[4];
+    int64_t o[4] = {0, 0, 0, 0};
     CLDNN_TRY(output_dims(desc, xDesc, "xDesc", o));
     *n = (int)o[0];
     *c = (int)o[1];
