@@ -96,15 +96,6 @@ static void make_param(fx_tensor* t, const layout* l, int mode, size_t off) {
     fx_tensor_nd(t, CLDNN_DATA_FLOAT, l->nd, dims, NULL, off * sizeof(float));
 }
 
-/* The view's host values as packed floats; the caller frees. */
-static float* host_floats(const fx_tensor* t) {
-    float* p = malloc((size_t)t->count * sizeof(float));
-    FX_ASSERT(p != NULL, "out of memory");
-    for (int64_t i = 0; i < t->count; i++)
-        p[i] = (float)fx_tensor_host(t, i);
-    return p;
-}
-
 static double* host_doubles(const fx_tensor* t) {
     double* p = malloc((size_t)t->count * sizeof(double));
     FX_ASSERT(p != NULL, "out of memory");
@@ -117,11 +108,6 @@ static double* dalloc(int64_t n) {
     double* p = calloc((size_t)(n > 0 ? n : 1), sizeof(double));
     FX_ASSERT(p != NULL, "out of memory");
     return p;
-}
-
-static void expect_untouched(fx_tensor* t, const char* what, const char* ctx) {
-    fx_tensor_download(t);
-    FX_ASSERT(memcmp(t->host, t->got, t->nbuf * t->elem) == 0, "%s: %s was modified", ctx, what);
 }
 
 /* Downloads t and compares it with want / scale; checks t's gaps. Returns the worst ratio. */
@@ -194,7 +180,7 @@ static double train_once(const train_case* c, const layout* l) {
 
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = x.count, K = ref_bn_stats_count(c->mode, &pv), M = ref_bn_stat_size(c->mode, &pv);
-    float* xf = host_floats(&x);
+    float* xf = fx_tensor_host_floats(&x);
     double *s = host_doubles(&sc), *b = host_doubles(&bi);
     double *mean = dalloc(K), *var = dalloc(K), *yr = dalloc(n), *want = dalloc(n), *scale = dalloc(n);
     double *kw = dalloc(K), *ks = dalloc(K);
@@ -232,7 +218,7 @@ static double train_once(const train_case* c, const layout* l) {
         }
         worst = dmax(worst, check_out(&si, kw, ks, 0, srtol, "saved inverse std", ctx));
     } else {
-        expect_untouched(&sm, "resultSaveMean (NULL passed)", ctx);
+        fx_expect_untouched(&sm, "resultSaveMean (NULL passed)", ctx);
     }
     if (c->running) {
         double f = c->factor;
@@ -250,12 +236,12 @@ static double train_once(const train_case* c, const layout* l) {
         }
         worst = dmax(worst, check_out(&rv, kw, ks, 1e-6, srtol, "running variance", ctx));
     } else {
-        expect_untouched(&rm, "resultRunningMean (NULL passed)", ctx);
+        fx_expect_untouched(&rm, "resultRunningMean (NULL passed)", ctx);
     }
     if (!c->inplace)
-        expect_untouched(&x, "x", ctx);
-    expect_untouched(&sc, "bnScale", ctx);
-    expect_untouched(&bi, "bnBias", ctx);
+        fx_expect_untouched(&x, "x", ctx);
+    fx_expect_untouched(&sc, "bnScale", ctx);
+    fx_expect_untouched(&bi, "bnBias", ctx);
     free(xf);
     free(s);
     free(b);
@@ -332,7 +318,7 @@ static double infer_once(int mode, const layout* l, float alpha, float beta, int
     fx_tensor_upload(&x);
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = x.count;
-    float* xf = host_floats(&x);
+    float* xf = fx_tensor_host_floats(&x);
     double *s = host_doubles(&sc), *b = host_doubles(&bi), *m = host_doubles(&em), *v = host_doubles(&ev);
     double *yr = dalloc(n), *want = dalloc(n), *scale = dalloc(n);
     ref_bn_forward(mode, &pv, xf, s, b, m, v, EPS, yr);
@@ -353,11 +339,11 @@ static double infer_once(int mode, const layout* l, float alpha, float beta, int
     double rtol = dt == CLDNN_DATA_HALF ? 2e-3 : 1e-5;
     double worst = check_out(out, want, scale, 1e-6, rtol, "y", ctx);
     if (!inplace) {
-        expect_untouched(&x, "x", ctx);
+        fx_expect_untouched(&x, "x", ctx);
         fx_tensor_free(&y);
     }
     for (int i = 0; i < 4; i++) {
-        expect_untouched(ps[i], "a parameter", ctx);
+        fx_expect_untouched(ps[i], "a parameter", ctx);
         fx_tensor_free(ps[i]);
     }
     fx_tensor_free(&x);
@@ -420,7 +406,7 @@ static double backward_once(const bwd_case* c, const layout* l) {
 
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = x.count, K = ref_bn_stats_count(c->mode, &pv), M = ref_bn_stat_size(c->mode, &pv);
-    float *xf = host_floats(&x), *dyf = host_floats(&dy);
+    float *xf = fx_tensor_host_floats(&x), *dyf = fx_tensor_host_floats(&dy);
     double* s = host_doubles(&sc);
     double *mean = dalloc(K), *var = dalloc(K), *inv = dalloc(K);
     ref_bn_stats(c->mode, &pv, xf, mean, var);
@@ -474,10 +460,10 @@ static double backward_once(const bwd_case* c, const layout* l) {
         ks[k] = fabs(c->ap) * asum[k] + fabs(prior);
     }
     worst = dmax(worst, check_out(&db, kw, ks, 1e-6, rtol, "dBias", ctx));
-    expect_untouched(&x, "x", ctx);
-    expect_untouched(&dy, "dy", ctx);
-    expect_untouched(&sm, "savedMean", ctx);
-    expect_untouched(&si, "savedInvVariance", ctx);
+    fx_expect_untouched(&x, "x", ctx);
+    fx_expect_untouched(&dy, "dy", ctx);
+    fx_expect_untouched(&sm, "savedMean", ctx);
+    fx_expect_untouched(&si, "savedInvVariance", ctx);
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         fx_tensor_free(all[i]);
     free(xf);
@@ -556,7 +542,7 @@ static void check_gradient(int mode, const layout* l) {
         fx_tensor_upload(all[i]);
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = x.count, K = ref_bn_stats_count(mode, &pv);
-    float *xf = host_floats(&x), *r = host_floats(&dy);
+    float *xf = fx_tensor_host_floats(&x), *r = fx_tensor_host_floats(&dy);
     double *s = host_doubles(&sc), *b = host_doubles(&bi);
     double *mean = dalloc(K), *var = dalloc(K), *yy = dalloc(n);
     float one = 1.0f, zero = 0.0f;
@@ -981,8 +967,8 @@ Test(bn_bad, all_calls) {
                              P2(&p[2]), 1e-5, P2(&p[4]), P2(&p[5])));
     cldnnDestroyTensorDescriptor(unset);
     fx_finish();
-    expect_untouched(y, "y", "rejected calls");
-    expect_untouched(dx, "dx", "rejected calls");
+    fx_expect_untouched(y, "y", "rejected calls");
+    fx_expect_untouched(dx, "dx", "rejected calls");
     fx_tensor* extra[] = {&w, &x1, &y1, &q1, &q2, &hx, &hp, &d1, &d2};
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
         fx_tensor_free(extra[i]);

@@ -461,12 +461,6 @@ static void ws_free(workspace* ws) {
 
 /* ------------------------------------------------------------------------------- checking */
 
-/* Requires that t's whole buffer still holds what was uploaded. */
-static void expect_untouched(fx_tensor* t, const char* what, const char* ctx) {
-    fx_tensor_download(t);
-    FX_ASSERT(memcmp(t->host, t->got, t->nbuf * t->elem) == 0, "%s: %s was modified", ctx, what);
-}
-
 /* Downloads pb's output and compares it with the reference for (alpha, beta); also requires the
 ** inputs and the output's gaps to be unchanged. Returns the worst error / tolerance ratio. */
 static double check_output(prob* pb, int algo, float alpha, float beta, double rtol, const char* ctx) {
@@ -488,7 +482,7 @@ static double check_output(prob* pb, int algo, float alpha, float beta, double r
     fx_tensor* ins[3][2] = {{&pb->x, &pb->w}, {&pb->w, &pb->y}, {&pb->x, &pb->y}};
     const char* in_names[3][2] = {{"x", "w"}, {"w", "dy"}, {"x", "dy"}};
     for (int k = 0; k < 2; k++)
-        expect_untouched(ins[pb->dir][k], in_names[pb->dir][k], describe(pb->cs, d, sizeof d));
+        fx_expect_untouched(ins[pb->dir][k], in_names[pb->dir][k], describe(pb->cs, d, sizeof d));
     free(want);
     free(scale);
     return worst;
@@ -513,7 +507,7 @@ static int check_case(const conv_case* c, conv_dir dir, int algo, double* worst)
                   "%s %s, case %s: the workspace query said %s but the run returned %s (detail \"%s\")",
                   k_dir_name[dir],
                   algo_name(dir, algo), describe(c, d, sizeof d), cldnnGetErrorString(s), cldnnGetErrorString(r), err);
-        expect_untouched(prob_out(&pb), "the output of a NOT_SUPPORTED run", describe(c, d, sizeof d));
+        fx_expect_untouched(prob_out(&pb), "the output of a NOT_SUPPORTED run", describe(c, d, sizeof d));
         prob_free(&pb);
         return 0;
     }
@@ -932,7 +926,7 @@ static double check_bias_once(int n, int k, int h, int w, const fx_tdesc* dyd, i
               n, k, h, w, (int)dyd->kind, (long long)dy.view.strides[0], (long long)dy.view.strides[1],
               (long long)dy.view.strides[2], (long long)dy.view.strides[3], alpha, beta, (long long)bad, k, msg);
     FX_ASSERT(fx_tensor_gaps_changed(&db) == 0, "backward bias: elements outside db changed");
-    expect_untouched(&dy, "dy", "backward bias");
+    fx_expect_untouched(&dy, "dy", "backward bias");
     free(want);
     free(scale);
     fx_tensor_free(&dy);
@@ -991,7 +985,7 @@ Test(conv_bias, bad_input) {
                      cldnnConvolutionBackwardBias(h, &one, dy.desc, dy.mem, 2, &zero, db.desc, db.mem, 4));
     FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_MISALIGNED,
                      cldnnConvolutionBackwardBias(h, &one, dy.desc, dy.mem, 4, &zero, db.desc, db.mem, 6));
-    expect_untouched(&db, "db", "rejected backward bias");
+    fx_expect_untouched(&db, "db", "rejected backward bias");
     fx_tensor_free(&dy);
     fx_tensor_free(&db);
     fx_tensor_free(&dbk);
@@ -1260,7 +1254,7 @@ Test(conv_desc, null_pointers) {
     FX_EXPECT_STATUS(NP, cldnnFindConvolutionBackwardFilterAlgorithmEx(h, x->desc, x->mem, o, y->desc, y->mem, 8, cd,
                                                                        wd, NULL, wo, 7, &ret, wp, NULL, 0, 0));
     (void)dp;
-    expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
     prob_free(&pb);
 }
 
@@ -1316,11 +1310,11 @@ Test(conv_desc, shape_mismatch) {
                                                         NULL, 0, 0, &zero, wr2, w->mem, 12));
     FX_EXPECT_STATUS(SM, cldnnGetConvolutionBackwardFilterWorkspaceSize(h, x->desc, y->desc, cd, wk5, W_ALGO, &sz));
     /* nothing written */
-    expect_untouched(y, "y", "rejected call");
-    expect_untouched(x, "x", "rejected call");
-    expect_untouched(w, "w", "rejected call");
-    expect_untouched(&ybad, "y (wrong shape)", "rejected call");
-    expect_untouched(&xbad, "dx (wrong shape)", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(x, "x", "rejected call");
+    fx_expect_untouched(w, "w", "rejected call");
+    fx_expect_untouched(&ybad, "y (wrong shape)", "rejected call");
+    fx_expect_untouched(&xbad, "dx (wrong shape)", "rejected call");
     for (int i = 0; i < 4; i++)
         fx_tensor_free(all[i]);
     cldnnDestroyFilterDescriptor(wk5);
@@ -1342,7 +1336,7 @@ Test(conv_desc, algo_out_of_range) {
             EXPECT_CATEGORY(BP, run_algo(&pb, bad[i], NULL, 0, 0, 1.0f, 0.0f));
         }
     pb.dir = DIR_FWD;
-    expect_untouched(&pb.y, "y", "rejected call");
+    fx_expect_untouched(&pb.y, "y", "rejected call");
     prob_free(&pb);
 }
 
@@ -1383,9 +1377,9 @@ Test(conv_desc, misaligned_and_short) {
                                                  &zero, y->desc, y->mem, yshift));
     FX_EXPECT_STATUS(SI, cldnnConvolutionBackwardFilter(h, &one, x->desc, x->mem, 4 + 4 * (FX_TAIL + 1), y->desc,
                                                         y->mem, 8, cd, W_ALGO, NULL, 0, 0, &zero, wd, w->mem, 12));
-    expect_untouched(y, "y", "rejected call");
-    expect_untouched(x, "x", "rejected call");
-    expect_untouched(w, "w", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(x, "x", "rejected call");
+    fx_expect_untouched(w, "w", "rejected call");
 
     /* workspace 4 bytes short (and NULL) for every algorithm of every direction that needs one */
     int short_checked = 0;
@@ -1404,7 +1398,7 @@ Test(conv_desc, misaligned_and_short) {
             cl_mem small = fx_buffer(wsoff + need - 4);
             FX_EXPECT_STATUS(SI, run_algo(&pb, a, small, wsoff, need, 1.0f, 0.0f));
             fx_release(small);
-            expect_untouched(prob_out(&pb), "the output", "workspace too small");
+            fx_expect_untouched(prob_out(&pb), "the output", "workspace too small");
             short_checked++;
             ws_free(&ws);
         }

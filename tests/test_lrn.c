@@ -98,20 +98,6 @@ static double rtol_for(cldnnLRNMode_t m, const win* w, cldnnDataType_t dt) {
     return RTOL * fmax(1.0, sqrt(taps) / 2.0);
 }
 
-/* The view's host values as packed floats; the caller frees. */
-static float* host_floats(const fx_tensor* t) {
-    float* p = malloc((size_t)t->count * sizeof(float));
-    FX_ASSERT(p != NULL, "out of memory");
-    for (int64_t i = 0; i < t->count; i++)
-        p[i] = (float)fx_tensor_host(t, i);
-    return p;
-}
-
-static void expect_untouched(fx_tensor* t, const char* what, const char* ctx) {
-    fx_tensor_download(t);
-    FX_ASSERT(memcmp(t->host, t->got, t->nbuf * t->elem) == 0, "%s: %s was modified", ctx, what);
-}
-
 /* ------------------------------------------------------------------------------- forward */
 
 static void forward_once(cldnnLRNMode_t m, const win* w, const layout* l, float alpha, float beta, cldnnDataType_t dt) {
@@ -126,7 +112,7 @@ static void forward_once(cldnnLRNMode_t m, const win* w, const layout* l, float 
 
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = x.count;
-    float* xf = host_floats(&x);
+    float* xf = fx_tensor_host_floats(&x);
     double* f = malloc((size_t)n * sizeof(double));
     double* want = malloc((size_t)n * sizeof(double));
     double* scale = malloc((size_t)n * sizeof(double));
@@ -150,7 +136,7 @@ static void forward_once(cldnnLRNMode_t m, const win* w, const layout* l, float 
     int64_t gaps = fx_tensor_gaps_changed(&y);
     FX_ASSERT(gaps == 0, "forward %s n %u, layout \"%s\": %lld elements outside y's view changed", mode_name(m), w->n,
               l->name, (long long)gaps);
-    expect_untouched(&x, "x", l->name);
+    fx_expect_untouched(&x, "x", l->name);
     FX_OK(cldnnDestroyLRNDescriptor(d));
     free(xf);
     free(f);
@@ -194,7 +180,7 @@ static void backward_once(cldnnLRNMode_t m, const win* w, const layout* l, float
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = x.count;
     ref_lrn_params rp = ref_params(m, w);
-    float* xf = host_floats(&x);
+    float* xf = fx_tensor_host_floats(&x);
     double* f = malloc((size_t)n * sizeof(double));
     double* want = malloc((size_t)n * sizeof(double));
     double* scale = malloc((size_t)n * sizeof(double));
@@ -202,8 +188,8 @@ static void backward_once(cldnnLRNMode_t m, const win* w, const layout* l, float
     ref_lrn_forward(&rp, &pv, xf, f);
     for (int64_t i = 0; i < n; i++)
         fx_tensor_set(&y, i, f[i]);
-    float* yf = host_floats(&y);
-    float* dyf = host_floats(&dy);
+    float* yf = fx_tensor_host_floats(&y);
+    float* dyf = fx_tensor_host_floats(&dy);
     ref_lrn_backward(&rp, &pv, xf, yf, dyf, f);
     ref_lrn_backward_abs(&rp, &pv, xf, yf, dyf, scale);
     for (int64_t i = 0; i < n; i++) {
@@ -228,9 +214,9 @@ static void backward_once(cldnnLRNMode_t m, const win* w, const layout* l, float
     int64_t gaps = fx_tensor_gaps_changed(&dx);
     FX_ASSERT(gaps == 0, "backward %s n %u, layout \"%s\": %lld elements outside dx's view changed", mode_name(m),
               w->n, l->name, (long long)gaps);
-    expect_untouched(&x, "x", l->name);
-    expect_untouched(&y, "y", l->name);
-    expect_untouched(&dy, "dy", l->name);
+    fx_expect_untouched(&x, "x", l->name);
+    fx_expect_untouched(&y, "y", l->name);
+    fx_expect_untouched(&dy, "dy", l->name);
     FX_OK(cldnnDestroyLRNDescriptor(d));
     free(xf);
     free(yf);
@@ -482,8 +468,8 @@ static void bad_env_init(bad_env* e) {
 }
 
 static void bad_env_free(bad_env* e) {
-    expect_untouched(&e->y, "y", "rejected call");
-    expect_untouched(&e->dx, "dx", "rejected call");
+    fx_expect_untouched(&e->y, "y", "rejected call");
+    fx_expect_untouched(&e->dx, "dx", "rejected call");
     fx_tensor_free(&e->x);
     fx_tensor_free(&e->y);
     fx_tensor_free(&e->dy);
@@ -613,8 +599,8 @@ Test(lrn_bad, ranks) {
                      FWD(h, d, CLDNN_LRN_WITHIN_CHANNEL, &one, T(&c5), &zero, T(&d5)));
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
                      BWD(h, d, CLDNN_LRN_WITHIN_CHANNEL, &one, T(&c5), T(&c5), T(&c5), &zero, T(&d5)));
-    expect_untouched(&b, "y", "rejected rank");
-    expect_untouched(&d5, "y", "rejected rank");
+    fx_expect_untouched(&b, "y", "rejected rank");
+    fx_expect_untouched(&d5, "y", "rejected rank");
     fx_tensor_free(&a);
     fx_tensor_free(&b);
     fx_tensor_free(&c5);
@@ -657,8 +643,8 @@ Test(lrn_bad, in_place) {
     FX_EXPECT_STATUS(BP, BWD(h, e.d, CROSS, &one, T(y), T(dy), T(x), &zero, T(y)));
     FX_EXPECT_STATUS(BP, BWD(h, e.d, CROSS, &one, T(y), T(dy), T(x), &zero, T(dy)));
     FX_EXPECT_STATUS(BP, BWD(h, e.d, CROSS, &one, T(y), T(dy), T(x), &zero, T(x)));
-    expect_untouched(x, "x", "rejected in-place call");
-    expect_untouched(dy, "dy", "rejected in-place call");
+    fx_expect_untouched(x, "x", "rejected in-place call");
+    fx_expect_untouched(dy, "dy", "rejected in-place call");
     /* two halves of one buffer: y in the upper half of x's buffer is fine */
     int64_t dims[4] = {2, 3, 4, 5};
     fx_tensor big;

@@ -111,20 +111,6 @@ static void make_ref(ref_pool* r, pmode m, const pcase* c) {
               "case %s: invalid geometry", c->name);
 }
 
-/* The view's host values as packed floats; the caller frees. */
-static float* host_floats(const fx_tensor* t) {
-    float* p = malloc((size_t)t->count * sizeof(float) + 1);
-    FX_ASSERT(p != NULL, "out of memory");
-    for (int64_t i = 0; i < t->count; i++)
-        p[i] = (float)fx_tensor_host(t, i);
-    return p;
-}
-
-static void expect_untouched(fx_tensor* t, const char* what, const char* ctx) {
-    fx_tensor_download(t);
-    FX_ASSERT(memcmp(t->host, t->got, t->nbuf * t->elem) == 0, "%s: %s was modified", ctx, what);
-}
-
 /* want = alpha * r + beta * prior and its scale, for output tensor out (prior = its host view). */
 static void blend(const fx_tensor* out, const double* r, const double* mag, float alpha, float beta, double* want,
                   double* scale) {
@@ -182,7 +168,7 @@ static void forward_case(pmode m, const pcase* c, float alpha, float beta, cldnn
     for (int i = 0; i < 4; i++)
         FX_ASSERT(n[i] == yd[i], "case %s: output dim %d is %d, want %lld", c->name, i, n[i], (long long)yd[i]);
 
-    float* xf = host_floats(&x);
+    float* xf = fx_tensor_host_floats(&x);
     ref_view xv = ref_view_packed(4, c->dims);
     double *res = dalloc(y.count), *mag = dalloc(y.count), *want = dalloc(y.count), *scale = dalloc(y.count);
     ref_pool_forward(&r, &xv, xf, res, mag);
@@ -190,7 +176,7 @@ static void forward_case(pmode m, const pcase* c, float alpha, float beta, cldnn
     FX_OK(cldnnPoolingForward(fx_handle(), d, &alpha, x.desc, x.mem, x.offset, &beta, y.desc, y.mem, y.offset));
     int half = dt == CLDNN_DATA_HALF;
     check_out(&y, want, scale, half ? HALF_ATOL : ATOL, half ? HALF_RTOL : RTOL, "forward", m, c, alpha, beta);
-    expect_untouched(&x, "x", c->name);
+    fx_expect_untouched(&x, "x", c->name);
     cldnnDestroyPoolingDescriptor(d);
     fx_tensor_free(&x);
     fx_tensor_free(&y);
@@ -230,7 +216,7 @@ static void backward_case(pmode m, const pcase* c, float alpha, float beta, cldn
     fill_x(&x, quantized);
     fx_tensor_fill_uniform(&dy, -1.0, 1.0);
     /* y: the reference forward of x, in the storage type */
-    float* xf = host_floats(&x);
+    float* xf = fx_tensor_host_floats(&x);
     ref_view xv = ref_view_packed(4, c->dims), yv = ref_view_packed(4, yd);
     int64_t nmax = dx.count > y.count ? dx.count : y.count; /* res holds y first */
     double *res = dalloc(nmax), *mag = dalloc(dx.count), *want = dalloc(dx.count), *scale = dalloc(dx.count);
@@ -242,7 +228,7 @@ static void backward_case(pmode m, const pcase* c, float alpha, float beta, cldn
     fx_tensor_upload(&y);
     fx_tensor_upload(&dy);
     fx_tensor_upload(&dx);
-    float *yf = host_floats(&y), *dyf = host_floats(&dy);
+    float *yf = fx_tensor_host_floats(&y), *dyf = fx_tensor_host_floats(&dy);
     ref_pool_backward(&r, &xv, xf, &yv, yf, &yv, dyf, res, mag);
     blend(&dx, res, mag, alpha, beta, want, scale);
     cldnnPoolingDescriptor_t d = make_desc(m, c);
@@ -251,9 +237,9 @@ static void backward_case(pmode m, const pcase* c, float alpha, float beta, cldn
     int half = dt == CLDNN_DATA_HALF;
     check_out(&dx, want, scale, half ? HALF_ATOL : ATOL, half ? HALF_RTOL : RTOL,
               quantized ? "backward (tied x)" : "backward", m, c, alpha, beta);
-    expect_untouched(&x, "x", c->name);
-    expect_untouched(&y, "y", c->name);
-    expect_untouched(&dy, "dy", c->name);
+    fx_expect_untouched(&x, "x", c->name);
+    fx_expect_untouched(&y, "y", c->name);
+    fx_expect_untouched(&dy, "dy", c->name);
     cldnnDestroyPoolingDescriptor(d);
     fx_tensor_free(&x);
     fx_tensor_free(&y);
@@ -651,8 +637,8 @@ static void bad_env_init(bad_env* e) {
 }
 
 static void bad_env_free(bad_env* e) {
-    expect_untouched(&e->y, "y", "rejected call");
-    expect_untouched(&e->dx, "dx", "rejected call");
+    fx_expect_untouched(&e->y, "y", "rejected call");
+    fx_expect_untouched(&e->dx, "dx", "rejected call");
     cldnnDestroyPoolingDescriptor(e->d);
     fx_tensor_free(&e->x);
     fx_tensor_free(&e->y);

@@ -119,21 +119,6 @@ static const char* describe(const fx_tensor* t, char* buf, size_t size) {
 }
 
 
-/* The view's host values (what the device was given) as packed floats; the caller frees. */
-static float* host_floats(const fx_tensor* t) {
-    float* p = malloc((size_t)t->count * sizeof(float));
-    FX_ASSERT(p != NULL, "out of memory");
-    for (int64_t i = 0; i < t->count; i++)
-        p[i] = (float)fx_tensor_host(t, i);
-    return p;
-}
-
-/* Requires that t's whole buffer still holds what was uploaded. */
-static void expect_untouched(fx_tensor* t, const char* what, const char* ctx) {
-    fx_tensor_download(t);
-    FX_ASSERT(memcmp(t->host, t->got, t->nbuf * t->elem) == 0, "%s: %s was modified", ctx, what);
-}
-
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 /* ------------------------------------------------------------------------------- forward */
@@ -158,7 +143,7 @@ static double forward_once(sm_case c, const layout* l, float alpha, float beta, 
 
     ref_view pv = ref_view_packed(l->nd, l->dims);
     int64_t n = x.count, g = ref_softmax_group_size((int)c.mode, &pv);
-    float* xf = host_floats(&x);
+    float* xf = fx_tensor_host_floats(&x);
     double* p = malloc((size_t)n * sizeof(double));
     double* want = malloc((size_t)n * sizeof(double));
     double* scale = malloc((size_t)n * sizeof(double));
@@ -191,7 +176,7 @@ static double forward_once(sm_case c, const layout* l, float alpha, float beta, 
               algo_name(c.algo), mode_name(c.mode), l->name, inplace ? " in place" : "", alpha, beta,
               (long long)gaps);
     if (!inplace) {
-        expect_untouched(&x, "x", l->name);
+        fx_expect_untouched(&x, "x", l->name);
         fx_tensor_free(&y);
     }
     free(xf);
@@ -246,8 +231,8 @@ static double backward_once(sm_case c, const layout* l, float alpha, float beta,
     for (int64_t i = 0; i < n; i++)
         fx_tensor_set(&y, i, p[i]);
     fx_tensor_fill_uniform(&dy, -2.0, 2.0);
-    float* yf = host_floats(&y);
-    float* dyf = host_floats(&dy);
+    float* yf = fx_tensor_host_floats(&y);
+    float* dyf = fx_tensor_host_floats(&dy);
     ref_softmax_backward((int)c.algo, (int)c.mode, &pv, yf, dyf, p);
     ref_softmax_backward_abs((int)c.algo, (int)c.mode, &pv, yf, dyf, scale);
     for (int64_t i = 0; i < n; i++) {
@@ -276,8 +261,8 @@ static double backward_once(sm_case c, const layout* l, float alpha, float beta,
     int64_t gaps = fx_tensor_gaps_changed(&dx);
     FX_ASSERT(gaps == 0, "backward %s %s, layout \"%s\", alpha %g beta %g: %lld elements outside dx's view changed",
               algo_name(c.algo), mode_name(c.mode), l->name, alpha, beta, (long long)gaps);
-    expect_untouched(&y, "y", l->name);
-    expect_untouched(&dy, "dy", l->name);
+    fx_expect_untouched(&y, "y", l->name);
+    fx_expect_untouched(&dy, "dy", l->name);
     free(xf);
     free(yf);
     free(dyf);
@@ -462,8 +447,8 @@ Test(sm_stable, backward_saturated) {
             for (int64_t i = 0; i < n; i++)
                 fx_tensor_set(&y, i, p[i]);
             fx_tensor_fill_uniform(&dy, -2.0, 2.0);
-            float* yf = host_floats(&y);
-            float* dyf = host_floats(&dy);
+            float* yf = fx_tensor_host_floats(&y);
+            float* dyf = fx_tensor_host_floats(&dy);
             ref_softmax_backward(a, m, &pv, yf, dyf, p);
             ref_softmax_backward_abs(a, m, &pv, yf, dyf, s);
             fx_tensor_upload(&y);
@@ -608,8 +593,8 @@ Test(sm_bad, null_pointers) {
     FX_EXPECT_STATUS(NP, BWD(h, ACC, INST, &one, ARGS_Y(y), ARGS_Y(dy), NULL, ARGS_Y(dx)));
     FX_EXPECT_STATUS(NP, BWD(h, ACC, INST, &one, ARGS_Y(y), ARGS_Y(dy), &zero, NULL, dx->mem, 4));
     FX_EXPECT_STATUS(NP, BWD(h, ACC, INST, &one, ARGS_Y(y), ARGS_Y(dy), &zero, dx->desc, NULL, 4));
-    expect_untouched(y, "y", "rejected call");
-    expect_untouched(dx, "dx", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(dx, "dx", "rejected call");
     bad_env_free(&e);
 }
 
@@ -630,8 +615,8 @@ Test(sm_bad, enums_out_of_range) {
         FX_EXPECT_STATUS(OB, BWD(h, a, INST, &one, ARGS_Y(y), ARGS_Y(dy), &zero, ARGS_Y(dx)));
         FX_EXPECT_STATUS(OB, BWD(h, ACC, m, &one, ARGS_Y(y), ARGS_Y(dy), &zero, ARGS_Y(dx)));
     }
-    expect_untouched(y, "y", "rejected call");
-    expect_untouched(dx, "dx", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(dx, "dx", "rejected call");
     bad_env_free(&e);
 }
 
@@ -657,8 +642,8 @@ Test(sm_bad, shape_mismatch) {
     FX_EXPECT_STATUS(SM, BWD(h, CLDNN_SOFTMAX_LOG, CLDNN_SOFTMAX_MODE_CHANNEL, &one, ARGS_Y(y), ARGS_Y(&c), &zero,
                              ARGS_Y(dx)));
     FX_EXPECT_STATUS(SM, BWD(h, ACC, INST, &one, ARGS_Y(y), ARGS_Y(dy), &zero, ARGS_Y(&nd5)));
-    expect_untouched(y, "y", "rejected call");
-    expect_untouched(dx, "dx", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(dx, "dx", "rejected call");
     fx_tensor_free(&w);
     fx_tensor_free(&c);
     fx_tensor_free(&nd5);
@@ -722,8 +707,8 @@ Test(sm_bad, one_dimensional) {
                          BWD(h, CLDNN_SOFTMAX_LOG, (cldnnSoftmaxMode_t)m, &one, ARGS_Y(&a), ARGS_Y(&b), &zero,
                              ARGS_Y(&c)));
     }
-    expect_untouched(&b, "y", "rejected 1-d call");
-    expect_untouched(&c, "dx", "rejected 1-d call");
+    fx_expect_untouched(&b, "y", "rejected 1-d call");
+    fx_expect_untouched(&c, "dx", "rejected 1-d call");
     fx_tensor_free(&a);
     fx_tensor_free(&b);
     fx_tensor_free(&c);
@@ -741,8 +726,8 @@ Test(sm_bad, misaligned_offsets) {
     FX_EXPECT_STATUS(MA, BWD(h, ACC, INST, &one, y->desc, y->mem, 1, ARGS_Y(dy), &zero, ARGS_Y(dx)));
     FX_EXPECT_STATUS(MA, BWD(h, ACC, INST, &one, ARGS_Y(y), dy->desc, dy->mem, 3, &zero, ARGS_Y(dx)));
     FX_EXPECT_STATUS(MA, BWD(h, ACC, INST, &one, ARGS_Y(y), ARGS_Y(dy), &zero, dx->desc, dx->mem, 2));
-    expect_untouched(y, "y", "rejected call");
-    expect_untouched(dx, "dx", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(dx, "dx", "rejected call");
     /* half: 2-byte elements, so 2 is fine and 1 is not */
     fx_tensor hx, hy;
     fx_tensor_4d(&hx, CLDNN_TENSOR_NCHW, CLDNN_DATA_HALF, 2, 3, 4, 5, 4);
@@ -812,8 +797,8 @@ Test(sm_bad, never_set_descriptor) {
     FX_EXPECT_STATUS(BP, FWD(h, ACC, INST, &one, ARGS_X(x), &zero, unset, y->mem, 4));
     FX_EXPECT_STATUS(BP, BWD(h, ACC, INST, &one, unset, y->mem, 4, ARGS_Y(dy), &zero, ARGS_Y(dx)));
     FX_EXPECT_STATUS(BP, BWD(h, ACC, INST, &one, ARGS_Y(y), ARGS_Y(dy), &zero, unset, dx->mem, 4));
-    expect_untouched(y, "y", "rejected call");
-    expect_untouched(dx, "dx", "rejected call");
+    fx_expect_untouched(y, "y", "rejected call");
+    fx_expect_untouched(dx, "dx", "rejected call");
     cldnnDestroyTensorDescriptor(unset);
     bad_env_free(&e);
 }

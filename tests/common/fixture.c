@@ -428,3 +428,16 @@ void fx_poison_out(fx_tensor* t, float beta) {
     else
         fx_tensor_poison_random(t);
 }
+
+float* fx_tensor_host_floats(const fx_tensor* t) {
+    float* p = malloc((size_t)t->count * sizeof(float) + 1);
+    FX_ASSERT(p != NULL, "out of memory");
+    for (int64_t i = 0; i < t->count; i++)
+        p[i] = (float)fx_tensor_host(t, i);
+    return p;
+}
+
+void fx_expect_untouched(fx_tensor* t, const char* what, const char* ctx) {
+    fx_tensor_download(t);
+    FX_ASSERT(memcmp(t->host, t->got, t->nbuf * t->elem) == 0, "%s: %s was modified", ctx, what);
+}

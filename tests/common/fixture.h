@@ -164,6 +164,11 @@ void fx_tensor_upload(fx_tensor* t);
 void fx_tensor_download(fx_tensor* t);
 /* Number of buffer elements outside the view whose bytes differ between host and got. */
 int64_t fx_tensor_gaps_changed(const fx_tensor* t);
+/* The view's elements of the host mirror as floats, in logical order (malloc'd; the caller frees). */
+float* fx_tensor_host_floats(const fx_tensor* t);
+/* Downloads t and requires its whole buffer to still hold what was uploaded (an input a call must
+** not write); the failure names `what` and the caller's context string. */
+void fx_expect_untouched(fx_tensor* t, const char* what, const char* ctx);
 /* Multi-index of linear index i over t's dims. */
 void fx_unravel(const ref_view* v, int64_t i, int64_t* idx);
 
