@@ -56,6 +56,18 @@ cldnnStatus_t cldnn_cl_fail_at(const char* file, int line, cl_int err, const cha
             return try_s_;                       \
     } while (0)
 
+/* The body of every cldnnCreate*Descriptor: *out = a zeroed descriptor, or NULL_POINTER when out
+** is NULL (naming the argument) / HOST_ALLOCATION_FAILED (naming the kind). Returns from the caller
+** on failure. */
+#define CLDNN_DESC_NEW(out, argname, kind)                                                          \
+    do {                                                                                            \
+        if ((out) == NULL)                                                                          \
+            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s (output pointer) is NULL", argname); \
+        *(out) = calloc(1, sizeof **(out));                                                         \
+        if (*(out) == NULL)                                                                         \
+            return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "%s descriptor allocation", kind); \
+    } while (0)
+
 /* ----------------------------------------------------------------- logging (handle/log.c) */
 
 enum { CLDNN_LOG_ERROR = 1, CLDNN_LOG_INFO = 2, CLDNN_LOG_DEBUG = 3 };

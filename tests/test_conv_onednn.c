@@ -31,8 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dnnl.h>
-#include <dnnl_debug.h>
+#include "onednn_check.h"
 
 TestSuite(conv_onednn, .fini = fx_fini);
 
@@ -54,14 +53,6 @@ typedef enum { DIR_FWD = 0, DIR_BWD_DATA = 1, DIR_BWD_FILTER = 2 } conv_dir;
 static const char* const k_dir_name[3] = {"forward", "backward-data", "backward-filter"};
 
 /* ------------------------------------------------------------------------------- oneDNN */
-
-/* Requires a oneDNN call to succeed. */
-#define DNNL_OK(call)                                                                             \
-    do {                                                                                          \
-        dnnl_status_t dk_st_ = (call);                                                            \
-        FX_ASSERT(dk_st_ == dnnl_success, "%s:%d: %s\n  returned %s", __FILE__, __LINE__, #call, \
-                  dnnl_status2str(dk_st_));                                                       \
-    } while (0)
 
 /* The layer's three memory descriptors in its layout (weights 5-d goihw/gohwi when grouped). */
 static void onednn_descs(const layer_case* c, int p, int q, dnnl_memory_desc_t* xd, dnnl_memory_desc_t* wd,

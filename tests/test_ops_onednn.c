@@ -75,8 +75,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dnnl.h>
-#include <dnnl_debug.h>
+#include "onednn_check.h"
 
 #define ATOL 1e-6
 #define POOL_RTOL 2e-5
@@ -88,14 +87,6 @@
 #define BN_EPS 1e-5
 
 /* ------------------------------------------------------------------------------- oneDNN */
-
-/* Requires a oneDNN call to succeed. */
-#define DNNL_OK(call)                                                                             \
-    do {                                                                                          \
-        dnnl_status_t dk_st_ = (call);                                                            \
-        FX_ASSERT(dk_st_ == dnnl_success, "%s:%d: %s\n  returned %s", __FILE__, __LINE__, #call, \
-                  dnnl_status2str(dk_st_));                                                       \
-    } while (0)
 
 /* The process's CPU engine and stream (each test runs in its own process), made on first use. */
 static dnnl_engine_t g_eng;

@@ -75,13 +75,6 @@ static cldnnStatus_t act_once(void* user) {
                                    r->x, 0, &c->beta, r->desc, r->dx, 0);
 }
 
-/* Records a failed library call in res->note; NOT_SUPPORTED statuses are a skip, others a failure. */
-static void note_status(act_run* r, bench_result* res, const char* what, cldnnStatus_t st) {
-    bench_print_status(what, st);
-    snprintf(res->note, sizeof res->note, "%s: %s", what, cldnnGetErrorString(st));
-    if (CLDNN_STATUS_CATEGORY(st) != CLDNN_STATUS_NOT_SUPPORTED) r->fails++;
-}
-
 /* Verifies one call of activation k in the given direction: uploads the poisoned or prior
 ** output (and y for backward), runs it, compares with the reference. Fills res; returns 0 when
 ** the call ran (whatever the comparison said), 1 when it could not run. */
@@ -105,7 +98,7 @@ static int act_verify(act_run* r, size_t k, double coef, double sb, int backward
     if (bench_upload(r->ctx, backward ? r->dx : r->y, o->dtype, r->got, n)) return 1;
     cldnnStatus_t st = act_once(&c);
     if (st != CLDNN_STATUS_SUCCESS) {
-        note_status(r, res, backward ? "cldnnActivationBackward" : "cldnnActivationForward", st);
+        r->fails += bench_note_status(res, backward ? "cldnnActivationBackward" : "cldnnActivationForward", st);
         return 1;
     }
     if (bench_download(r->ctx, backward ? r->dx : r->y, o->dtype, r->got, n)) return 1;
@@ -140,7 +133,7 @@ static void act_one(act_run* r, size_t k, double coef, double sb, int backward) 
     cldnnStatus_t st = cldnnSetActivationDescriptor(r->ad, mode, CLDNN_NOT_PROPAGATE_NAN, coef);
     if (st == CLDNN_STATUS_SUCCESS) st = cldnnSetActivationDescriptorSwishBeta(r->ad, sb);
     if (st != CLDNN_STATUS_SUCCESS) {
-        note_status(r, &res, "cldnnSetActivationDescriptor", st);
+        r->fails += bench_note_status(&res, "cldnnSetActivationDescriptor", st);
         bench_report(o, &res);
         return;
     }
@@ -154,13 +147,7 @@ static void act_one(act_run* r, size_t k, double coef, double sb, int backward) 
     }
     if (o->time) {
         act_call c = {r, backward, (float)o->alpha, (float)o->beta};
-        if (bench_time_us(r->ctx, o, act_once, &c, &res.us)) {
-            res.us = -1;
-            snprintf(res.note, sizeof res.note, "timed call failed");
-            r->fails++;
-        } else if (bench_copy_gbs(r->ctx, o, r->bytes, &res.copy_gbs)) {
-            res.copy_gbs = -1;
-        }
+        r->fails += bench_time_result(r->ctx, o, act_once, &c, r->bytes, &res);
     }
     bench_report(o, &res);
 }

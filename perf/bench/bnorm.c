@@ -270,13 +270,7 @@ static void bn_one(bn_run* r, int F) {
     }
     if (o->time) {
         bn_call c = {r, F};
-        if (bench_time_us(r->ctx, o, bn_once, &c, &res.us)) {
-            res.us = -1;
-            snprintf(res.note, sizeof res.note, "timed call failed");
-            r->fails++;
-        } else if (bench_copy_gbs(r->ctx, o, r->bytes, &res.copy_gbs)) {
-            res.copy_gbs = -1;
-        }
+        r->fails += bench_time_result(r->ctx, o, bn_once, &c, r->bytes, &res);
     }
     bench_report(o, &res);
 }

@@ -345,6 +345,23 @@ cl_failed:
     return 1;
 }
 
+int bench_note_status(bench_result* res, const char* what, cldnnStatus_t st) {
+    bench_print_status(what, st);
+    snprintf(res->note, sizeof res->note, "%s: %s", what, cldnnGetErrorString(st));
+    return CLDNN_STATUS_CATEGORY(st) != CLDNN_STATUS_NOT_SUPPORTED;
+}
+
+int bench_time_result(bench_ctx* ctx, const bench_opts* opts, bench_call_fn fn, void* user, size_t copy_bytes,
+                      bench_result* res) {
+    if (bench_time_us(ctx, opts, fn, user, &res->us)) {
+        res->us = -1;
+        snprintf(res->note, sizeof res->note, "timed call failed");
+        return 1;
+    }
+    if (bench_copy_gbs(ctx, opts, copy_bytes, &res->copy_gbs)) res->copy_gbs = -1;
+    return 0;
+}
+
 /* What a timed copy needs. */
 typedef struct {
     cl_command_queue q;

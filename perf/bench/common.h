@@ -197,6 +197,15 @@ typedef struct {
     char note[160];          /* a failure's status, or empty */
 } bench_result;
 
+/* Times fn into res->us and measures the copy baseline of copy_bytes into res->copy_gbs (each -1
+** when it could not be measured; a failed timed call also sets res->note). Returns 1 when the timed
+** call failed, else 0 (a failed copy baseline is not a failure of the mode). */
+/* Records a failed library call in res->note ("what: STATUS") and prints it with its detail;
+** returns 1 when it counts as a failure of the mode (every category but NOT_SUPPORTED), else 0. */
+int bench_note_status(bench_result* res, const char* what, cldnnStatus_t st);
+int bench_time_result(bench_ctx* ctx, const bench_opts* opts, bench_call_fn fn, void* user, size_t copy_bytes,
+                      bench_result* res);
+
 /* Fills the fields every mode sets the same way from opts (mode, dims, layout, dtype, alpha,
 ** beta, us = copy_gbs = -1); op, bytes and the rest are the mode's. */
 void bench_result_init(bench_result* r, const char* mode, const bench_opts* opts);

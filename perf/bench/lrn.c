@@ -70,12 +70,6 @@ static cldnnStatus_t lrn_once(void* user) {
                             r->x, 0, &c->beta, r->desc, r->dx, 0);
 }
 
-static void note_status(lrn_run* r, bench_result* res, const char* what, cldnnStatus_t st) {
-    bench_print_status(what, st);
-    snprintf(res->note, sizeof res->note, "%s: %s", what, cldnnGetErrorString(st));
-    if (CLDNN_STATUS_CATEGORY(st) != CLDNN_STATUS_NOT_SUPPORTED) r->fails++;
-}
-
 /* Verifies one call: y for backward from the reference, the output poisoned (beta 0) or the
 ** prior, the call, and the comparison (want and scale are laid out like the buffers). Returns 0
 ** when the call ran, 1 when it could not. */
@@ -94,7 +88,7 @@ static int lrn_verify(lrn_run* r, int backward, bench_result* res) {
     lrn_call c = {r, backward, (float)o->alpha, (float)o->beta};
     cldnnStatus_t st = lrn_once(&c);
     if (st != CLDNN_STATUS_SUCCESS) {
-        note_status(r, res, backward ? "cldnnLRNBackward" : "cldnnLRNForward", st);
+        r->fails += bench_note_status(res, backward ? "cldnnLRNBackward" : "cldnnLRNForward", st);
         return 1;
     }
     if (bench_download(r->ctx, backward ? r->dx : r->y, o->dtype, r->got, n)) return 1;
@@ -153,19 +147,13 @@ static void lrn_one(lrn_run* r, int backward) {
             lrn_call f = {r, 0, 1.0f, 0.0f};
             cldnnStatus_t st = lrn_once(&f);
             if (st != CLDNN_STATUS_SUCCESS) {
-                note_status(r, &res, "cldnnLRNForward (backward's y)", st);
+                r->fails += bench_note_status(&res, "cldnnLRNForward (backward's y)", st);
                 bench_report(o, &res);
                 return;
             }
         }
         lrn_call c = {r, backward, (float)o->alpha, (float)o->beta};
-        if (bench_time_us(r->ctx, o, lrn_once, &c, &res.us)) {
-            res.us = -1;
-            snprintf(res.note, sizeof res.note, "timed call failed");
-            r->fails++;
-        } else if (bench_copy_gbs(r->ctx, o, r->bytes, &res.copy_gbs)) {
-            res.copy_gbs = -1;
-        }
+        r->fails += bench_time_result(r->ctx, o, lrn_once, &c, r->bytes, &res);
     }
     bench_report(o, &res);
 }

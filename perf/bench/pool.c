@@ -79,12 +79,6 @@ static cldnnStatus_t pool_once(void* user) {
                                 &c->beta, r->xd, r->dx, 0);
 }
 
-static void note_status(pool_run* r, bench_result* res, const char* what, cldnnStatus_t st) {
-    bench_print_status(what, st);
-    snprintf(res->note, sizeof res->note, "%s: %s", what, cldnnGetErrorString(st));
-    if (CLDNN_STATUS_CATEGORY(st) != CLDNN_STATUS_NOT_SUPPORTED) r->fails++;
-}
-
 /* Compares got (laid out by v) with want / scale (packed over v's dims); fills res. 0 on pass. */
 static int pool_check(const pool_run* r, const ref_view* v, bench_result* res) {
     const bench_opts* o = r->opts;
@@ -129,7 +123,7 @@ static int pool_verify(pool_run* r, const ref_pool* rp, int backward, bench_resu
     pool_call c = {r, backward, (float)o->alpha, (float)o->beta};
     cldnnStatus_t st = pool_once(&c);
     if (st != CLDNN_STATUS_SUCCESS) {
-        note_status(r, res, backward ? "cldnnPoolingBackward" : "cldnnPoolingForward", st);
+        r->fails += bench_note_status(res, backward ? "cldnnPoolingBackward" : "cldnnPoolingForward", st);
         return 1;
     }
     if (bench_download(r->ctx, out, o->dtype, r->got, n)) return 1;
@@ -156,7 +150,7 @@ static void pool_one(pool_run* r, int mode, int backward) {
     cldnnStatus_t st = cldnnSetPooling2dDescriptor(r->pd, (cldnnPoolingMode_t)mode, (cldnnNanPropagation_t)r->nan,
                                                    r->win[0], r->win[1], r->win[2], r->win[3], r->win[4], r->win[5]);
     if (st != CLDNN_STATUS_SUCCESS) {
-        note_status(r, &res, "cldnnSetPooling2dDescriptor", st);
+        r->fails += bench_note_status(&res, "cldnnSetPooling2dDescriptor", st);
         bench_report(o, &res);
         return;
     }
@@ -179,19 +173,13 @@ static void pool_one(pool_run* r, int mode, int backward) {
         if (backward && !o->verify) {
             pool_call f = {r, 0, 1.0f, 0.0f};
             if ((st = pool_once(&f)) != CLDNN_STATUS_SUCCESS) {
-                note_status(r, &res, "cldnnPoolingForward (backward's y)", st);
+                r->fails += bench_note_status(&res, "cldnnPoolingForward (backward's y)", st);
                 bench_report(o, &res);
                 return;
             }
         }
         pool_call c = {r, backward, (float)o->alpha, (float)o->beta};
-        if (bench_time_us(r->ctx, o, pool_once, &c, &res.us)) {
-            res.us = -1;
-            snprintf(res.note, sizeof res.note, "timed call failed");
-            r->fails++;
-        } else if (bench_copy_gbs(r->ctx, o, (size_t)xb, &res.copy_gbs)) {
-            res.copy_gbs = -1;
-        }
+        r->fails += bench_time_result(r->ctx, o, pool_once, &c, (size_t)xb, &res);
     }
     bench_report(o, &res);
 }

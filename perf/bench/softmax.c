@@ -79,13 +79,6 @@ static cldnnStatus_t sm_once(void* user) {
                                 r->desc, r->dx, 0);
 }
 
-/* Records a failed library call in res->note; NOT_SUPPORTED statuses are a skip, others a failure. */
-static void note_status(sm_run* r, bench_result* res, const char* what, cldnnStatus_t st) {
-    bench_print_status(what, st);
-    snprintf(res->note, sizeof res->note, "%s: %s", what, cldnnGetErrorString(st));
-    if (CLDNN_STATUS_CATEGORY(st) != CLDNN_STATUS_NOT_SUPPORTED) r->fails++;
-}
-
 /* Compares got (strided by v) with want (packed) element by element with the tolerance atol +
 ** rtol * scale[i]; fills res like bench_check_result (max_rel as ref_compare measures it,
 ** tol_use = the largest err / tol) and prints the first failure. Returns 0 on pass, 1 on failure. */
@@ -144,7 +137,7 @@ static int sm_verify(sm_run* r, int algo, int backward, bench_result* res) {
     if (bench_upload(r->ctx, backward ? r->dx : r->y, o->dtype, r->got, n)) return 1;
     cldnnStatus_t st = sm_once(&c);
     if (st != CLDNN_STATUS_SUCCESS) {
-        note_status(r, res, backward ? "cldnnSoftmaxBackward" : "cldnnSoftmaxForward", st);
+        r->fails += bench_note_status(res, backward ? "cldnnSoftmaxBackward" : "cldnnSoftmaxForward", st);
         return 1;
     }
     if (bench_download(r->ctx, backward ? r->dx : r->y, o->dtype, r->got, n)) return 1;
@@ -192,18 +185,12 @@ static void sm_one(sm_run* r, int algo, int backward) {
             sm_call f = {r, algo, 0, 1.0f, 0.0f};
             cldnnStatus_t st = sm_once(&f);
             if (st != CLDNN_STATUS_SUCCESS) {
-                note_status(r, &res, "cldnnSoftmaxForward (backward's y)", st);
+                r->fails += bench_note_status(&res, "cldnnSoftmaxForward (backward's y)", st);
                 bench_report(o, &res);
                 return;
             }
         }
-        if (bench_time_us(r->ctx, o, sm_once, &c, &res.us)) {
-            res.us = -1;
-            snprintf(res.note, sizeof res.note, "timed call failed");
-            r->fails++;
-        } else if (bench_copy_gbs(r->ctx, o, r->bytes, &res.copy_gbs)) {
-            res.copy_gbs = -1;
-        }
+        r->fails += bench_time_result(r->ctx, o, sm_once, &c, r->bytes, &res);
     }
     bench_report(o, &res);
 }

@@ -42,11 +42,7 @@ static const char* mode_name(cldnnActivationMode_t m) {
 
 cldnnStatus_t cldnnCreateActivationDescriptor(cldnnActivationDescriptor_t* desc) {
     cldnn_error_clear();
-    if (desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc (output pointer) is NULL");
-    *desc = (cldnnActivationDescriptor_t)calloc(1, sizeof **desc);
-    if (*desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "activation descriptor allocation");
+    CLDNN_DESC_NEW(desc, "desc", "activation");
     (*desc)->swish_beta = 1.0;
     return CLDNN_STATUS_SUCCESS;
 }

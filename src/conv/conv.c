@@ -28,11 +28,7 @@
 
 cldnnStatus_t cldnnCreateConvolutionDescriptor(cldnnConvolutionDescriptor_t* convDesc) {
     cldnn_error_clear();
-    if (convDesc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "convDesc is NULL");
-    *convDesc = (cldnnConvolutionDescriptor_t)calloc(1, sizeof **convDesc);
-    if (*convDesc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "convolution descriptor allocation");
+    CLDNN_DESC_NEW(convDesc, "convDesc", "convolution");
     (*convDesc)->groups = 1;
     (*convDesc)->math = CLDNN_DEFAULT_MATH;
     return CLDNN_STATUS_SUCCESS;

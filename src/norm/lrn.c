@@ -76,11 +76,7 @@ typedef struct {
 
 cldnnStatus_t cldnnCreateLRNDescriptor(cldnnLRNDescriptor_t* desc) {
     cldnn_error_clear();
-    if (desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc (output pointer) is NULL");
-    *desc = (cldnnLRNDescriptor_t)calloc(1, sizeof **desc);
-    if (*desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "LRN descriptor allocation");
+    CLDNN_DESC_NEW(desc, "desc", "LRN");
     (*desc)->n = 5;
     (*desc)->alpha = 1e-4;
     (*desc)->beta = 0.75;

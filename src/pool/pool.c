@@ -357,11 +357,7 @@ static const cldnn_solver pool_solvers[] = {
 
 cldnnStatus_t cldnnCreatePoolingDescriptor(cldnnPoolingDescriptor_t* desc) {
     cldnn_error_clear();
-    if (desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc (output pointer) is NULL");
-    *desc = (cldnnPoolingDescriptor_t)calloc(1, sizeof **desc);
-    if (*desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "pooling descriptor allocation");
+    CLDNN_DESC_NEW(desc, "desc", "pooling");
     return CLDNN_STATUS_SUCCESS;
 }
 

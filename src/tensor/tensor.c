@@ -103,11 +103,7 @@ static int view_extent(int nd, const int64_t* dims, const int64_t* strides, size
 
 cldnnStatus_t cldnnCreateTensorDescriptor(cldnnTensorDescriptor_t* desc) {
     cldnn_error_clear();
-    if (desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc (output pointer) is NULL");
-    *desc = (cldnnTensorDescriptor_t)calloc(1, sizeof **desc);
-    if (*desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "tensor descriptor allocation");
+    CLDNN_DESC_NEW(desc, "desc", "tensor");
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -293,11 +289,7 @@ cldnnStatus_t cldnn_check_tensor_buffer(cldnnHandle_t h, const struct cldnnTenso
 
 cldnnStatus_t cldnnCreateFilterDescriptor(cldnnFilterDescriptor_t* desc) {
     cldnn_error_clear();
-    if (desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc (output pointer) is NULL");
-    *desc = (cldnnFilterDescriptor_t)calloc(1, sizeof **desc);
-    if (*desc == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "filter descriptor allocation");
+    CLDNN_DESC_NEW(desc, "desc", "filter");
     return CLDNN_STATUS_SUCCESS;
 }
 
