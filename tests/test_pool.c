@@ -20,6 +20,8 @@
 **   pool_backward::random_geometries  24 random windows / pads / strides / sizes / layouts, forward
 **                          and backward, every mode.
 **   pool_backward::index64 the 64-bit index variant (CLDNN_POOL_IDX64=1) on five cases.
+**   pool_backward::local   pool_bwd_local (the GPUs' backward; CLDNN_POOL_BWD=local) over the case
+**                          table and planes of several tiles, every mode, ties.
 **   pool_backward::runs    one element per work-item (the GPU walk) and runs of 4 (CLDNN_POOL_RUN)
 **                          over the case table; random_geometries mixes runs of 1, 3 and whole rows.
 **   pool_gradcheck::<mode> central differences of loss = sum(w * y) through the library's forward
@@ -313,6 +315,34 @@ Test(pool_backward, runs) {
         }
     }
     unsetenv("CLDNN_POOL_RUN");
+}
+
+/* pool_bwd_local (CLDNN_POOL_BWD=local; GPUs take it on their own) over the case table, every mode
+** with ties, and over planes spanning several of its tiles (tile edges through windows that
+** overlap, stride > window, big padding, rows of 70 and 130); index64 runs it with 64-bit indices. */
+static const pcase k_local_cases[] = {
+    {"3x3 s2 p1 37x70 NCHW", {2, 3, 37, 70}, 3, 3, 1, 1, 2, 2, NCHW(1), NCHW(2), NCHW(0), NCHW(3)},
+    {"3x3 s1 p1 40x33 NCHW", {1, 2, 40, 33}, 3, 3, 1, 1, 1, 1, NCHW(0), NCHW(0), NCHW(0), NCHW(0)},
+    {"5x5 s2 p2 21x130", {1, 1, 21, 130}, 5, 5, 2, 2, 2, 2, NCHW(0), NCHW(1), NCHW(1), NCHW(0)},
+    {"2x2 s3 (gaps) 19x67", {1, 2, 19, 67}, 2, 2, 0, 0, 3, 3, NCHW(0), NCHW(0), NCHW(0), NCHW(2)},
+    {"4x7 s3x2 p3x2 NHWC", {2, 3, 35, 41}, 4, 7, 3, 2, 3, 2, NHWC(0), NHWC(1), NHWC(0), NHWC(1)},
+};
+
+Test(pool_backward, local) {
+    setenv("CLDNN_POOL_BWD", "local", 1);
+    const pmode modes[4] = {M_MAX, M_MAXDET, M_AVG, M_AVGX};
+    for (int m = 0; m < 4; m++) {
+        for (size_t k = 0; k < NCASES; k++)
+            backward_case(modes[m], &k_cases[k], 0.5f, 0.25f, CLDNN_DATA_FLOAT, is_max(modes[m]));
+        for (size_t k = 0; k < sizeof k_local_cases / sizeof k_local_cases[0]; k++)
+            for (int ab = 0; ab < FX_NAB; ab++)
+                backward_case(modes[m], &k_local_cases[k], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1],
+                              CLDNN_DATA_FLOAT, is_max(modes[m]) && ab != 1);
+    }
+    setenv("CLDNN_POOL_IDX64", "1", 1);
+    backward_case(M_MAX, &k_local_cases[0], 1.0f, 0.0f, CLDNN_DATA_FLOAT, 1);
+    unsetenv("CLDNN_POOL_IDX64");
+    unsetenv("CLDNN_POOL_BWD");
 }
 
 /* The 64-bit index variant (IDX_T=ulong, plain division), which the library takes for views

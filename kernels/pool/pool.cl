@@ -45,6 +45,8 @@
  *   pool_bwd        one work-item per dx element (or run of R), gathering over the outputs whose windows cover
  *                   it in a fixed order (deterministic, no atomics); does not read x or y for
  *                   the average modes
+ *   pool_bwd_local  a work-group per dx tile: phase 1 leaves each covering output's first-maximum
+ *                   tap (or dy / count) in local memory, phase 2 gathers per element from it
  *   pool_bwd_tile   exact tilings (stride == window, no padding, the windows cover x exactly):
  *                   one work-item per output writes its whole window
  */
@@ -295,6 +297,90 @@ __kernel void pool_bwd_tile(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong
             const IDX_T e = row + (IDX_T)(w0 + kw) * (IDX_T)dxw;
             const float v = op <= POOL_MAX_PROP ? (kh * g.s5 + kw == first ? gv : 0.0f) : avg;
             STORE(dx, e, pool_out(v, dx, e, alpha, beta));
+        }
+    }
+}
+
+/* Backward through local memory: a work-group of TW x TH work-items (local size, w fastest)
+ * owns a dx tile of (TH * rh) rows x (TW * rw) columns of one (n, c) plane. Phase 1: the
+ * work-group visits every output whose window touches the tile (outputs on the tile's border are
+ * also visited by the neighbouring tiles) and leaves in local memory what it passes down: the
+ * window-relative tap of its first maximum (am, -1: none) and dy, or dy / count for the average
+ * modes. Phase 2: each work-item sums, for its rw x rh dx elements, the covering outputs in
+ * row-major output order, as pool_bwd does (the same sums in the same order: bitwise equal).
+ * Every x, y and dy element is read about once from memory and the index math is per tile, not
+ * per element. Rows must be the fast dim for coalescing (NCHW); other layouts are correct but
+ * slow. Grid: (tiles_w * TW, tiles_h * TH, N * C). am, gv: nhm * nwm entries each, where the
+ * host bounds the covering outputs of a tile by nhm x nwm. rw <= 4. */
+__kernel void pool_bwd_local(int op, int8 g, int2 st, uint4 fdh, uint4 fdw, int C, int rh, int rw,
+                             __global const STORAGE_T* x, ulong xoff, long4 xs, __global const STORAGE_T* y,
+                             ulong yoff, long4 ys, __global const STORAGE_T* dy, ulong dyoff, long4 dys,
+                             __global STORAGE_T* dx, ulong dxoff, long4 dxs, float alpha, float beta,
+                             __local int* am, __local float* gv) {
+    const int TW = (int)get_local_size(0), TH = (int)get_local_size(1);
+    const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
+    const int plane = (int)get_group_id(2), n = plane / C, c = plane - n * C;
+    const int ih0 = (int)get_group_id(1) * TH * rh, iw0 = (int)get_group_id(0) * TW * rw;
+    const int ih1 = min(ih0 + TH * rh, g.s0), iw1 = min(iw0 + TW * rw, g.s1); /* tile end, exclusive */
+    /* the outputs covering rows [ih0, ih1) and columns [iw0, iw1) */
+    const int ohlo = ih0 + g.s6 < g.s4 ? 0 : POOL_SDIV(ih0 + g.s6 - g.s4, h) + 1;
+    const int ohhi = min(POOL_SDIV(ih1 - 1 + g.s6, h), g.s2 - 1);
+    const int owlo = iw0 + g.s7 < g.s5 ? 0 : POOL_SDIV(iw0 + g.s7 - g.s5, w) + 1;
+    const int owhi = min(POOL_SDIV(iw1 - 1 + g.s7, w), g.s3 - 1);
+    const int nh = max(ohhi - ohlo + 1, 0), nw = max(owhi - owlo + 1, 0);
+    const IDX_T xb = (IDX_T)xoff + (IDX_T)n * (IDX_T)xs.s0 + (IDX_T)c * (IDX_T)xs.s1;
+    const IDX_T yb = (IDX_T)yoff + (IDX_T)n * (IDX_T)ys.s0 + (IDX_T)c * (IDX_T)ys.s1;
+    const IDX_T db = (IDX_T)dyoff + (IDX_T)n * (IDX_T)dys.s0 + (IDX_T)c * (IDX_T)dys.s1;
+    const IDX_T ob = (IDX_T)dxoff + (IDX_T)n * (IDX_T)dxs.s0 + (IDX_T)c * (IDX_T)dxs.s1;
+    const int is_max = op <= POOL_MAX_PROP;
+
+    for (int t = ty * TW + tx; t < nh * nw; t += TW * TH) {
+        const int kh = t / nw, oh = ohlo + kh, ow = owlo + (t - kh * nw);
+        const int h0 = oh * st.s0 - g.s6, w0 = ow * st.s1 - g.s7;
+        const float gval = LOAD(dy, db + (IDX_T)oh * (IDX_T)dys.s2 + (IDX_T)ow * (IDX_T)dys.s3);
+        if (is_max) {
+            const float yv = LOAD(y, yb + (IDX_T)oh * (IDX_T)ys.s2 + (IDX_T)ow * (IDX_T)ys.s3);
+            const int hb = max(h0, 0), he = min(h0 + g.s4, g.s0), wb = max(w0, 0), we = min(w0 + g.s5, g.s1);
+            int first = -1;
+            for (int hh = hb; hh < he; ++hh) {
+                const IDX_T row = xb + (IDX_T)hh * (IDX_T)xs.s2;
+                for (int ww = wb; ww < we; ++ww)
+                    if (first < 0 && pool_match(LOAD(x, row + (IDX_T)ww * (IDX_T)xs.s3), yv))
+                        first = (hh - h0) * g.s5 + (ww - w0);
+            }
+            am[t] = first;
+            gv[t] = gval;
+        } else {
+            gv[t] = gval / pool_count(op, h0, w0, g);
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    int wlo[4], whi[4];
+    for (int i = 0; i < rw && i < 4; ++i) {
+        const int wp = iw0 + tx + TW * i + g.s7;
+        wlo[i] = max(wp < g.s5 ? 0 : POOL_SDIV(wp - g.s5, w) + 1, owlo);
+        whi[i] = min(POOL_SDIV(wp, w), owhi);
+    }
+    for (int j = 0; j < rh; ++j) {
+        const int ih = ih0 + ty + TH * j;
+        if (ih >= ih1)
+            break;
+        const int hp = ih + g.s6;
+        const int hlo = max(hp < g.s4 ? 0 : POOL_SDIV(hp - g.s4, h) + 1, ohlo), hhi = min(POOL_SDIV(hp, h), ohhi);
+        for (int i = 0; i < rw && i < 4; ++i) {
+            const int iw = iw0 + tx + TW * i;
+            if (iw >= iw1)
+                break;
+            float acc = 0.0f;
+            for (int oh = hlo; oh <= hhi; ++oh) {
+                const int kh = ih - (oh * st.s0 - g.s6), trow = (oh - ohlo) * nw - owlo;
+                for (int ow = wlo[i]; ow <= whi[i]; ++ow)
+                    if (!is_max || am[trow + ow] == kh * g.s5 + iw - (ow * st.s1 - g.s7))
+                        acc += gv[trow + ow];
+            }
+            const IDX_T e = ob + (IDX_T)ih * (IDX_T)dxs.s2 + (IDX_T)iw * (IDX_T)dxs.s3;
+            STORE(dx, e, pool_out(acc, dx, e, alpha, beta));
         }
     }
 }

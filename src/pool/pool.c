@@ -17,6 +17,9 @@
 **   pool_bwd_tile   backward over exact tilings (stride == window, no padding, windows covering
 **                   x: VGG's 2x2 s2, global pooling on CPUs): one work-item per output finds its
 **                   window's first maximum once and writes the whole window
+**   pool_bwd_local  backward on GPUs with rows contiguous in x and dx (NCHW): a work-group per dx
+**                   tile passes each covering output's first-maximum tap (or dy / count) through
+**                   local memory, then gathers per element; x, y and dy are read about once
 **   pool_bwd        backward, one work-item per dx element gathering over the covering windows
 **                   (deterministic; the max modes re-find each window's first maximum from x
 **                   and y, the average modes read neither x nor y)
@@ -126,6 +129,14 @@ static void lanes_defaults(const void* problem, const cldnn_device_profile* dev,
     q->run = 1;
 }
 
+/* CLDNN_POOL_BWD=local|gather (read per call) forces pool_bwd_local where it can run, or pool_bwd
+** (the last resort either way; tests, measurements); unset, pool_bwd_tile and pool_bwd_local
+** apply by their own rules. */
+static const char* forced_bwd(void) {
+    const char* v = getenv("CLDNN_POOL_BWD");
+    return v != NULL && (strcmp(v, "local") == 0 || strcmp(v, "gather") == 0) ? v : NULL;
+}
+
 static int fwd_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)dev;
     return ((const pool_problem*)problem)->dir == 0;
@@ -145,7 +156,7 @@ static int tile_applicable(const void* problem, const cldnn_device_profile* dev)
     const pool_problem* p = (const pool_problem*)problem;
     return p->dir == 1 && p->ph == 0 && p->pw == 0 && (p->sh == p->wh || p->oh == 1) &&
            (p->sw == p->ww || p->ow == 1) && p->h == p->oh * p->wh && p->w == p->ow * p->ww &&
-           (dev->is_cpu || p->wh * p->ww <= 16);
+           (dev->is_cpu || p->wh * p->ww <= 16) && forced_bwd() == NULL;
 }
 
 static void plain_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -312,6 +323,95 @@ static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* p
     return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd");
 }
 
+/* pool_bwd_local's tile: TW x TH work-items, each with rw columns and rh rows of dx. TW covers
+** the row (a power of two from 8 to 32), TH the rest of a work-group of up to 256; rw 2 when rows
+** are long enough to fill it, rh 2 when there are rows enough. */
+static void local_tile(const pool_problem* p, const cldnn_device_profile* dev, int* tw, int* th, int* rw, int* rh) {
+    size_t wg = dev->max_wg_size >= 256 ? 256 : dev->max_wg_size;
+    int t = 8;
+    while (t < 32 && t < p->w)
+        t *= 2;
+    *tw = t;
+    *th = (int)(wg / (size_t)t) > 0 ? (int)(wg / (size_t)t) : 1;
+    *rw = p->w > 2 * t ? 2 : 1;
+    *rh = p->h > 2 * *th ? 2 : 1;
+}
+
+/* Bound on the outputs whose windows touch `len` consecutive input positions (window k, stride s). */
+static int local_span(int len, int k, int s) { return (len + k - 2) / s + 2; }
+
+/* Bytes of local memory pool_bwd_local needs for the tile of local_tile. */
+static size_t local_bytes(const pool_problem* p, const cldnn_device_profile* dev) {
+    int tw, th, rw, rh;
+    local_tile(p, dev, &tw, &th, &rw, &rh);
+    size_t n = (size_t)local_span(th * rh, p->wh, p->sh) * (size_t)local_span(tw * rw, p->ww, p->sw);
+    return n * (sizeof(cl_int) + sizeof(cl_float));
+}
+
+/* Rows contiguous in x and dx (NCHW-like: the tile's work-items read and write along rows) and
+** the tile's covering outputs within 16 KiB of local memory (3x3 s2: 2.7 KiB; 3x3 s1: 10 KiB). */
+static int local_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const pool_problem* p = (const pool_problem*)problem;
+    if (p->dir != 1 || dev->max_wg_size < 64)
+        return 0;
+    size_t bytes = local_bytes(p, dev);
+    if (bytes > 16384 || bytes > dev->local_mem / 2)
+        return 0;
+    const char* f = forced_bwd();
+    if (f != NULL)
+        return strcmp(f, "local") == 0;
+    return !dev->is_cpu && p->xs[3] == 1 && p->dxs[3] == 1;
+}
+
+static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const pool_problem* p = (const pool_problem*)problem;
+    const pool_params* q = (const pool_params*)params;
+    const pool_buffers* b = (const pool_buffers*)buffers;
+    char opts[96];
+    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
+             p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, "pool_bwd_local", &k));
+    int tw, th, rw, rh;
+    local_tile(p, &h->prof, &tw, &th, &rw, &rh);
+    cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
+    cl_int2 st = {{p->sh, p->sw}};
+    cl_uint4 fdh = cldnn_fastdiv((uint32_t)p->sh), fdw = cldnn_fastdiv((uint32_t)p->sw);
+    cl_int op = p->op, C = p->c, crh = rh, crw = rw;
+    cl_uint at = 0;
+    CLDNN_SETARG(k, at++, op);
+    CLDNN_SETARG(k, at++, g);
+    CLDNN_SETARG(k, at++, st);
+    CLDNN_SETARG(k, at++, fdh);
+    CLDNN_SETARG(k, at++, fdw);
+    CLDNN_SETARG(k, at++, C);
+    CLDNN_SETARG(k, at++, crh);
+    CLDNN_SETARG(k, at++, crw);
+    const cl_mem mems[4] = {b->x, b->y, b->dy, b->dx};
+    const uint64_t offs[4] = {p->off_x, p->off_y, p->off_dy, p->off_dx};
+    const int64_t* strides[4] = {p->xs, p->ys, p->dys, p->dxs};
+    for (int o = 0; o < 4; ++o) {
+        cl_ulong off = offs[o];
+        cl_long4 s = {{strides[o][0], strides[o][1], strides[o][2], strides[o][3]}};
+        CLDNN_SETARG(k, at++, mems[o]);
+        CLDNN_SETARG(k, at++, off);
+        CLDNN_SETARG(k, at++, s);
+    }
+    CLDNN_SETARG(k, at++, p->alpha);
+    CLDNN_SETARG(k, at++, p->beta);
+    size_t entries = local_bytes(p, &h->prof) / (sizeof(cl_int) + sizeof(cl_float));
+    cl_int e = clSetKernelArg(k, at++, entries * sizeof(cl_int), NULL);
+    if (e == CL_SUCCESS)
+        e = clSetKernelArg(k, at, entries * sizeof(cl_float), NULL);
+    if (e != CL_SUCCESS)
+        return CLDNN_CL_FAIL(e, "clSetKernelArg");
+    uint64_t tiles_w = ((uint64_t)p->w + (uint64_t)(tw * rw) - 1) / (uint64_t)(tw * rw);
+    uint64_t tiles_h = ((uint64_t)p->h + (uint64_t)(th * rh) - 1) / (uint64_t)(th * rh);
+    uint64_t global[3] = {tiles_w * (uint64_t)tw, tiles_h * (uint64_t)th, (uint64_t)p->n * (uint64_t)p->c};
+    size_t local[3] = {(size_t)tw, (size_t)th, 1};
+    return cldnn_enqueue_nd(h, k, 3, global, local, "pool_bwd_local");
+}
+
 static void tile_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     plain_defaults(problem, dev, params);
     ((pool_params*)params)->run = 1;
@@ -350,6 +450,7 @@ static const cldnn_solver pool_solvers[] = {
     {"pool_fwd_lanes", -1, lanes_applicable, NULL, lanes_defaults, sizeof(pool_params), lanes_run},
     {"pool_fwd", -1, fwd_applicable, NULL, plain_defaults, sizeof(pool_params), fwd_run},
     {"pool_bwd_tile", -1, tile_applicable, NULL, tile_defaults, sizeof(pool_params), tile_run},
+    {"pool_bwd_local", -1, local_applicable, NULL, plain_defaults, sizeof(pool_params), local_run},
     {"pool_bwd", -1, bwd_applicable, NULL, plain_defaults, sizeof(pool_params), bwd_run},
 };
 
