@@ -323,6 +323,8 @@ Test(pool_backward, runs) {
 static const pcase k_local_cases[] = {
     {"3x3 s2 p1 37x70 NCHW", {2, 3, 37, 70}, 3, 3, 1, 1, 2, 2, NCHW(1), NCHW(2), NCHW(0), NCHW(3)},
     {"3x3 s1 p1 40x33 NCHW", {1, 2, 40, 33}, 3, 3, 1, 1, 1, 1, NCHW(0), NCHW(0), NCHW(0), NCHW(0)},
+    {"3x3 s2 p1 150x40 (three tiles down)", {1, 1, 150, 40}, 3, 3, 1, 1, 2, 2, NCHW(0), NCHW(1), NCHW(0), NCHW(1)},
+    {"3x3 s1 p1 150x9 (rh shrunk)", {1, 2, 150, 9}, 3, 3, 1, 1, 1, 1, NCHW(2), NCHW(0), NCHW(1), NCHW(0)},
     {"5x5 s2 p2 21x130", {1, 1, 21, 130}, 5, 5, 2, 2, 2, 2, NCHW(0), NCHW(1), NCHW(1), NCHW(0)},
     {"2x2 s3 (gaps) 19x67", {1, 2, 19, 67}, 2, 2, 0, 0, 3, 3, NCHW(0), NCHW(0), NCHW(0), NCHW(2)},
     {"4x7 s3x2 p3x2 NHWC", {2, 3, 35, 41}, 4, 7, 3, 2, 3, 2, NHWC(0), NHWC(1), NHWC(0), NHWC(1)},

@@ -243,18 +243,15 @@ __kernel void pool_bwd(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong xoff
             const float yv = LOAD(y, yb + (IDX_T)oh * (IDX_T)yh + (IDX_T)ow * (IDX_T)yw);
             if (!pool_match(xv, yv))
                 continue;
-            /* the first match? scan the window's earlier taps inside the input */
+            /* the first match? scan the window's earlier taps inside the input (all of them: the
+             * loads do not wait on the comparisons) */
             int first = 1;
             const int wb = max(w0, 0), we = min(w0 + g.s5, g.s1);
-            for (int h = max(h0, 0); first && h <= ih; ++h) {
+            for (int h = max(h0, 0); h <= ih; ++h) {
                 const int wend = h < ih ? we : iw;
                 const IDX_T row = xb + (IDX_T)h * (IDX_T)xh;
-                for (int w = wb; w < wend; ++w) {
-                    if (pool_match(LOAD(x, row + (IDX_T)w * (IDX_T)xw), yv)) {
-                        first = 0;
-                        break;
-                    }
-                }
+                for (int w = wb; w < wend; ++w)
+                    first &= !pool_match(LOAD(x, row + (IDX_T)w * (IDX_T)xw), yv);
             }
             if (first)
                 acc += LOAD(dy, db + (IDX_T)oh * (IDX_T)dyh + (IDX_T)ow * (IDX_T)dyw);
@@ -344,9 +341,12 @@ __kernel void pool_bwd_local(int op, int8 g, int2 st, uint4 fdh, uint4 fdw, int 
             int first = -1;
             for (int hh = hb; hh < he; ++hh) {
                 const IDX_T row = xb + (IDX_T)hh * (IDX_T)xs.s2;
-                for (int ww = wb; ww < we; ++ww)
-                    if (first < 0 && pool_match(LOAD(x, row + (IDX_T)ww * (IDX_T)xs.s3), yv))
+                for (int ww = wb; ww < we; ++ww) {
+                    /* every tap is loaded: the loads do not wait on the comparisons */
+                    const float v = LOAD(x, row + (IDX_T)ww * (IDX_T)xs.s3);
+                    if (first < 0 && pool_match(v, yv))
                         first = (hh - h0) * g.s5 + (ww - w0);
+                }
             }
             am[t] = first;
             gv[t] = gval;

@@ -323,9 +323,14 @@ static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* p
     return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd");
 }
 
+/* Bound on the outputs whose windows touch `len` consecutive input positions (window k, stride s). */
+static int local_span(int len, int k, int s) { return (len + k - 2) / s + 2; }
+
 /* pool_bwd_local's tile: TW x TH work-items, each with rw columns and rh rows of dx. TW covers
 ** the row (a power of two from 8 to 32), TH the rest of a work-group of up to 256; rw 2 when rows
-** are long enough to fill it, rh 2 when there are rows enough. */
+** are long enough to fill it; rh up to 8 rows while the covering outputs fit 16 KiB of local memory.
+** Many rows per work-item keep loads in flight: with rh 2 the H100 spent its time waiting on each
+** work-group's first dy loads (3x3 s2 backward at 0.2 of copy bandwidth). */
 static void local_tile(const pool_problem* p, const cldnn_device_profile* dev, int* tw, int* th, int* rw, int* rh) {
     size_t wg = dev->max_wg_size >= 256 ? 256 : dev->max_wg_size;
     int t = 8;
@@ -334,11 +339,14 @@ static void local_tile(const pool_problem* p, const cldnn_device_profile* dev, i
     *tw = t;
     *th = (int)(wg / (size_t)t) > 0 ? (int)(wg / (size_t)t) : 1;
     *rw = p->w > 2 * t ? 2 : 1;
-    *rh = p->h > 2 * *th ? 2 : 1;
+    int r = 8;
+    while (r > 1 && (r / 2) * *th >= p->h)
+        r /= 2;
+    while (r > 1 && (size_t)local_span(*th * r, p->wh, p->sh) * (size_t)local_span(t * *rw, p->ww, p->sw) *
+                            (sizeof(cl_int) + sizeof(cl_float)) > 16384)
+        r /= 2;
+    *rh = r;
 }
-
-/* Bound on the outputs whose windows touch `len` consecutive input positions (window k, stride s). */
-static int local_span(int len, int k, int s) { return (len + k - 2) / s + 2; }
 
 /* Bytes of local memory pool_bwd_local needs for the tile of local_tile. */
 static size_t local_bytes(const pool_problem* p, const cldnn_device_profile* dev) {
@@ -349,7 +357,7 @@ static size_t local_bytes(const pool_problem* p, const cldnn_device_profile* dev
 }
 
 /* Rows contiguous in x and dx (NCHW-like: the tile's work-items read and write along rows) and
-** the tile's covering outputs within 16 KiB of local memory (3x3 s2: 2.7 KiB; 3x3 s1: 10 KiB). */
+** the tile's covering outputs within 16 KiB of local memory (local_tile shrinks rh to fit). */
 static int local_applicable(const void* problem, const cldnn_device_profile* dev) {
     const pool_problem* p = (const pool_problem*)problem;
     if (p->dir != 1 || dev->max_wg_size < 64)
@@ -360,7 +368,11 @@ static int local_applicable(const void* problem, const cldnn_device_profile* dev
     const char* f = forced_bwd();
     if (f != NULL)
         return strcmp(f, "local") == 0;
-    return !dev->is_cpu && p->xs[3] == 1 && p->dxs[3] == 1;
+    /* overlapping windows, several per plane: where windows do not overlap a dx element has one
+    ** covering output and pool_bwd gathers it cheaply (global pooling: 30 us against 232 on the
+    ** H100 at 32x2048x7x7) */
+    int overlap = (p->sh < p->wh && p->oh > 1) || (p->sw < p->ww && p->ow > 1);
+    return !dev->is_cpu && overlap && p->xs[3] == 1 && p->dxs[3] == 1;
 }
 
 static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
