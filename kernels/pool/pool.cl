@@ -299,31 +299,54 @@ __kernel void pool_bwd_tile(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong
 }
 
 /* Backward through local memory: a work-group of TW x TH work-items (local size, w fastest)
- * owns a dx tile of (TH * rh) rows x (TW * rw) columns of one (n, c) plane. Phase 1: the
+ * owns a dx tile of (TH * LB_RH) rows x (TW * LB_RW) columns of one (n, c) plane. Phase 1: the
  * work-group visits every output whose window touches the tile (outputs on the tile's border are
  * also visited by the neighbouring tiles) and leaves in local memory what it passes down: the
  * window-relative tap of its first maximum (am, -1: none) and dy, or dy / count for the average
- * modes. Phase 2: each work-item sums, for its rw x rh dx elements, the covering outputs in
+ * modes. Phase 2: each work-item sums, for its LB_RW x LB_RH dx elements, the covering outputs in
  * row-major output order, as pool_bwd does (the same sums in the same order: bitwise equal).
- * Every x, y and dy element is read about once from memory and the index math is per tile, not
- * per element. Rows must be the fast dim for coalescing (NCHW); other layouts are correct but
- * slow. Grid: (tiles_w * TW, tiles_h * TH, N * C). am, gv: nhm * nwm entries each, where the
- * host bounds the covering outputs of a tile by nhm x nwm. rw <= 4. */
-__kernel void pool_bwd_local(int op, int8 g, int2 st, uint4 fdh, uint4 fdw, int C, int rh, int rw,
-                             __global const STORAGE_T* x, ulong xoff, long4 xs, __global const STORAGE_T* y,
-                             ulong yoff, long4 ys, __global const STORAGE_T* dy, ulong dyoff, long4 dys,
-                             __global STORAGE_T* dx, ulong dxoff, long4 dxs, float alpha, float beta,
-                             __local int* am, __local float* gv) {
+ * Window, stride and block are build options (below) so that every loop over taps, candidate
+ * outputs and block elements unrolls: all of a window's loads are in flight at once and the
+ * divisions by the stride are by constants. Rows must be the fast dim for coalescing (NCHW);
+ * other layouts are correct but slow. Grid: (tiles_w * TW, tiles_h * TH, N * C). am, gv: the
+ * host's bound on a tile's covering outputs, nhm * nwm entries each; g.s4, g.s5 and st must equal
+ * the build options. */
+#ifndef LB_WH
+#define LB_WH 3 /* window height (g.s4) */
+#endif
+#ifndef LB_WW
+#define LB_WW 3 /* window width (g.s5) */
+#endif
+#ifndef LB_SH
+#define LB_SH 2 /* vertical stride (st.s0) */
+#endif
+#ifndef LB_SW
+#define LB_SW 2 /* horizontal stride (st.s1) */
+#endif
+#ifndef LB_RH
+#define LB_RH 8 /* dx rows per work-item, TH apart */
+#endif
+#ifndef LB_RW
+#define LB_RW 2 /* dx columns per work-item, TW apart */
+#endif
+/* Outputs whose windows can cover one input position, per dim. */
+#define LB_CH ((LB_WH + LB_SH - 1) / LB_SH)
+#define LB_CW ((LB_WW + LB_SW - 1) / LB_SW)
+
+__kernel void pool_bwd_local(int op, int8 g, int C, __global const STORAGE_T* x, ulong xoff, long4 xs,
+                             __global const STORAGE_T* y, ulong yoff, long4 ys, __global const STORAGE_T* dy,
+                             ulong dyoff, long4 dys, __global STORAGE_T* dx, ulong dxoff, long4 dxs, float alpha,
+                             float beta, __local int* am, __local float* gv) {
     const int TW = (int)get_local_size(0), TH = (int)get_local_size(1);
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
     const int plane = (int)get_group_id(2), n = plane / C, c = plane - n * C;
-    const int ih0 = (int)get_group_id(1) * TH * rh, iw0 = (int)get_group_id(0) * TW * rw;
-    const int ih1 = min(ih0 + TH * rh, g.s0), iw1 = min(iw0 + TW * rw, g.s1); /* tile end, exclusive */
+    const int ih0 = (int)get_group_id(1) * TH * LB_RH, iw0 = (int)get_group_id(0) * TW * LB_RW;
+    const int ih1 = min(ih0 + TH * LB_RH, g.s0), iw1 = min(iw0 + TW * LB_RW, g.s1); /* exclusive */
     /* the outputs covering rows [ih0, ih1) and columns [iw0, iw1) */
-    const int ohlo = ih0 + g.s6 < g.s4 ? 0 : POOL_SDIV(ih0 + g.s6 - g.s4, h) + 1;
-    const int ohhi = min(POOL_SDIV(ih1 - 1 + g.s6, h), g.s2 - 1);
-    const int owlo = iw0 + g.s7 < g.s5 ? 0 : POOL_SDIV(iw0 + g.s7 - g.s5, w) + 1;
-    const int owhi = min(POOL_SDIV(iw1 - 1 + g.s7, w), g.s3 - 1);
+    const int ohlo = ih0 + g.s6 < LB_WH ? 0 : (ih0 + g.s6 - LB_WH) / LB_SH + 1;
+    const int ohhi = min((ih1 - 1 + g.s6) / LB_SH, g.s2 - 1);
+    const int owlo = iw0 + g.s7 < LB_WW ? 0 : (iw0 + g.s7 - LB_WW) / LB_SW + 1;
+    const int owhi = min((iw1 - 1 + g.s7) / LB_SW, g.s3 - 1);
     const int nh = max(ohhi - ohlo + 1, 0), nw = max(owhi - owlo + 1, 0);
     const IDX_T xb = (IDX_T)xoff + (IDX_T)n * (IDX_T)xs.s0 + (IDX_T)c * (IDX_T)xs.s1;
     const IDX_T yb = (IDX_T)yoff + (IDX_T)n * (IDX_T)ys.s0 + (IDX_T)c * (IDX_T)ys.s1;
@@ -333,20 +356,23 @@ __kernel void pool_bwd_local(int op, int8 g, int2 st, uint4 fdh, uint4 fdw, int 
 
     for (int t = ty * TW + tx; t < nh * nw; t += TW * TH) {
         const int kh = t / nw, oh = ohlo + kh, ow = owlo + (t - kh * nw);
-        const int h0 = oh * st.s0 - g.s6, w0 = ow * st.s1 - g.s7;
+        const int h0 = oh * LB_SH - g.s6, w0 = ow * LB_SW - g.s7;
         const float gval = LOAD(dy, db + (IDX_T)oh * (IDX_T)dys.s2 + (IDX_T)ow * (IDX_T)dys.s3);
         if (is_max) {
             const float yv = LOAD(y, yb + (IDX_T)oh * (IDX_T)ys.s2 + (IDX_T)ow * (IDX_T)ys.s3);
-            const int hb = max(h0, 0), he = min(h0 + g.s4, g.s0), wb = max(w0, 0), we = min(w0 + g.s5, g.s1);
-            int first = -1;
-            for (int hh = hb; hh < he; ++hh) {
-                const IDX_T row = xb + (IDX_T)hh * (IDX_T)xs.s2;
-                for (int ww = wb; ww < we; ++ww) {
-                    /* every tap is loaded: the loads do not wait on the comparisons */
-                    const float v = LOAD(x, row + (IDX_T)ww * (IDX_T)xs.s3);
-                    if (first < 0 && pool_match(v, yv))
-                        first = (hh - h0) * g.s5 + (ww - w0);
+            float v[LB_WH * LB_WW];
+            for (int a = 0; a < LB_WH; ++a)
+                for (int b = 0; b < LB_WW; ++b) {
+                    const int hh = h0 + a, ww = w0 + b;
+                    v[a * LB_WW + b] = (uint)hh < (uint)g.s0 && (uint)ww < (uint)g.s1
+                                           ? LOAD(x, xb + (IDX_T)hh * (IDX_T)xs.s2 + (IDX_T)ww * (IDX_T)xs.s3)
+                                           : NAN;
                 }
+            int first = -1;
+            for (int k = LB_WH * LB_WW - 1; k >= 0; --k) {
+                const int hh = h0 + k / LB_WW, ww = w0 + k % LB_WW;
+                if ((uint)hh < (uint)g.s0 && (uint)ww < (uint)g.s1 && pool_match(v[k], yv))
+                    first = k;
             }
             am[t] = first;
             gv[t] = gval;
@@ -356,28 +382,27 @@ __kernel void pool_bwd_local(int op, int8 g, int2 st, uint4 fdh, uint4 fdw, int 
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
-    int wlo[4], whi[4];
-    for (int i = 0; i < rw && i < 4; ++i) {
-        const int wp = iw0 + tx + TW * i + g.s7;
-        wlo[i] = max(wp < g.s5 ? 0 : POOL_SDIV(wp - g.s5, w) + 1, owlo);
-        whi[i] = min(POOL_SDIV(wp, w), owhi);
-    }
-    for (int j = 0; j < rh; ++j) {
-        const int ih = ih0 + ty + TH * j;
-        if (ih >= ih1)
-            break;
-        const int hp = ih + g.s6;
-        const int hlo = max(hp < g.s4 ? 0 : POOL_SDIV(hp - g.s4, h) + 1, ohlo), hhi = min(POOL_SDIV(hp, h), ohhi);
-        for (int i = 0; i < rw && i < 4; ++i) {
-            const int iw = iw0 + tx + TW * i;
-            if (iw >= iw1)
-                break;
+    for (int j = 0; j < LB_RH; ++j) {
+        const int ih = ih0 + ty + TH * j, hp = ih + g.s6;
+        const int hq = hp / LB_SH; /* the last output row whose window starts at or above hp */
+        for (int i = 0; i < LB_RW; ++i) {
+            const int iw = iw0 + tx + TW * i, wp = iw + g.s7;
+            const int wq = wp / LB_SW;
+            if (ih >= ih1 || iw >= iw1)
+                continue; /* outside the tile: its outputs are not in am, gv */
             float acc = 0.0f;
-            for (int oh = hlo; oh <= hhi; ++oh) {
-                const int kh = ih - (oh * st.s0 - g.s6), trow = (oh - ohlo) * nw - owlo;
-                for (int ow = wlo[i]; ow <= whi[i]; ++ow)
-                    if (!is_max || am[trow + ow] == kh * g.s5 + iw - (ow * st.s1 - g.s7))
-                        acc += gv[trow + ow];
+            for (int a = LB_CH - 1; a >= 0; --a) {
+                const int oh = hq - a, kh = hp - oh * LB_SH; /* kh: the tap row in that window */
+                if (oh < 0 || oh >= g.s2 || kh >= LB_WH)
+                    continue;
+                for (int b = LB_CW - 1; b >= 0; --b) {
+                    const int ow = wq - b, kw = wp - ow * LB_SW;
+                    if (ow < 0 || ow >= g.s3 || kw >= LB_WW)
+                        continue;
+                    const int t = (oh - ohlo) * nw + (ow - owlo);
+                    if (!is_max || am[t] == kh * LB_WW + kw)
+                        acc += gv[t];
+                }
             }
             const IDX_T e = ob + (IDX_T)ih * (IDX_T)dxs.s2 + (IDX_T)iw * (IDX_T)dxs.s3;
             STORE(dx, e, pool_out(acc, dx, e, alpha, beta));

@@ -357,13 +357,15 @@ static size_t local_bytes(const pool_problem* p, const cldnn_device_profile* dev
 }
 
 /* Rows contiguous in x and dx (NCHW-like: the tile's work-items read and write along rows) and
-** the tile's covering outputs within 16 KiB of local memory (local_tile shrinks rh to fit). */
+** the tile's covering outputs within 16 KiB of local memory (local_tile shrinks rh to fit);
+** windows of up to 64 taps (the kernel holds one in registers; window, stride and block are
+** build options, a program per combination a network uses). */
 static int local_applicable(const void* problem, const cldnn_device_profile* dev) {
     const pool_problem* p = (const pool_problem*)problem;
     if (p->dir != 1 || dev->max_wg_size < 64)
         return 0;
     size_t bytes = local_bytes(p, dev);
-    if (bytes > 16384 || bytes > dev->local_mem / 2)
+    if (bytes > 16384 || bytes > dev->local_mem / 2 || p->wh * p->ww > 64)
         return 0;
     const char* f = forced_bwd();
     if (f != NULL)
@@ -379,26 +381,20 @@ static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void*
     const pool_problem* p = (const pool_problem*)problem;
     const pool_params* q = (const pool_params*)params;
     const pool_buffers* b = (const pool_buffers*)buffers;
-    char opts[96];
-    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
-             p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
-    cl_kernel k;
-    CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, "pool_bwd_local", &k));
     int tw, th, rw, rh;
     local_tile(p, &h->prof, &tw, &th, &rw, &rh);
+    char opts[192];
+    snprintf(opts, sizeof opts, "-DIDX_T=%s%s -DLB_WH=%d -DLB_WW=%d -DLB_SH=%d -DLB_SW=%d -DLB_RH=%d -DLB_RW=%d",
+             q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "", p->wh, p->ww, p->sh,
+             p->sw, rh, rw);
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, "pool_bwd_local", &k));
     cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
-    cl_int2 st = {{p->sh, p->sw}};
-    cl_uint4 fdh = cldnn_fastdiv((uint32_t)p->sh), fdw = cldnn_fastdiv((uint32_t)p->sw);
-    cl_int op = p->op, C = p->c, crh = rh, crw = rw;
+    cl_int op = p->op, C = p->c;
     cl_uint at = 0;
     CLDNN_SETARG(k, at++, op);
     CLDNN_SETARG(k, at++, g);
-    CLDNN_SETARG(k, at++, st);
-    CLDNN_SETARG(k, at++, fdh);
-    CLDNN_SETARG(k, at++, fdw);
     CLDNN_SETARG(k, at++, C);
-    CLDNN_SETARG(k, at++, crh);
-    CLDNN_SETARG(k, at++, crw);
     const cl_mem mems[4] = {b->x, b->y, b->dy, b->dx};
     const uint64_t offs[4] = {p->off_x, p->off_y, p->off_dy, p->off_dx};
     const int64_t* strides[4] = {p->xs, p->ys, p->dys, p->dxs};
