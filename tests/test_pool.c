@@ -328,6 +328,9 @@ static const pcase k_local_cases[] = {
     {"5x5 s2 p2 21x130", {1, 1, 21, 130}, 5, 5, 2, 2, 2, 2, NCHW(0), NCHW(1), NCHW(1), NCHW(0)},
     {"2x2 s3 (gaps) 19x67", {1, 2, 19, 67}, 2, 2, 0, 0, 3, 3, NCHW(0), NCHW(0), NCHW(0), NCHW(2)},
     {"4x7 s3x2 p3x2 NHWC", {2, 3, 35, 41}, 4, 7, 3, 2, 3, 2, NHWC(0), NHWC(1), NHWC(0), NHWC(1)},
+    {"3x3 s2 p1 NHWC C40 (two channel blocks) 30x37", {2, 40, 30, 37}, 3, 3, 1, 1, 2, 2, NHWC(1), NHWC(0), NCHW(2),
+     NHWC(1)},
+    {"3x3 s1 p1 NHWC C9 20x21", {1, 9, 20, 21}, 3, 3, 1, 1, 1, 1, NHWC(0), NHWC(0), NHWC(0), NHWC(0)},
 };
 
 Test(pool_backward, local) {

@@ -307,10 +307,14 @@ __kernel void pool_bwd_tile(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong
  * row-major output order, as pool_bwd does (the same sums in the same order: bitwise equal).
  * Window, stride and block are build options (below) so that every loop over taps, candidate
  * outputs and block elements unrolls: all of a window's loads are in flight at once and the
- * divisions by the stride are by constants. Rows must be the fast dim for coalescing (NCHW);
- * other layouts are correct but slow. Grid: (tiles_w * TW, tiles_h * TH, N * C). am, gv: the
- * host's bound on a tile's covering outputs, nhm * nwm entries each; g.s4, g.s5 and st must equal
- * the build options. */
+ * divisions by the stride are by constants. Two arrangements (LB_NHWC):
+ *   0 rows contiguous (NCHW): local dim 0 runs along w; a work-group owns one (n, c) plane's tile
+ *     of (TH * LB_RH) x (TW * LB_RW); grid (tiles_w * TW, tiles_h * TH, N * C).
+ *   1 channels contiguous (NHWC): local dim 0 runs over TW channels, dim 1 along w; a work-group
+ *     owns a tile of LB_RH x (TH * LB_RW) positions of TW channels; grid (tiles_w * TW,
+ *     tiles_h * TH, N * ceil(C / TW)); am and gv hold TW channels per output.
+ * am, gv: the host's bound on a tile's covering outputs (times TW for LB_NHWC) entries each;
+ * g.s4, g.s5 and st must equal the build options. */
 #ifndef LB_WH
 #define LB_WH 3 /* window height (g.s4) */
 #endif
@@ -327,7 +331,10 @@ __kernel void pool_bwd_tile(POOL_COMMON_ARGS, __global const STORAGE_T* x, ulong
 #define LB_RH 8 /* dx rows per work-item, TH apart */
 #endif
 #ifndef LB_RW
-#define LB_RW 2 /* dx columns per work-item, TW apart */
+#define LB_RW 2 /* dx columns per work-item, TW apart (LB_NHWC: TH apart) */
+#endif
+#ifndef LB_NHWC
+#define LB_NHWC 0 /* the arrangement, above */
 #endif
 /* Outputs whose windows can cover one input position, per dim. */
 #define LB_CH ((LB_WH + LB_SH - 1) / LB_SH)
@@ -339,9 +346,24 @@ __kernel void pool_bwd_local(int op, int8 g, int C, __global const STORAGE_T* x,
                              float beta, __local int* am, __local float* gv) {
     const int TW = (int)get_local_size(0), TH = (int)get_local_size(1);
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
-    const int plane = (int)get_group_id(2), n = plane / C, c = plane - n * C;
-    const int ih0 = (int)get_group_id(1) * TH * LB_RH, iw0 = (int)get_group_id(0) * TW * LB_RW;
-    const int ih1 = min(ih0 + TH * LB_RH, g.s0), iw1 = min(iw0 + TW * LB_RW, g.s1); /* exclusive */
+#if LB_NHWC
+    const int CB = (C + TW - 1) / TW, n = (int)get_group_id(2) / CB;
+    const int c = ((int)get_group_id(2) - n * CB) * TW + tx, live = c < C;
+    const int BH = LB_RH, BW = TH * LB_RW; /* the tile */
+    const int lane = tx, lanes = TW;      /* local entries per output, this work-item's */
+    const int o0 = ty, ostep = TH;        /* phase 1's outputs */
+#define LB_ROW(j) (ih0 + (j))
+#define LB_COL(i) (iw0 + ty + TH * (i))
+#else
+    const int plane = (int)get_group_id(2), n = plane / C, c = plane - n * C, live = 1;
+    const int BH = TH * LB_RH, BW = TW * LB_RW;
+    const int lane = 0, lanes = 1;
+    const int o0 = ty * TW + tx, ostep = TW * TH;
+#define LB_ROW(j) (ih0 + ty + TH * (j))
+#define LB_COL(i) (iw0 + tx + TW * (i))
+#endif
+    const int ih0 = (int)get_group_id(1) * BH, iw0 = (int)get_group_id(0) * BW;
+    const int ih1 = min(ih0 + BH, g.s0), iw1 = min(iw0 + BW, g.s1); /* exclusive */
     /* the outputs covering rows [ih0, ih1) and columns [iw0, iw1) */
     const int ohlo = ih0 + g.s6 < LB_WH ? 0 : (ih0 + g.s6 - LB_WH) / LB_SH + 1;
     const int ohhi = min((ih1 - 1 + g.s6) / LB_SH, g.s2 - 1);
@@ -354,9 +376,12 @@ __kernel void pool_bwd_local(int op, int8 g, int C, __global const STORAGE_T* x,
     const IDX_T ob = (IDX_T)dxoff + (IDX_T)n * (IDX_T)dxs.s0 + (IDX_T)c * (IDX_T)dxs.s1;
     const int is_max = op <= POOL_MAX_PROP;
 
-    for (int t = ty * TW + tx; t < nh * nw; t += TW * TH) {
+    for (int t = o0; t < nh * nw; t += ostep) {
         const int kh = t / nw, oh = ohlo + kh, ow = owlo + (t - kh * nw);
         const int h0 = oh * LB_SH - g.s6, w0 = ow * LB_SW - g.s7;
+        const int at = t * lanes + lane;
+        if (!live)
+            continue;
         const float gval = LOAD(dy, db + (IDX_T)oh * (IDX_T)dys.s2 + (IDX_T)ow * (IDX_T)dys.s3);
         if (is_max) {
             const float yv = LOAD(y, yb + (IDX_T)oh * (IDX_T)ys.s2 + (IDX_T)ow * (IDX_T)ys.s3);
@@ -374,21 +399,21 @@ __kernel void pool_bwd_local(int op, int8 g, int C, __global const STORAGE_T* x,
                 if ((uint)hh < (uint)g.s0 && (uint)ww < (uint)g.s1 && pool_match(v[k], yv))
                     first = k;
             }
-            am[t] = first;
-            gv[t] = gval;
+            am[at] = first;
+            gv[at] = gval;
         } else {
-            gv[t] = gval / pool_count(op, h0, w0, g);
+            gv[at] = gval / pool_count(op, h0, w0, g);
         }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
 
     for (int j = 0; j < LB_RH; ++j) {
-        const int ih = ih0 + ty + TH * j, hp = ih + g.s6;
+        const int ih = LB_ROW(j), hp = ih + g.s6;
         const int hq = hp / LB_SH; /* the last output row whose window starts at or above hp */
         for (int i = 0; i < LB_RW; ++i) {
-            const int iw = iw0 + tx + TW * i, wp = iw + g.s7;
+            const int iw = LB_COL(i), wp = iw + g.s7;
             const int wq = wp / LB_SW;
-            if (ih >= ih1 || iw >= iw1)
+            if (ih >= ih1 || iw >= iw1 || !live)
                 continue; /* outside the tile: its outputs are not in am, gv */
             float acc = 0.0f;
             for (int a = LB_CH - 1; a >= 0; --a) {
@@ -399,7 +424,7 @@ __kernel void pool_bwd_local(int op, int8 g, int C, __global const STORAGE_T* x,
                     const int ow = wq - b, kw = wp - ow * LB_SW;
                     if (ow < 0 || ow >= g.s3 || kw >= LB_WW)
                         continue;
-                    const int t = (oh - ohlo) * nw + (ow - owlo);
+                    const int t = ((oh - ohlo) * nw + (ow - owlo)) * lanes + lane;
                     if (!is_max || am[t] == kh * LB_WW + kw)
                         acc += gv[t];
                 }
@@ -408,4 +433,6 @@ __kernel void pool_bwd_local(int op, int8 g, int C, __global const STORAGE_T* x,
             STORE(dx, e, pool_out(acc, dx, e, alpha, beta));
         }
     }
+#undef LB_ROW
+#undef LB_COL
 }

@@ -17,9 +17,10 @@
 **   pool_bwd_tile   backward over exact tilings (stride == window, no padding, windows covering
 **                   x: VGG's 2x2 s2, global pooling on CPUs): one work-item per output finds its
 **                   window's first maximum once and writes the whole window
-**   pool_bwd_local  backward on GPUs with rows contiguous in x and dx (NCHW): a work-group per dx
-**                   tile passes each covering output's first-maximum tap (or dy / count) through
-**                   local memory, then gathers per element; x, y and dy are read about once
+**   pool_bwd_local  backward on GPUs with overlapping windows, rows (NCHW) or channels (NHWC)
+**                   contiguous in x and dx: a work-group per dx tile passes each covering
+**                   output's first-maximum tap (or dy / count) through local memory, then
+**                   gathers per element; x, y and dy are read about once
 **   pool_bwd        backward, one work-item per dx element gathering over the covering windows
 **                   (deterministic; the max modes re-find each window's first maximum from x
 **                   and y, the average modes read neither x nor y)
@@ -326,23 +327,34 @@ static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* p
 /* Bound on the outputs whose windows touch `len` consecutive input positions (window k, stride s). */
 static int local_span(int len, int k, int s) { return (len + k - 2) / s + 2; }
 
-/* pool_bwd_local's tile: TW x TH work-items, each with rw columns and rh rows of dx. TW covers
-** the row (a power of two from 8 to 32), TH the rest of a work-group of up to 256; rw 2 when rows
-** are long enough to fill it; rh up to 8 rows while the covering outputs fit 16 KiB of local memory.
-** Many rows per work-item keep loads in flight: with rh 2 the H100 spent its time waiting on each
-** work-group's first dy loads (3x3 s2 backward at 0.2 of copy bandwidth). */
+/* pool_bwd_local's arrangement: 1 (channels across the work-group) when channels are contiguous
+** in x and dx, 0 (rows across it) when rows are, -1 when neither. */
+static int local_nhwc(const pool_problem* p) {
+    if (p->xs[3] == 1 && p->dxs[3] == 1)
+        return 0;
+    return p->xs[1] == 1 && p->dxs[1] == 1 ? 1 : -1;
+}
+
+/* pool_bwd_local's tile: TW x TH work-items, each with rw columns and rh rows of dx. Rows across
+** the work-group: TW covers the row (a power of two from 8 to 32), TH the rest of a work-group of
+** up to 256. Channels across it: TW lanes of channels (8 to 32), TH along the row. rw 2 when rows
+** are long enough to fill it; rh up to 8 rows while the covering outputs fit 16 KiB of local
+** memory. Many elements per work-item keep loads in flight: with rh 2 the H100 spent its time
+** waiting on each work-group's first dy loads (3x3 s2 backward at 0.2 of copy bandwidth). */
 static void local_tile(const pool_problem* p, const cldnn_device_profile* dev, int* tw, int* th, int* rw, int* rh) {
     size_t wg = dev->max_wg_size >= 256 ? 256 : dev->max_wg_size;
-    int t = 8;
-    while (t < 32 && t < p->w)
+    int nhwc = local_nhwc(p) == 1, t = 8;
+    while (t < 32 && t < (nhwc ? p->c : p->w))
         t *= 2;
     *tw = t;
     *th = (int)(wg / (size_t)t) > 0 ? (int)(wg / (size_t)t) : 1;
-    *rw = p->w > 2 * t ? 2 : 1;
+    int across = nhwc ? *th : t; /* work-items along a row */
+    *rw = p->w > 2 * across ? 2 : 1;
     int r = 8;
-    while (r > 1 && (r / 2) * *th >= p->h)
+    while (r > 1 && (r / 2) * (nhwc ? 1 : *th) >= p->h)
         r /= 2;
-    while (r > 1 && (size_t)local_span(*th * r, p->wh, p->sh) * (size_t)local_span(t * *rw, p->ww, p->sw) *
+    while (r > 1 && (size_t)local_span(nhwc ? r : *th * r, p->wh, p->sh) *
+                            (size_t)local_span(across * *rw, p->ww, p->sw) * (size_t)(nhwc ? t : 1) *
                             (sizeof(cl_int) + sizeof(cl_float)) > 16384)
         r /= 2;
     *rh = r;
@@ -350,13 +362,15 @@ static void local_tile(const pool_problem* p, const cldnn_device_profile* dev, i
 
 /* Bytes of local memory pool_bwd_local needs for the tile of local_tile. */
 static size_t local_bytes(const pool_problem* p, const cldnn_device_profile* dev) {
-    int tw, th, rw, rh;
+    int tw, th, rw, rh, nhwc = local_nhwc(p) == 1;
     local_tile(p, dev, &tw, &th, &rw, &rh);
-    size_t n = (size_t)local_span(th * rh, p->wh, p->sh) * (size_t)local_span(tw * rw, p->ww, p->sw);
+    size_t n = (size_t)local_span(nhwc ? rh : th * rh, p->wh, p->sh) *
+               (size_t)local_span((nhwc ? th : tw) * rw, p->ww, p->sw) * (size_t)(nhwc ? tw : 1);
     return n * (sizeof(cl_int) + sizeof(cl_float));
 }
 
-/* Rows contiguous in x and dx (NCHW-like: the tile's work-items read and write along rows) and
+/* Rows (NCHW) or channels (NHWC) contiguous in x and dx (the tile's work-items read and write
+** along them), and
 ** the tile's covering outputs within 16 KiB of local memory (local_tile shrinks rh to fit);
 ** windows of up to 64 taps (the kernel holds one in registers; window, stride and block are
 ** build options, a program per combination a network uses). */
@@ -374,7 +388,7 @@ static int local_applicable(const void* problem, const cldnn_device_profile* dev
     ** covering output and pool_bwd gathers it cheaply (global pooling: 30 us against 232 on the
     ** H100 at 32x2048x7x7) */
     int overlap = (p->sh < p->wh && p->oh > 1) || (p->sw < p->ww && p->ow > 1);
-    return !dev->is_cpu && overlap && p->xs[3] == 1 && p->dxs[3] == 1;
+    return !dev->is_cpu && overlap && local_nhwc(p) >= 0;
 }
 
 static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -384,9 +398,11 @@ static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void*
     int tw, th, rw, rh;
     local_tile(p, &h->prof, &tw, &th, &rw, &rh);
     char opts[192];
-    snprintf(opts, sizeof opts, "-DIDX_T=%s%s -DLB_WH=%d -DLB_WW=%d -DLB_SH=%d -DLB_SW=%d -DLB_RH=%d -DLB_RW=%d",
+    int nhwc = local_nhwc(p) == 1;
+    snprintf(opts, sizeof opts,
+             "-DIDX_T=%s%s -DLB_WH=%d -DLB_WW=%d -DLB_SH=%d -DLB_SW=%d -DLB_RH=%d -DLB_RW=%d -DLB_NHWC=%d",
              q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "", p->wh, p->ww, p->sh,
-             p->sw, rh, rw);
+             p->sw, rh, rw, nhwc);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, "pool_bwd_local", &k));
     cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
@@ -413,9 +429,11 @@ static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void*
         e = clSetKernelArg(k, at, entries * sizeof(cl_float), NULL);
     if (e != CL_SUCCESS)
         return CLDNN_CL_FAIL(e, "clSetKernelArg");
-    uint64_t tiles_w = ((uint64_t)p->w + (uint64_t)(tw * rw) - 1) / (uint64_t)(tw * rw);
-    uint64_t tiles_h = ((uint64_t)p->h + (uint64_t)(th * rh) - 1) / (uint64_t)(th * rh);
-    uint64_t global[3] = {tiles_w * (uint64_t)tw, tiles_h * (uint64_t)th, (uint64_t)p->n * (uint64_t)p->c};
+    uint64_t bw = (uint64_t)((nhwc ? th : tw) * rw), bh = (uint64_t)(nhwc ? rh : th * rh);
+    uint64_t tiles_w = ((uint64_t)p->w + bw - 1) / bw, tiles_h = ((uint64_t)p->h + bh - 1) / bh;
+    uint64_t planes = nhwc ? (uint64_t)p->n * (((uint64_t)p->c + (uint64_t)tw - 1) / (uint64_t)tw)
+                           : (uint64_t)p->n * (uint64_t)p->c;
+    uint64_t global[3] = {tiles_w * (uint64_t)tw, tiles_h * (uint64_t)th, planes};
     size_t local[3] = {(size_t)tw, (size_t)th, 1};
     return cldnn_enqueue_nd(h, k, 3, global, local, "pool_bwd_local");
 }
