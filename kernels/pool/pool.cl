@@ -31,13 +31,10 @@
  *
  * Build options
  *   -DDATA_HALF, -DIDX_T: see common/helpers.h
- *   -DPF_WH=<h> -DPF_WW=<w>  pool_fwd only: the window's size, for windows of up to 25 taps (the
- *                         tap loops unroll); unset, the loops take g's sizes at run time.
  *   -DPOOL_FASTDIV=0|1    1: index and stride divisions through magic numbers (common/fastdiv.h);
  *                         the host sets it with IDX_T=uint, when every index is below 2^31.
  *                         Default 0.
- * and pool_bwd_local's LB_* (at the kernel). Programs: one per storage type and index width, and
- * one per window for pool_fwd's small windows and per window, stride and block for pool_bwd_local.
+ * These are the only options: one program per storage type and index width.
  * Kernels
  *   pool_fwd        one work-item per output element, or per run of R along slot 0 (small
  *                   windows)
@@ -155,26 +152,6 @@ __kernel void pool_fwd(POOL_FWD_ARGS) {
     POOL_RUN_BEGIN(o)
     POOL_FWD_WINDOW;
     float r;
-#ifdef PF_WH
-    /* the window's size known at build time: every tap's load is issued at once, taps in the
-     * padding predicated off (row-major order, as below: the same results) */
-    {
-        float s = 0.0f;
-        r = -INFINITY;
-        for (int a = 0; a < PF_WH; ++a)
-            for (int b = 0; b < PF_WW; ++b) {
-                const int hh = h0 + a, ww = w0 + b;
-                const int inside = (uint)hh < (uint)g.s0 && (uint)ww < (uint)g.s1;
-                const float v = inside ? LOAD(x, xb + (IDX_T)hh * (IDX_T)xh + (IDX_T)ww * (IDX_T)xw) : 0.0f;
-                if (inside) {
-                    r = pool_max(r, v, op);
-                    s += v;
-                }
-            }
-        if (op > POOL_MAX_PROP)
-            r = s / pool_count(op, h0, w0, g);
-    }
-#else
     if (op <= POOL_MAX_PROP) {
         r = -INFINITY;
         for (int h = hb; h < he; ++h) {
@@ -191,7 +168,6 @@ __kernel void pool_fwd(POOL_FWD_ARGS) {
         }
         r = s / pool_count(op, h0, w0, g);
     }
-#endif
     STORE(y, yo, pool_out(r, y, yo, alpha, beta));
     POOL_RUN_END
 }

@@ -213,13 +213,9 @@ static int slot_of(const int perm[4], int logical) {
 ** and gets kernel `name`; *total is the number of work-items. */
 static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const pool_params* q, const char* name,
                                  const int* d, const int64_t* s, int perm[4], cl_kernel* k, uint64_t* total) {
-    char opts[128];
-    int n = snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
-                     p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
-    /* pool_fwd over windows of up to 25 taps: the window's size as a build option unrolls the tap
-    ** loops (H100, 32x64x112x112 3x3 s2 max: see perf/results/pool-norm-h100.md) */
-    if (strcmp(name, "pool_fwd") == 0 && p->wh * p->ww <= 25 && n > 0 && (size_t)n < sizeof opts)
-        snprintf(opts + n, sizeof opts - (size_t)n, " -DPF_WH=%d -DPF_WW=%d", p->wh, p->ww);
+    char opts[96];
+    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
+             p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, name, k));
     slot_order(d, s, perm);
     cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
