@@ -34,7 +34,8 @@
  *   -DPOOL_FASTDIV=0|1    1: index and stride divisions through magic numbers (common/fastdiv.h);
  *                         the host sets it with IDX_T=uint, when every index is below 2^31.
  *                         Default 0.
- * These are the only options: one program per storage type and index width.
+ * and pool_bwd_local's LB_* (at the kernel). Programs: one per storage type and index width, and
+ * for pool_bwd_local one per window, stride, block and arrangement.
  * Kernels
  *   pool_fwd        one work-item per output element, or per run of R along slot 0 (small
  *                   windows)
