@@ -108,6 +108,30 @@ CLDNN_EXPORT cldnnStatus_t cldnnSetQueue(cldnnHandle_t handle, cl_command_queue 
 /* The bound queue (not retained for the caller). */
 CLDNN_EXPORT cldnnStatus_t cldnnGetQueue(cldnnHandle_t handle, cl_command_queue* queue);
 
+/* How Get and Find choose algorithms (per handle; the default DB_OR_HEURISTIC, or the
+** environment variable CLDNN_FIND_MODE read at handle creation: a name below without the prefix,
+** or its number). Find records what it measures in the find-db in every mode that benchmarks;
+** Get reads it in every mode but HEURISTIC; the tuning db's parameters are used in every mode
+** but HEURISTIC. */
+typedef enum {
+    CLDNN_FIND_MODE_HEURISTIC = 0,       /* the heuristic only: no database; Find times nothing */
+    CLDNN_FIND_MODE_DB_OR_HEURISTIC = 1, /* Get: find-db, else heuristic; Find benchmarks */
+    CLDNN_FIND_MODE_DB_OR_BENCHMARK = 2, /* Find answers from the find-db when it covers the
+                                         ** problem, else benchmarks */
+    CLDNN_FIND_MODE_BENCHMARK = 3,       /* Find always benchmarks */
+    CLDNN_FIND_MODE_TUNE = 4             /* Find searches tunable solvers' parameters first and
+                                         ** records them in the tuning db, then benchmarks */
+} cldnnFindMode_t;
+
+/* Unknown mode: BAD_PARAM_OUT_OF_BOUND. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetFindMode(cldnnHandle_t handle, cldnnFindMode_t mode);
+CLDNN_EXPORT cldnnStatus_t cldnnGetFindMode(cldnnHandle_t handle, cldnnFindMode_t* mode);
+/* The folder of this handle's find-db and tuning db (files per device; created on first record).
+** Default: CLDNN_DB_PATH, else $XDG_CONFIG_HOME/cldnn, else $HOME/.config/cldnn. "" keeps
+** records in memory only. A folder that cannot be written also keeps them in memory (logged),
+** never failing a call. NULL: BAD_PARAM_NULL_POINTER. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetDatabasePath(cldnnHandle_t handle, const char* path);
+
 /* ------------------------------------------------------- tensors, filters */
 typedef enum {
     CLDNN_DATA_FLOAT = 0,
@@ -512,6 +536,27 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, co
                                                         size_t dyOffset, const void* beta,
                                                         const cldnnTensorDescriptor_t dbDesc, cl_mem db,
                                                         size_t dbOffset);
+
+/* Warm-up: builds (or loads from the program cache) every program the run call with these
+** descriptors and algo would use, and binds its kernels to the handle, without enqueuing work or
+** touching memory, so that the first run costs what later runs cost. Same checks and statuses
+** as the run call for the descriptors and algo; the tuning db applies as it does to the run. */
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionForwardPrepare(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
+                                                          const cldnnFilterDescriptor_t wDesc,
+                                                          const cldnnConvolutionDescriptor_t convDesc,
+                                                          cldnnConvolutionFwdAlgo_t algo,
+                                                          const cldnnTensorDescriptor_t yDesc);
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardDataPrepare(cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc,
+                                                               const cldnnTensorDescriptor_t dyDesc,
+                                                               const cldnnConvolutionDescriptor_t convDesc,
+                                                               cldnnConvolutionBwdDataAlgo_t algo,
+                                                               const cldnnTensorDescriptor_t dxDesc);
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardFilterPrepare(cldnnHandle_t handle,
+                                                                 const cldnnTensorDescriptor_t xDesc,
+                                                                 const cldnnTensorDescriptor_t dyDesc,
+                                                                 const cldnnConvolutionDescriptor_t convDesc,
+                                                                 cldnnConvolutionBwdFilterAlgo_t algo,
+                                                                 const cldnnFilterDescriptor_t dwDesc);
 
 /* ---------------------------------------------------------------- pooling */
 typedef enum {

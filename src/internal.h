@@ -105,7 +105,9 @@ typedef struct {
     int is_cpu;
     int is_nvidia;
     int nv_cc_major, nv_cc_minor; /* cl_nv_device_attribute_query; 0 when absent */
-    /* Identity used by caches: platform, device, vendor id, compute units (no driver). */
+    /* Identity of the find and tuning databases: platform, device, vendor id, compute units and
+    ** the extensions solvers decide from (fp16, fp64, NVIDIA compute capability); no driver
+    ** version, which keys program binaries only (cache.c). */
     char key[512];
 } cldnn_device_profile;
 
@@ -138,6 +140,14 @@ struct cldnnContext {
     ** CLDNN_SCRATCH_MAX; never the data path's buffers. */
     cl_mem scratch;
     size_t scratch_size;
+    /* Algorithm selection (db.c): the find mode (CLDNN_FIND_MODE at creation, cldnnSetFindMode)
+    ** and the databases' folder (CLDNN_DB_PATH, XDG_CONFIG_HOME or HOME at creation,
+    ** cldnnSetDatabasePath; "" keeps results in memory only). */
+    cldnnFindMode_t find_mode;
+    char db_dir[1024];
+    /* Set while a Prepare call runs a solver: cldnn_enqueue_nd builds and binds kernels but
+    ** enqueues nothing. */
+    int prepare_only;
 };
 
 #define CLDNN_SCRATCH_MAX ((size_t)64 << 20)
@@ -155,6 +165,49 @@ cldnnStatus_t cldnn_enqueue_1d(cldnnHandle_t h, cl_kernel k, uint64_t items, siz
 /* Enqueues an NDRange of `dims` dimensions; global[i] is rounded up to a multiple of local[i]. */
 cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const uint64_t* global,
                                const size_t* local, const char* what);
+
+/* ---------------------------------------------------------- folders and files (handle/files.c) */
+
+/* A user folder into buf: $override_var, else $xdg_var/cldnn, else $HOME/home_sub/cldnn. 0 (buf
+** "") when none of them is set. */
+int cldnn_user_dir(char* buf, size_t size, const char* override_var, const char* xdg_var, const char* home_sub);
+/* mkdir -p path; 1 when it is a folder afterwards, else 0 with errno set. */
+int cldnn_make_dirs(const char* path);
+/* Replaces path by the concatenation of nparts byte ranges: written to a temporary file in the
+** same folder, then renamed over path (readers see the old file or the new one). 1 on success,
+** else 0 with errno set and no temporary file left. */
+int cldnn_file_replace(const char* path, const void* const* parts, const size_t* sizes, int nparts);
+
+/* ----------------------------------------------------- find and tuning databases (handle/db.c) */
+
+/* Two databases per device key and folder: the find-db (problem key -> the algorithms Find
+** timed, fastest first) and the tuning db (problem key + " " + solver -> a parameter string).
+** Keys and values are single words of printable ASCII (no spaces). Lookups and records never
+** fail a call: an unreadable, corrupt or foreign file is skipped and an unwritable folder keeps
+** records in memory, each with a log line. Thread-safe; safe across processes. */
+typedef enum { CLDNN_DB_FIND = 0, CLDNN_DB_TUNE = 1 } cldnn_db_kind;
+/* 1 and the value (NUL-terminated, truncated to size) when dir's db of kind for device key dev
+** holds key; else 0. dir "" is memory only. */
+int cldnn_db_get(const char* dir, const char* dev, cldnn_db_kind kind, const char* key, char* value, size_t size);
+/* Records key -> value (the last record of a key wins) in memory and, when dir is not "", as
+** one appended line of the db file. */
+void cldnn_db_put(const char* dir, const char* dev, cldnn_db_kind kind, const char* key, const char* value);
+/* The handle's find mode for this call: HEURISTIC ignores both databases. */
+int cldnn_db_enabled(cldnnHandle_t h);
+/* The handle's tuning-db record for (problem key, solver) into value; 0 when absent or the mode
+** is HEURISTIC. */
+int cldnn_tunedb_get(cldnnHandle_t h, const char* key, const char* solver, char* value, size_t size);
+void cldnn_tunedb_put(cldnnHandle_t h, const char* key, const char* solver, const char* value);
+/* Folder and find mode of a new handle from the environment (CLDNN_DB_PATH, CLDNN_FIND_MODE). */
+void cldnn_db_handle_init(cldnnHandle_t h);
+const char* cldnn_find_mode_name(cldnnFindMode_t m);
+/* Counters since process start (or the last cldnn_db_reset), for tests and logs. */
+typedef struct {
+    uint64_t hits, misses, records, lines_read, lines_skipped, files_ignored, write_failures;
+} cldnn_db_stats;
+void cldnn_db_stats_get(cldnn_db_stats* s);
+/* Test hook: forgets every in-memory database and zeroes the counters. */
+void cldnn_db_reset(void);
 
 /* ------------------------------------------------------------ program cache (handle/cache.c) */
 
@@ -384,6 +437,8 @@ typedef struct {
     uint64_t off_x, off_w, off_y; /* elements */
     float alpha, beta;
     const cldnn_device_profile* dev;
+    int has_tuned;               /* tuned: the implicit-GEMM parameters of the tuning db (or of */
+    cldnn_gemm_params tuned;     /* a TUNE-mode Find) for this problem, before the per-problem rules */
     char key[256];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-NCHW-KCRS-xcorr-f32-math0 */
 } cldnn_conv_problem;
 

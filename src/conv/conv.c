@@ -2,8 +2,11 @@
 ** conv.c: the convolution family's public face: the convolution descriptor, the validation that
 ** turns (descriptors, buffers) into a cldnn_conv_problem, and the loops over the solver tables
 ** that serve every entry point: run (the first applicable solver of the requested algorithm),
-** workspace size, Get_v7 (the table order: runs nothing), Find (times every applicable
-** algorithm on the caller's buffers) and MaxCount.
+** workspace size, Get_v7 (the find-db's record, then the table order: runs nothing), Find (times
+** every applicable algorithm on the caller's buffers, under the handle's find mode: db.c), the
+** Prepare warm-ups (build a run's programs, enqueue nothing) and MaxCount. The tuning db's
+** implicit-GEMM parameters for a problem travel in the problem (has_tuned), so the workspace
+** query, the run and Find agree on them.
 **
 ** Solvers live with their kernels' families: src/conv/gemm/ (implicit GEMM, explicit
 ** im2col + GEMM, 1x1 as a plain GEMM) and src/conv/direct/ (depthwise, bias). Each direction's
@@ -409,6 +412,14 @@ static size_t solver_workspace(const cldnn_solver* s, const cldnn_conv_problem* 
     return s->workspace ? s->workspace(p) : 0;
 }
 
+/* Fills params (256 bytes) with s's parameters for p: its defaults, which for the implicit GEMM
+** are the tuning db's record when p carries one. */
+static void solver_params(const cldnn_solver* s, const cldnn_conv_problem* p, unsigned char* params) {
+    memset(params, 0, 256);
+    if (s->default_params)
+        s->default_params(p, p->dev, params);
+}
+
 /* Bench-line logging (CLDNN_LOG_CMD=1): the cldnn-bench conv command that reproduces a call. */
 static void log_cmd(const cldnn_conv_problem* p, int algo) {
     if (!cldnn_log_cmd_enabled())
@@ -439,9 +450,7 @@ static cldnnStatus_t conv_run(cldnnHandle_t h, cldnn_conv_problem* p, int algo, 
     }
     log_cmd(p, algo);
     _Alignas(16) unsigned char params[256];
-    memset(params, 0, sizeof params);
-    if (s->default_params)
-        s->default_params(p, p->dev, params);
+    solver_params(s, p, params);
     cldnn_log(CLDNN_LOG_DEBUG, "%s: algo %s, solver %s, workspace %zu", p->key, fam.algo_names[algo], s->name, need);
     return s->run(h, p, params, b);
 }
@@ -546,6 +555,349 @@ static cldnnStatus_t conv_find(cldnnHandle_t h, cldnn_conv_problem* p, const cld
     return CLDNN_STATUS_SUCCESS;
 }
 
+/* ------------------------------------------------------------------ find-db, tuning, find modes */
+
+/* The implicit-GEMM solver of p's direction (the one tunable solver of the tables). */
+static const cldnn_solver* igemm_solver(const conv_family* fam) {
+    for (size_t i = 0; i < fam->count; ++i)
+        if (fam->table[i].run == cldnn_conv_igemm_run)
+            return &fam->table[i];
+    return NULL;
+}
+
+/* Loads the tuning db's implicit-GEMM parameters for p into p->tuned (unless the find mode is
+** HEURISTIC); a record that does not parse or is not valid on the device is ignored. */
+static void tuned_lookup(cldnnHandle_t h, cldnn_conv_problem* p) {
+    p->has_tuned = 0;
+    conv_family fam = family(p->dir);
+    const cldnn_solver* s = igemm_solver(&fam);
+    char v[128];
+    if (s == NULL || !cldnn_tunedb_get(h, p->key, s->name, v, sizeof v))
+        return;
+    cldnn_gemm_params q;
+    if (cldnn_gemm_params_parse(v, &q) && cldnn_gemm_params_valid(&q, p->dev)) {
+        p->tuned = q;
+        p->has_tuned = 1;
+        cldnn_log(CLDNN_LOG_DEBUG, "%s: tuned parameters %s (tuning db)", p->key, v);
+    } else {
+        cldnn_log(CLDNN_LOG_INFO, "tune-db: the record \"%s\" for %s is not valid here: ignored", v, p->key);
+    }
+}
+
+/* The find-db's answer for p, still valid: each recorded algorithm whose first applicable solver is
+** the recorded one (a record made before the tables changed is dropped), fastest first, with its
+** recorded time and today's workspace. Returns the count (0: no record). Never runs anything. */
+static int finddb_read(cldnnHandle_t h, const cldnn_conv_problem* p, perf_entry* out) {
+    char v[2048];
+    if (!cldnn_db_enabled(h) || !cldnn_db_get(h->db_dir, h->prof.key, CLDNN_DB_FIND, p->key, v, sizeof v))
+        return 0;
+    conv_family fam = family(p->dir);
+    int n = 0, seen[16] = {0}, bad = 0;
+    char* save = NULL;
+    for (char* tok = strtok_r(v, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        char name[64], tail;
+        int algo, det;
+        float t;
+        size_t mem;
+        if (sscanf(tok, "%63[^,],%d,%f,%zu,%d%c", name, &algo, &t, &mem, &det, &tail) != 5 || algo < 0 ||
+            algo >= fam.algo_count || seen[algo] || !(t >= 0.0f)) {
+            bad++;
+            continue;
+        }
+        const cldnn_solver* s = NULL;
+        int ok = 0;
+        for (size_t i = 0; i < fam.count && !ok; ++i)
+            if (fam.table[i].algo == algo && fam.table[i].applicable(p, p->dev)) {
+                s = &fam.table[i];
+                ok = 1;
+            }
+        if (!ok || strcmp(s->name, name) != 0) {
+            bad++;
+            continue;
+        }
+        seen[algo] = 1;
+        out[n].algo = algo;
+        out[n].status = CLDNN_STATUS_SUCCESS;
+        out[n].time = t;
+        out[n].memory = solver_workspace(s, p);
+        out[n].deterministic = det != 0;
+        ++n;
+    }
+    if (bad)
+        cldnn_log(CLDNN_LOG_INFO, "find-db: %d stale or damaged entries for %s ignored", bad, p->key);
+    qsort(out, (size_t)n, sizeof *out, perf_cmp);
+    return n;
+}
+
+/* Records a Find answer (SUCCESS entries) merged with the record's entries for algorithms this
+** Find could not time (workspace too small), fastest first. */
+static void finddb_record(cldnnHandle_t h, const cldnn_conv_problem* p, const perf_entry* e, int n) {
+    perf_entry all[32];
+    int m = 0, have[16] = {0};
+    for (int i = 0; i < n; ++i)
+        if (e[i].status == CLDNN_STATUS_SUCCESS && e[i].time >= 0.0f) {
+            all[m++] = e[i];
+            have[e[i].algo] = 1;
+        }
+    if (m == 0)
+        return;
+    perf_entry old[16];
+    int no = finddb_read(h, p, old);
+    for (int i = 0; i < no; ++i)
+        for (int j = 0; j < n; ++j)
+            if (e[j].algo == old[i].algo && e[j].status == CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT &&
+                !have[old[i].algo]) {
+                all[m++] = old[i];
+                have[old[i].algo] = 1;
+            }
+    qsort(all, (size_t)m, sizeof *all, perf_cmp);
+    conv_family fam = family(p->dir);
+    char v[2048];
+    size_t at = 0;
+    for (int i = 0; i < m; ++i) {
+        const cldnn_solver* s = NULL;
+        if (solver_for(&fam, p, all[i].algo, &s) != CLDNN_STATUS_SUCCESS) {
+            cldnn_error_clear();
+            continue;
+        }
+        at = cldnn_appendf(v, sizeof v, at, "%s%s,%d,%.6g,%zu,%d", at ? ";" : "", s->name, all[i].algo,
+                           (double)all[i].time, all[i].memory, all[i].deterministic);
+    }
+    if (at > 0) {
+        cldnn_db_put(h->db_dir, h->prof.key, CLDNN_DB_FIND, p->key, v);
+        cldnn_log(CLDNN_LOG_INFO, "find-db: recorded %s -> %s", p->key, v);
+    }
+}
+
+/* Get_v7's answer: the find-db's entries first, fastest first (unless the mode is HEURISTIC),
+** then the heuristic's remaining algorithms in table order, then the inapplicable ones. Times
+** are -1 (Get times nothing); the log says when the find-db ranked the answer. */
+static int conv_get_ranked(cldnnHandle_t h, const cldnn_conv_problem* p, perf_entry* out) {
+    perf_entry heur[16];
+    int nh = conv_get(p, heur);
+    int n = finddb_read(h, p, out);
+    if (n > 0)
+        cldnn_log(CLDNN_LOG_INFO, "find-db: %s answered from the find-db (%d algorithms, best %d at %.4g ms)", p->key,
+                  n, out[0].algo, (double)out[0].time);
+    int listed[16] = {0};
+    for (int i = 0; i < n; ++i) {
+        listed[out[i].algo] = 1;
+        out[i].time = -1.0f; /* Get runs nothing: its times are -1 whatever ranked them */
+    }
+    for (int i = 0; i < nh; ++i)
+        if (!listed[heur[i].algo])
+            out[n++] = heur[i];
+    return n;
+}
+
+/* Orders entries: SUCCESS first, then SIZE_INSUFFICIENT, then the rest, each group keeping its order. */
+static void partition_by_status(perf_entry* e, int n) {
+    perf_entry tmp[16];
+    int m = 0;
+    for (int pass = 0; pass < 3; ++pass)
+        for (int i = 0; i < n; ++i) {
+            int r = e[i].status == CLDNN_STATUS_SUCCESS ? 0 : e[i].status == CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT ? 1 : 2;
+            if (r == pass)
+                tmp[m++] = e[i];
+        }
+    memcpy(e, tmp, (size_t)n * sizeof *e);
+}
+
+/* Runs the first entry once and waits (Find leaves a correct output, whichever way it answered). */
+static cldnnStatus_t run_best_once(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b,
+                                   const perf_entry* e, int n) {
+    if (n < 1 || e[0].status != CLDNN_STATUS_SUCCESS)
+        return CLDNN_STATUS_SUCCESS;
+    CLDNN_TRY(conv_run(h, p, e[0].algo, b));
+    cl_int err = clFinish(h->queue);
+    return err == CL_SUCCESS ? CLDNN_STATUS_SUCCESS : CLDNN_CL_FAIL(err, "clFinish");
+}
+
+/* The output buffer of p's direction and its bytes (the whole cl_mem). */
+static cl_mem conv_out(const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
+    return p->dir == CLDNN_CONV_FWD ? b->y : p->dir == CLDNN_CONV_BWD_DATA ? b->x : b->w;
+}
+
+/* Best of 3 timed runs of the implicit GEMM with parameters q (ms), after one untimed run; -1 on failure. */
+static double time_igemm(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_gemm_params* q,
+                         const cldnn_conv_buffers* b) {
+    double best = -1.0;
+    for (int rep = 0; rep < 4; ++rep) {
+        double t0 = now_ms();
+        if (cldnn_conv_igemm_run(h, p, q, b) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
+            return -1.0;
+        double dt = now_ms() - t0;
+        if (rep > 0 && (best < 0 || dt < best))
+            best = dt;
+    }
+    return best;
+}
+
+/* TUNE mode: searches the implicit GEMM's declared space (cldnn_gemm_param_space) for p within
+** CLDNN_TUNE_BUDGET seconds (default 60), the current parameters first as the reference: a
+** candidate whose output differs from the reference's by more than 1e-5 * sqrt(reduction) of the
+** output's range is rejected. The fastest is recorded in the tuning db and set on p. When no
+** tunable solver applies, logs that Find benchmarks as in BENCHMARK mode. */
+static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
+    conv_family fam = family(p->dir);
+    const cldnn_solver* s = igemm_solver(&fam);
+    if (s == NULL || !s->applicable(p, p->dev)) {
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: no solver with a tuning space applies to %s; benchmarking as "
+                  "BENCHMARK", p->key);
+        return CLDNN_STATUS_SUCCESS;
+    }
+    cl_mem out = conv_out(p, b);
+    size_t bytes = 0;
+    cl_int err = clGetMemObjectInfo(out, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_CL_FAIL(err, "clGetMemObjectInfo(CL_MEM_SIZE)");
+    size_t nf = bytes / 4, cap = 4096;
+    float* ref = (float*)malloc(nf * 4);
+    float* got = (float*)malloc(nf * 4);
+    cldnn_gemm_params* space = (cldnn_gemm_params*)malloc(cap * sizeof *space);
+    cldnnStatus_t st = CLDNN_STATUS_SUCCESS;
+    if (ref == NULL || got == NULL || space == NULL) {
+        st = CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "TUNE buffers of %zu bytes", bytes);
+        goto out;
+    }
+    cldnn_gemm_params def, best;
+    _Alignas(16) unsigned char pbuf[256];
+    solver_params(s, p, pbuf);
+    memcpy(&def, pbuf, sizeof def);
+    double t_def = time_igemm(h, p, &def, b), t_best = t_def;
+    if (t_def < 0) {
+        cldnn_error_clear();
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: the current parameters fail on %s; not tuning", p->key);
+        goto out;
+    }
+    err = clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nf * 4, ref, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        st = CLDNN_CL_FAIL(err, "clEnqueueReadBuffer");
+        goto out;
+    }
+    best = def;
+    double range = 0.0;
+    for (size_t i = 0; i < nf; ++i)
+        range = fmax(range, fabs((double)ref[i]));
+    int64_t gm, gn, gk;
+    cldnn_conv_gemm_dims(p, &gm, &gn, &gk);
+    const double tol = 1e-5 * sqrt((double)gk) * (range > 0.0 ? range : 1.0);
+    int64_t mcap = 16, ncap = 16;
+    while (mcap < gm)
+        mcap *= 2;
+    while (ncap < gn)
+        ncap *= 2;
+    size_t ns = cldnn_gemm_param_space(p->dev, space, cap);
+    if (ns > cap)
+        ns = cap;
+    const double budget = cldnn_env_int("CLDNN_TUNE_BUDGET", 60), start = now_ms();
+    size_t tried = 0, rejected = 0;
+    for (size_t c = 0; c < ns && now_ms() - start < budget * 1e3; ++c) {
+        cldnn_gemm_params q = space[c];
+        if (q.mwg > 2 * mcap || q.nwg > 2 * ncap)
+            continue;
+        q.vwa = 1;
+        if (p->dir == CLDNN_CONV_BWD_FILTER)
+            q.vwb = 1;
+        q.splitk = cldnn_conv_igemm_splits(p, &q);
+        if (p->dir == CLDNN_CONV_BWD_FILTER && q.splitk > 1 &&
+            (uint64_t)q.splitk * (uint64_t)p->k * (uint64_t)p->cg * (uint64_t)p->r * (uint64_t)p->s * 4u > b->ws_size)
+            continue;
+        tried++;
+        if (cldnn_conv_igemm_run(h, p, &q, b) != CLDNN_STATUS_SUCCESS ||
+            clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nf * 4, got, 0, NULL, NULL) != CL_SUCCESS) {
+            cldnn_error_clear();
+            rejected++;
+            continue;
+        }
+        double worst = 0.0;
+        for (size_t i = 0; i < nf && worst <= tol; ++i) {
+            double d = fabs((double)got[i] - (double)ref[i]);
+            worst = d == d ? fmax(worst, d) : INFINITY;
+        }
+        double t = worst <= tol ? time_igemm(h, p, &q, b) : -1.0;
+        if (t < 0) {
+            cldnn_error_clear();
+            rejected++;
+            continue;
+        }
+        if (t < t_best) {
+            t_best = t;
+            best = q;
+        }
+    }
+    char bs[96], ds[96];
+    cldnn_gemm_params_format(&best, bs, sizeof bs);
+    cldnn_gemm_params_format(&def, ds, sizeof ds);
+    cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s: %zu candidates in %.1f s (%zu rejected), best %s %.4g ms, "
+              "previous %s %.4g ms", p->key, tried, (now_ms() - start) * 1e-3, rejected, bs, t_best, ds, t_def);
+    cldnn_tunedb_put(h, p->key, s->name, bs);
+    p->tuned = best;
+    p->has_tuned = 1;
+out:
+    free(ref);
+    free(got);
+    free(space);
+    return st;
+}
+
+/* Find under the handle's mode: HEURISTIC answers with the heuristic's order and times nothing;
+** DB_OR_BENCHMARK answers from the find-db when its record covers every applicable algorithm
+** that fits the workspace; TUNE tunes first; every benchmark is recorded. Whichever way it
+** answers, the best entry has run once on the buffers. */
+static cldnnStatus_t conv_find_mode(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b,
+                                    perf_entry* out, int* count) {
+    const cldnnFindMode_t mode = h->find_mode;
+    if (mode == CLDNN_FIND_MODE_HEURISTIC) {
+        int n = conv_get(p, out);
+        for (int i = 0; i < n; ++i)
+            if (out[i].status == CLDNN_STATUS_SUCCESS && out[i].memory > b->ws_size)
+                out[i].status = CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT;
+        partition_by_status(out, n);
+        cldnn_log(CLDNN_LOG_INFO, "find mode HEURISTIC: %s not benchmarked; heuristic choice %d", p->key, out[0].algo);
+        *count = n;
+        return run_best_once(h, p, b, out, n);
+    }
+    if (mode == CLDNN_FIND_MODE_DB_OR_BENCHMARK) {
+        perf_entry db[16], heur[16];
+        int nd = finddb_read(h, p, db), nh = conv_get(p, heur), covered = nd > 0, n = 0, listed[16] = {0};
+        for (int i = 0; i < nh && covered; ++i)
+            if (heur[i].status == CLDNN_STATUS_SUCCESS && heur[i].memory <= b->ws_size) {
+                int found = 0;
+                for (int j = 0; j < nd; ++j)
+                    found |= db[j].algo == heur[i].algo;
+                covered = found;
+            }
+        if (covered) {
+            for (int j = 0; j < nd; ++j)
+                if (db[j].memory <= b->ws_size) {
+                    out[n++] = db[j];
+                    listed[db[j].algo] = 1;
+                }
+            for (int i = 0; i < nh; ++i)
+                if (!listed[heur[i].algo]) {
+                    out[n] = heur[i];
+                    if (out[n].status == CLDNN_STATUS_SUCCESS)
+                        out[n].status = CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT;
+                    ++n;
+                }
+            partition_by_status(out, n);
+            cldnn_log(CLDNN_LOG_INFO, "find-db: %s answered from the find-db without benchmarking (best %d at %.4g ms)",
+                      p->key, out[0].algo, (double)out[0].time);
+            *count = n;
+            return run_best_once(h, p, b, out, n);
+        }
+        cldnn_log(CLDNN_LOG_INFO, "find-db: no complete record for %s; benchmarking", p->key);
+    }
+    if (mode == CLDNN_FIND_MODE_TUNE)
+        CLDNN_TRY(conv_tune(h, p, b));
+    CLDNN_TRY(conv_find(h, p, b, out, count));
+    cldnn_log(CLDNN_LOG_INFO, "find mode %s: %s benchmarked, best %d at %.4g ms", cldnn_find_mode_name(mode), p->key,
+              out[0].algo, (double)out[0].time);
+    finddb_record(h, p, out, *count);
+    return CLDNN_STATUS_SUCCESS; /* the output holds the last timed algorithm's (correct) result */
+}
+
 /* Copies entries into a direction's perf struct array. */
 #define COPY_PERF(dst, src, n, T)                                                   \
     do {                                                                            \
@@ -624,7 +976,9 @@ static cldnnStatus_t problem_of(cldnnHandle_t h, cldnn_conv_dir dir, const conv_
     snprintf(xn, sizeof xn, "%sDesc", d->xn);
     snprintf(fn, sizeof fn, "%sDesc", d->fn);
     snprintf(yn, sizeof yn, "%sDesc", d->yn);
-    return conv_problem(h, dir, d->x, xn, d->f, fn, cd, d->y, yn, p);
+    CLDNN_TRY(conv_problem(h, dir, d->x, xn, d->f, fn, cd, d->y, yn, p));
+    tuned_lookup(h, p);
+    return CLDNN_STATUS_SUCCESS;
 }
 
 static cldnnStatus_t get_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
@@ -633,7 +987,7 @@ static cldnnStatus_t get_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_de
     cldnn_conv_problem p;
     CLDNN_TRY(problem_of(h, dir, d, cd, &p));
     CLDNN_TRY(check_request(requested, returned, perf));
-    *n = conv_get(&p, e);
+    *n = conv_get_ranked(h, &p, e);
     if (*n > requested)
         *n = requested;
     *returned = *n;
@@ -677,11 +1031,35 @@ static cldnnStatus_t find_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_d
     p.alpha = 1.0f;
     p.beta = 0.0f;
     cldnn_conv_buffers b = {xm, wm, ym, ws, wso, ws ? wss : 0};
-    CLDNN_TRY(conv_find(h, &p, &b, e, n));
+    CLDNN_TRY(conv_find_mode(h, &p, &b, e, n));
     if (*n > requested)
         *n = requested;
     *returned = *n;
     return CLDNN_STATUS_SUCCESS;
+}
+
+/* Prepare: the run call's problem and solver with no buffers; the solver runs with the handle in
+** prepare-only mode, so it builds or loads its programs and binds its kernels but enqueues nothing. */
+static cldnnStatus_t prepare_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
+                                  const struct cldnnConvolutionStruct* cd, int algo) {
+    cldnn_conv_problem p;
+    CLDNN_TRY(problem_of(h, dir, d, cd, &p));
+    p.alpha = 1.0f;
+    conv_family fam = family(p.dir);
+    const cldnn_solver* s = NULL;
+    CLDNN_TRY(solver_for(&fam, &p, algo, &s));
+    cldnn_conv_buffers b;
+    memset(&b, 0, sizeof b);
+    b.ws_size = solver_workspace(s, &p);
+    _Alignas(16) unsigned char params[256];
+    solver_params(s, &p, params);
+    const double t0 = now_ms();
+    h->prepare_only = 1;
+    cldnnStatus_t st = s->run(h, &p, params, &b);
+    h->prepare_only = 0;
+    cldnn_log(CLDNN_LOG_INFO, "prepare %s: algo %s, solver %s: %s in %.1f ms", p.key, fam.algo_names[algo], s->name,
+              st == CLDNN_STATUS_SUCCESS ? "programs ready" : cldnnGetErrorString(st), now_ms() - t0);
+    return st;
 }
 
 /* ------------------------------------------------------------------ public: forward */
@@ -739,6 +1117,15 @@ cldnnStatus_t cldnnFindConvolutionForwardAlgorithmEx(
                         returnedAlgoCount, perfResults, workSpace, workSpaceOffset, workSpaceSizeInBytes, e, &n));
     COPY_PERF(perfResults, e, n, cldnnConvolutionFwdAlgo_t);
     return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnConvolutionForwardPrepare(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
+                                             const cldnnFilterDescriptor_t wDesc,
+                                             const cldnnConvolutionDescriptor_t convDesc,
+                                             cldnnConvolutionFwdAlgo_t algo, const cldnnTensorDescriptor_t yDesc) {
+    cldnn_error_clear();
+    conv_descs d = FWD_DESCS;
+    return prepare_call(handle, CLDNN_CONV_FWD, &d, convDesc, (int)algo);
 }
 
 /* ------------------------------------------------------------------ public: backward data */
@@ -800,6 +1187,16 @@ cldnnStatus_t cldnnFindConvolutionBackwardDataAlgorithmEx(
     return CLDNN_STATUS_SUCCESS;
 }
 
+cldnnStatus_t cldnnConvolutionBackwardDataPrepare(cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc,
+                                                  const cldnnTensorDescriptor_t dyDesc,
+                                                  const cldnnConvolutionDescriptor_t convDesc,
+                                                  cldnnConvolutionBwdDataAlgo_t algo,
+                                                  const cldnnTensorDescriptor_t dxDesc) {
+    cldnn_error_clear();
+    conv_descs d = BWD_DATA_DESCS;
+    return prepare_call(handle, CLDNN_CONV_BWD_DATA, &d, convDesc, (int)algo);
+}
+
 /* ------------------------------------------------------------------ public: backward filter */
 
 #define BWD_FILTER_DESCS {xDesc, dwDesc, dyDesc, "x", "dw", "dy"}
@@ -859,6 +1256,16 @@ cldnnStatus_t cldnnFindConvolutionBackwardFilterAlgorithmEx(
                         workSpaceSizeInBytes, e, &n));
     COPY_PERF(perfResults, e, n, cldnnConvolutionBwdFilterAlgo_t);
     return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnConvolutionBackwardFilterPrepare(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
+                                                    const cldnnTensorDescriptor_t dyDesc,
+                                                    const cldnnConvolutionDescriptor_t convDesc,
+                                                    cldnnConvolutionBwdFilterAlgo_t algo,
+                                                    const cldnnFilterDescriptor_t dwDesc) {
+    cldnn_error_clear();
+    conv_descs d = BWD_FILTER_DESCS;
+    return prepare_call(handle, CLDNN_CONV_BWD_FILTER, &d, convDesc, (int)algo);
 }
 
 /* ------------------------------------------------------------------ public: bias */

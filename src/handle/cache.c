@@ -24,10 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 #include <time.h>
-#include <unistd.h>
 
 #define CACHE_MAGIC "CLDNNPRG"
 #define CACHE_FORMAT 1u
@@ -220,42 +217,12 @@ static void resolve_dir(void) {
     dir_path[0] = '\0';
     if (cldnn_env_int("CLDNN_DISABLE_CACHE", 0) != 0)
         return;
-    const char* d = getenv("CLDNN_CACHE_DIR");
-    if (d && *d) {
-        snprintf(dir_path, sizeof dir_path, "%s", d);
-        return;
-    }
-    const char* xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && *xdg) {
-        snprintf(dir_path, sizeof dir_path, "%s/cldnn", xdg);
-        return;
-    }
-    const char* home = getenv("HOME");
-    if (home && *home)
-        snprintf(dir_path, sizeof dir_path, "%s/.cache/cldnn", home);
+    cldnn_user_dir(dir_path, sizeof dir_path, "CLDNN_CACHE_DIR", "XDG_CACHE_HOME", ".cache");
 }
 
 const char* cldnn_cache_dir(void) {
     pthread_once(&dir_once, resolve_dir);
     return dir_path;
-}
-
-/* mkdir -p; 1 when the folder exists afterwards. */
-static int make_dirs(const char* path) {
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char* p = tmp + 1; *p; ++p) {
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-                return 0;
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return 0;
-    struct stat st;
-    return stat(tmp, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static void disk_key(cldnnHandle_t h, const expanded_source* src, const char* options, char* key, size_t size) {
@@ -313,29 +280,19 @@ static unsigned char* disk_read(const char* key, size_t* len) {
 
 static void disk_write(const char* key, const unsigned char* bin, size_t len) {
     const char* dir = cldnn_cache_dir();
-    if (!make_dirs(dir)) {
+    if (!cldnn_make_dirs(dir)) {
         cldnn_log(CLDNN_LOG_INFO, "program cache: cannot create %s (%s); keeping programs in memory only", dir,
                   strerror(errno));
         return;
     }
-    char path[1200], tmp[1300];
+    char path[1200];
     disk_file(key, path, sizeof path);
-    static unsigned counter; /* guarded by cache_lock */
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
-    FILE* f = fopen(tmp, "wb");
-    if (f == NULL) {
-        cldnn_log(CLDNN_LOG_INFO, "program cache: cannot write %s (%s)", tmp, strerror(errno));
-        return;
-    }
     uint32_t fmt = CACHE_FORMAT, klen = (uint32_t)strlen(key);
     uint64_t blen = len, sum = cldnn_fnv1a(CLDNN_FNV_OFFSET, bin, len);
-    int ok = fwrite(CACHE_MAGIC, 1, 8, f) == 8 && fwrite(&fmt, 4, 1, f) == 1 && fwrite(&klen, 4, 1, f) == 1 &&
-             fwrite(key, 1, klen, f) == klen && fwrite(&blen, 8, 1, f) == 1 && fwrite(bin, 1, len, f) == len &&
-             fwrite(&sum, 8, 1, f) == 1;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
+    const void* parts[] = {CACHE_MAGIC, &fmt, &klen, key, &blen, bin, &sum};
+    const size_t sizes[] = {8, 4, 4, klen, 8, len, 8};
+    if (!cldnn_file_replace(path, parts, sizes, 7)) {
         cldnn_log(CLDNN_LOG_INFO, "program cache: writing %s failed (%s)", path, strerror(errno));
-        remove(tmp);
         return;
     }
     stats.disk_writes++;

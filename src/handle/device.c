@@ -3,8 +3,9 @@
 **
 ** Solvers choose kernels and parameters from this struct, never by querying OpenCL themselves.
 ** A CPU device (PoCL) is a first-class target with its own choices. The key string identifies
-** the device for caches and tables: platform, device name, vendor id and compute units (the
-** driver version is added only where binaries are concerned, in cache.c).
+** the device for the find and tuning databases: platform, device name, vendor id, compute units
+** and the extensions solvers look at (the driver version is added only where binaries are
+** concerned, in cache.c).
 */
 #include "internal.h"
 
@@ -96,8 +97,12 @@ cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* 
     }
     p->is_cpu = (p->type & CL_DEVICE_TYPE_CPU) != 0;
     p->is_nvidia = p->vendor_id == 0x10de;
-    snprintf(p->key, sizeof p->key, "%s|%s|%#x|cu%u", p->platform_name, p->name, (unsigned)p->vendor_id,
-             (unsigned)p->compute_units);
+    snprintf(p->key, sizeof p->key, "%s|%s|%#x|cu%u|fp16=%d|fp64=%d|sm%d.%d", p->platform_name, p->name,
+             (unsigned)p->vendor_id, (unsigned)p->compute_units, p->has_fp16, p->has_fp64, p->nv_cc_major,
+             p->nv_cc_minor);
+    for (char* c = p->key; *c; ++c) /* one word: the databases' files and records are split on spaces */
+        if (*c == ' ' || *c < ' ' || *c >= 127)
+            *c = '_';
     cldnn_log(CLDNN_LOG_INFO, "device %s (%s, driver %s), %u compute units, local memory %llu bytes%s",
               p->name, p->platform_name, p->driver, (unsigned)p->compute_units, (unsigned long long)p->local_mem,
               p->nv_cc_major ? ", NVIDIA compute capability known" : "");

@@ -88,6 +88,8 @@ static cldnnStatus_t handle_init(cldnnHandle_t* out, cl_command_queue q, int own
     cldnnStatus_t s = cldnn_device_profile_read(dev, &h->prof);
     if (s == CLDNN_STATUS_SUCCESS)
         s = cldnn_program_set_attach(h);
+    if (s == CLDNN_STATUS_SUCCESS)
+        cldnn_db_handle_init(h);
     if (s != CLDNN_STATUS_SUCCESS) {
         handle_free(h);
         return s;
@@ -303,6 +305,10 @@ cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const
         l[i] = local[i] ? local[i] : 1;
         uint64_t groups = (global[i] + l[i] - 1) / l[i];
         g[i] = (size_t)((groups ? groups : 1) * l[i]);
+    }
+    if (h->prepare_only) {
+        cldnn_log(CLDNN_LOG_DEBUG, "prepare %s: kernel ready, nothing enqueued", what);
+        return CLDNN_STATUS_SUCCESS;
     }
     cl_int err = clEnqueueNDRangeKernel(h->queue, k, dims, NULL, g, l, 0, NULL, NULL);
     if (err != CL_SUCCESS)

@@ -71,7 +71,9 @@ void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* 
     cldnn_gemm_params* q = (cldnn_gemm_params*)params;
     cldnn_gemm_problem g;
     equivalent_gemm(p, &g);
-    if (!cldnn_conv_params_lookup(p, dev, q))
+    if (p->has_tuned) /* the tuning db's record for this problem (conv.c) */
+        *q = p->tuned;
+    else if (!cldnn_conv_params_lookup(p, dev, q))
         cldnn_gemm_params_select(&g, dev, q);
     q->vwa = 1;
     if (p->dir == CLDNN_CONV_BWD_FILTER)

@@ -1,0 +1,685 @@
+/*
+** test_finddb.c: the find-db and tuning db (src/handle/db.c), the find modes and the Prepare
+** warm-ups.
+**
+** White-box: links the static library to call cldnn_db_get/put with made-up device keys and to
+** read the counters (cldnn_db_stats_get, cldnn_cache_stats_get). Criterion forks one process
+** per test, so each test sets its environment (CLDNN_DB_PATH, CLDNN_FIND_MODE, CLDNN_LOG_LEVEL)
+** before its first library call and works in its own mkdtemp folder, removed at the end.
+** Log lines are read back by pointing the process's stderr at a file.
+**
+** Cases: both databases round-trip through their files; six processes recording at once lose no
+** record and damage no line; damaged, truncated and foreign files (another version, another
+** device) are skipped or ignored; an unwritable folder keeps records in memory; the environment
+** and cldnnSetDatabasePath choose the folder and CLDNN_FIND_MODE / cldnnSetFindMode the mode;
+** the modes change what Get and Find do (a planted find-db record reorders Get and answers
+** DB_OR_BENCHMARK's Find without timing; HEURISTIC times nothing; BENCHMARK records; TUNE fills
+** the tuning db); Prepare builds a run's programs so that the run builds nothing.
+*/
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "internal.h"
+
+/* ------------------------------------------------------------------ helpers */
+
+/* A fresh folder /tmp/cldnn-finddb-XXXXXX into out. */
+static void temp_dir(char* out, size_t size) {
+    snprintf(out, size, "/tmp/cldnn-finddb-XXXXXX");
+    cr_assert_not_null(mkdtemp(out), "mkdtemp failed");
+}
+
+/* rm -r dir (files and one level of folders are all the tests make). */
+static void remove_dir(const char* dir) {
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s' 2>/dev/null; rm -rf '%s'", dir, dir);
+    cr_assert_eq(system(cmd), 0, "could not remove %s", dir);
+}
+
+/* The one file of dir matching pattern (e.g. "find-v1-*.txt") into out; returns how many match. */
+static int find_file(const char* dir, const char* pattern, char* out, size_t size) {
+    char pat[600];
+    snprintf(pat, sizeof pat, "%s/%s", dir, pattern);
+    glob_t g;
+    int n = 0;
+    if (glob(pat, 0, NULL, &g) == 0) {
+        n = (int)g.gl_pathc;
+        if (out && n > 0)
+            snprintf(out, size, "%s", g.gl_pathv[0]);
+        globfree(&g);
+    }
+    return n;
+}
+
+/* The whole file into a malloc'd string ("" when absent). */
+static char* slurp(const char* path) {
+    FILE* f = fopen(path, "rb");
+    char* buf = NULL;
+    size_t n = 0;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        long len = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        buf = malloc((size_t)len + 1);
+        cr_assert_not_null(buf);
+        n = fread(buf, 1, (size_t)len, f);
+        fclose(f);
+    } else {
+        buf = malloc(1);
+        cr_assert_not_null(buf);
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static void append_text(const char* path, const char* text) {
+    FILE* f = fopen(path, "ab");
+    cr_assert_not_null(f, "cannot append to %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Replaces path's content by text. */
+static void write_text(const char* path, const char* text) {
+    FILE* f = fopen(path, "wb");
+    cr_assert_not_null(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Records key -> value for devA in dir, forgets memory, and requires the files to give it back. */
+static void put_and_reread(const char* dir, const char* key, const char* value) {
+    char v[256];
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, key, value);
+    cldnn_db_reset();
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, key, v, sizeof v), "%s not read back", key);
+    cr_assert_str_eq(v, value);
+}
+
+/* Sends this process's stderr to dir/log.txt (the library's log lines) and sets the level. */
+static void capture_log(const char* dir, char* path, size_t size) {
+    snprintf(path, size, "%s/log.txt", dir);
+    setenv("CLDNN_LOG_LEVEL", "3", 1);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(fd >= 0);
+    cr_assert(dup2(fd, 2) >= 0);
+    close(fd);
+}
+
+/* 1 when the captured log holds `what`. */
+static int log_has(const char* path, const char* what) {
+    char* s = slurp(path);
+    int r = strstr(s, what) != NULL;
+    free(s);
+    return r;
+}
+
+static cldnn_db_stats stats_now(void) {
+    cldnn_db_stats s;
+    cldnn_db_stats_get(&s);
+    return s;
+}
+
+/* ------------------------------------------------------------------ the files */
+
+Test(finddb, both_databases_round_trip_and_the_last_record_wins) {
+    char dir[256];
+    temp_dir(dir, sizeof dir);
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:n1-c2", "s1,0,1.5,0,1");
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:n1-c2", "s2,1,0.5,64,1;s1,0,1.5,0,1");
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-bwd-data:n1-c2", "s3,2,2,0,0");
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_TUNE, "conv-fwd:n1-c2|conv_fwd_igemm", "64x64x16-16x16-4x4-1x4-0x0-s1");
+    cr_assert_eq(find_file(dir, "find-v1-devA-*.txt", NULL, 0), 1, "one find-db file in %s", dir);
+    cr_assert_eq(find_file(dir, "tune-v1-devA-*.txt", NULL, 0), 1, "one tuning-db file in %s", dir);
+    cldnn_db_reset(); /* forget memory: everything below comes from the files */
+    char v[256];
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:n1-c2", v, sizeof v));
+    cr_assert_str_eq(v, "s2,1,0.5,64,1;s1,0,1.5,0,1", "the last record of a key must win");
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-bwd-data:n1-c2", v, sizeof v));
+    cr_assert_str_eq(v, "s3,2,2,0,0");
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_TUNE, "conv-fwd:n1-c2|conv_fwd_igemm", v, sizeof v));
+    cr_assert_str_eq(v, "64x64x16-16x16-4x4-1x4-0x0-s1");
+    cr_assert(!cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_TUNE, "conv-fwd:n1-c2", v, sizeof v),
+              "the databases must not share keys");
+    cldnn_db_stats s = stats_now();
+    cr_assert_eq(s.lines_skipped, 0);
+    cr_assert_eq(s.lines_read, 4, "4 record lines in the files, read %llu", (unsigned long long)s.lines_read);
+    /* keys and values with spaces are refused, not written */
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "a key", "v");
+    cldnn_db_reset();
+    cr_assert(!cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "a", v, sizeof v));
+    remove_dir(dir);
+}
+
+#define WRITERS 6
+#define PER_WRITER 60
+
+Test(finddb, concurrent_writer_processes_lose_nothing) {
+    char dir[256];
+    temp_dir(dir, sizeof dir);
+    pid_t kids[WRITERS];
+    for (int w = 0; w < WRITERS; ++w) {
+        kids[w] = fork();
+        cr_assert(kids[w] >= 0, "fork failed");
+        if (kids[w] == 0) {
+            for (int i = 0; i < PER_WRITER; ++i) {
+                char k[64], v[64];
+                snprintf(k, sizeof k, "conv-fwd:w%d-i%d", w, i);
+                snprintf(v, sizeof v, "solver_%d,%d,%d.25,0,1", w, i % 8, i);
+                cldnn_db_put(dir, "plat|devA|0x1|cu4", i % 3 == 0 ? CLDNN_DB_TUNE : CLDNN_DB_FIND, k, v);
+                /* one key every writer records: some record of it must survive whole */
+                cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:shared", v);
+            }
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < WRITERS; ++w) {
+        int st = 0;
+        cr_assert_eq(waitpid(kids[w], &st, 0), kids[w]);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer %d failed", w);
+    }
+    cldnn_db_reset();
+    for (int w = 0; w < WRITERS; ++w)
+        for (int i = 0; i < PER_WRITER; ++i) {
+            char k[64], want[64], v[128];
+            snprintf(k, sizeof k, "conv-fwd:w%d-i%d", w, i);
+            snprintf(want, sizeof want, "solver_%d,%d,%d.25,0,1", w, i % 8, i);
+            cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", i % 3 == 0 ? CLDNN_DB_TUNE : CLDNN_DB_FIND, k, v, sizeof v),
+                      "record %s of writer %d is missing", k, w);
+            cr_assert_str_eq(v, want);
+        }
+    char v[128];
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:shared", v, sizeof v));
+    cr_assert_eq(strncmp(v, "solver_", 7), 0, "the shared key holds \"%s\"", v);
+    cldnn_db_stats s = stats_now();
+    cr_assert_eq(s.lines_skipped, 0, "%llu damaged lines after concurrent writes", (unsigned long long)s.lines_skipped);
+    cr_assert_eq(s.files_ignored, 0);
+    /* every line of both files parses: one header, then records with three fields */
+    const char* pats[2] = {"find-v1-*.txt", "tune-v1-*.txt"};
+    for (int f = 0; f < 2; ++f) {
+        char path[600];
+        cr_assert_eq(find_file(dir, pats[f], path, sizeof path), 1);
+        char* text = slurp(path);
+        int lines = 0;
+        for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save), ++lines) {
+            if (lines == 0) {
+                cr_assert_eq(strncmp(l, "cldnn-", 6), 0, "header \"%s\"", l);
+                continue;
+            }
+            char a[128], b[128], c[16], tail;
+            cr_assert_eq(sscanf(l, "%127s %127s %15s%c", a, b, c, &tail), 3, "line %d of %s: \"%s\"", lines, path, l);
+        }
+        free(text);
+        cr_assert_gt(lines, 1);
+    }
+    remove_dir(dir);
+}
+
+/* Makes dir's find-db file for devA with one good record and returns its path. */
+static void one_good_record(const char* dir, char* path, size_t size) {
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:good", "s,0,1,0,1");
+    cr_assert_eq(find_file(dir, "find-v1-devA-*.txt", path, size), 1);
+}
+
+Test(finddb, damaged_and_truncated_lines_are_skipped) {
+    char dir[256], path[600], log[600], v[128];
+    temp_dir(dir, sizeof dir);
+    capture_log(dir, log, sizeof log);
+    one_good_record(dir, path, sizeof path);
+    append_text(path, "conv-fwd:nosum s,0,1,0,1\n");                   /* no checksum */
+    append_text(path, "conv-fwd:badsum s,0,1,0,1 0badf00d\n");         /* wrong checksum */
+    append_text(path, "\x01\x02 garbage \xff\n");                       /* not text */
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:after", "s,1,2,0,1");
+    append_text(path, "conv-fwd:cut s,0,1");                            /* truncated: no newline */
+    cldnn_db_reset();
+    capture_log(dir, log, sizeof log);
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:good", v, sizeof v));
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:after", v, sizeof v),
+              "a good record after damaged lines must be read");
+    cr_assert(!cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:nosum", v, sizeof v));
+    cr_assert(!cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:badsum", v, sizeof v));
+    cr_assert(!cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:cut", v, sizeof v));
+    cldnn_db_stats s = stats_now();
+    cr_assert_eq(s.lines_skipped, 4, "3 damaged lines and a truncated one; skipped %llu",
+                 (unsigned long long)s.lines_skipped);
+    cr_assert(log_has(log, "skipping a damaged line"), "no log line for the damaged lines");
+    cr_assert(log_has(log, "incomplete line"), "no log line for the truncated line");
+    /* the next record ends the truncated line first and is read whole */
+    put_and_reread(dir, "conv-fwd:next", "s,2,3,0,1");
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:good", v, sizeof v));
+    remove_dir(dir);
+}
+
+Test(finddb, another_format_version_is_ignored_then_replaced) {
+    char dir[256], path[600], log[600], v[128];
+    temp_dir(dir, sizeof dir);
+    capture_log(dir, log, sizeof log);
+    one_good_record(dir, path, sizeof path);
+    char* text = slurp(path);
+    char* p = strstr(text, "-db 1 ");
+    cr_assert_not_null(p, "header of %s: %.80s", path, text);
+    p[4] = '2'; /* cldnn-find-db 2 <device>: a future format */
+    write_text(path, text);
+    free(text);
+    cldnn_db_reset();
+    cr_assert(!cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:good", v, sizeof v),
+              "a record under another version's header must be ignored");
+    cr_assert_eq(stats_now().files_ignored, 1);
+    cr_assert(log_has(log, "another format version or device"));
+    /* a record made now replaces the foreign file rather than appending under its header */
+    put_and_reread(dir, "conv-fwd:new", "s,0,1,0,1");
+    remove_dir(dir);
+}
+
+Test(finddb, another_devices_records_are_ignored) {
+    char dir[256], pa[600], pb[600], v[128];
+    temp_dir(dir, sizeof dir);
+    one_good_record(dir, pa, sizeof pa);
+    /* another device (same name, other compute units) in the same folder sees nothing */
+    cr_assert(!cldnn_db_get(dir, "plat|devA|0x1|cu8", CLDNN_DB_FIND, "conv-fwd:good", v, sizeof v));
+    /* devA's file copied under devB's name: its header names devA, so devB ignores it */
+    cldnn_db_put(dir, "plat|devB|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:b", "s,0,1,0,1");
+    cr_assert_eq(find_file(dir, "find-v1-devB-*.txt", pb, sizeof pb), 1);
+    char* text = slurp(pa);
+    write_text(pb, text);
+    free(text);
+    cldnn_db_reset();
+    cr_assert(!cldnn_db_get(dir, "plat|devB|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:good", v, sizeof v),
+              "devB read a record of devA's file");
+    cr_assert_eq(stats_now().files_ignored, 1);
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:good", v, sizeof v));
+    remove_dir(dir);
+}
+
+/* Records into dir, expecting no file and the record kept in memory. */
+static void expect_memory_only(const char* dir, const char* log) {
+    char v[128];
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:ro", "s,0,1,0,1");
+    cldnn_db_put(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:ro2", "s,0,1,0,1");
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:ro", v, sizeof v),
+              "an unwritable folder must keep the record in memory");
+    cr_assert(cldnn_db_get(dir, "plat|devA|0x1|cu4", CLDNN_DB_FIND, "conv-fwd:ro2", v, sizeof v));
+    cr_assert_eq(find_file(dir, "find-v1-*", NULL, 0), 0, "a file appeared in the unwritable %s", dir);
+    cr_assert_geq(stats_now().write_failures, 1);
+    char* text = slurp(log);
+    const char* first = strstr(text, "keeping this device's records in memory");
+    cr_assert_not_null(first, "no log line for the unwritable folder");
+    cr_assert_null(strstr(first + 1, "keeping this device's records in memory"), "more than one log line");
+    free(text);
+}
+
+Test(finddb, unwritable_folder_degrades_to_memory) {
+    char dir[256], log[600], sub[600];
+    temp_dir(dir, sizeof dir);
+    capture_log(dir, log, sizeof log);
+    /* a folder under a regular file can never be created, root or not */
+    char file[400];
+    snprintf(file, sizeof file, "%s/plain-file", dir);
+    append_text(file, "x");
+    snprintf(sub, sizeof sub, "%s/plain-file/db", dir);
+    expect_memory_only(sub, log);
+    /* a read-only folder (0500), unless this process is exempt from permissions (root) */
+    char ro[400], probe[500];
+    snprintf(ro, sizeof ro, "%s/ro", dir);
+    cr_assert_eq(mkdir(ro, 0500), 0);
+    snprintf(probe, sizeof probe, "%s/probe", ro);
+    int fd = open(probe, O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+        cr_log_warn("read-only sub-case skipped: this process (uid %d) writes into a 0500 folder", (int)geteuid());
+    } else {
+        cldnn_db_reset();
+        capture_log(dir, log, sizeof log);
+        expect_memory_only(ro, log);
+    }
+    remove_dir(dir);
+}
+
+/* ------------------------------------------------------------------ the API, on a small conv */
+
+/* A 3x3 pad-1 convolution of 1x8x6x6 with 8 filters on handle h, all buffers filled. */
+typedef struct {
+    cldnnHandle_t h;
+    cldnnTensorDescriptor_t xd, yd;
+    cldnnFilterDescriptor_t wd;
+    cldnnConvolutionDescriptor_t cd;
+    cl_mem x, w, y, ws;
+    size_t ws_size;
+} small_conv;
+
+#define SC_X (1 * 8 * 6 * 6)
+#define SC_W (8 * 8 * 3 * 3)
+
+static void sc_init(small_conv* c, cldnnHandle_t h) {
+    memset(c, 0, sizeof *c);
+    c->h = h;
+    FX_OK(cldnnCreateTensorDescriptor(&c->xd));
+    FX_OK(cldnnCreateTensorDescriptor(&c->yd));
+    FX_OK(cldnnCreateFilterDescriptor(&c->wd));
+    FX_OK(cldnnCreateConvolutionDescriptor(&c->cd));
+    FX_OK(cldnnSetTensor4dDescriptor(c->xd, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, 1, 8, 6, 6));
+    FX_OK(cldnnSetTensor4dDescriptor(c->yd, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, 1, 8, 6, 6));
+    FX_OK(cldnnSetFilter4dDescriptor(c->wd, CLDNN_DATA_FLOAT, CLDNN_TENSOR_NCHW, 8, 8, 3, 3));
+    FX_OK(cldnnSetConvolution2dDescriptor(c->cd, 1, 1, 1, 1, 1, 1, CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT));
+    cl_command_queue q;
+    FX_OK(cldnnGetQueue(h, &q));
+    cl_context ctx;
+    clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, NULL);
+    float hx[SC_X], hw[SC_W];
+    for (int i = 0; i < SC_X; ++i)
+        hx[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
+    for (int i = 0; i < SC_W; ++i)
+        hw[i] = (float)((i * 5) % 11) / 11.0f - 0.5f;
+    cl_int err;
+    c->x = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof hx, hx, &err);
+    c->w = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof hw, hw, &err);
+    c->y = clCreateBuffer(ctx, CL_MEM_READ_WRITE, SC_X * 4, NULL, &err);
+    c->ws_size = 1 << 20;
+    c->ws = clCreateBuffer(ctx, CL_MEM_READ_WRITE, c->ws_size, NULL, &err);
+    cr_assert(c->x && c->w && c->y && c->ws);
+}
+
+static void sc_free(small_conv* c) {
+    clReleaseMemObject(c->x);
+    clReleaseMemObject(c->w);
+    clReleaseMemObject(c->y);
+    clReleaseMemObject(c->ws);
+    cldnnDestroyTensorDescriptor(c->xd);
+    cldnnDestroyTensorDescriptor(c->yd);
+    cldnnDestroyFilterDescriptor(c->wd);
+    cldnnDestroyConvolutionDescriptor(c->cd);
+}
+
+static int sc_find(small_conv* c, cldnnConvolutionFwdAlgoPerf_t* pe) {
+    int n = -1;
+    FX_OK(cldnnFindConvolutionForwardAlgorithmEx(c->h, c->xd, c->x, 0, c->wd, c->w, 0, c->cd, c->yd, c->y, 0, 8, &n,
+                                                  pe, c->ws, 0, c->ws_size));
+    return n;
+}
+
+static int sc_get(small_conv* c, cldnnConvolutionFwdAlgoPerf_t* pe) {
+    int n = -1;
+    FX_OK(cldnnGetConvolutionForwardAlgorithm_v7(c->h, c->xd, c->wd, c->cd, c->yd, 8, &n, pe));
+    return n;
+}
+
+/* Poisons y with NaN; after sc_y_ok, y holds finite values (something ran and wrote it). */
+static void sc_poison_y(small_conv* c) {
+    float nan[SC_X];
+    for (int i = 0; i < SC_X; ++i)
+        nan[i] = NAN;
+    cl_command_queue q;
+    cldnnGetQueue(c->h, &q);
+    clEnqueueWriteBuffer(q, c->y, CL_TRUE, 0, sizeof nan, nan, 0, NULL, NULL);
+}
+
+static int sc_y_written(small_conv* c) {
+    float got[SC_X];
+    cl_command_queue q;
+    cldnnGetQueue(c->h, &q);
+    clEnqueueReadBuffer(q, c->y, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+    for (int i = 0; i < SC_X; ++i)
+        if (!isfinite(got[i]))
+            return 0;
+    return 1;
+}
+
+/* The problem's key and, per applicable algorithm in heuristic order, its first applicable solver. */
+static int sc_solvers(small_conv* c, char* key, size_t ksize, int* algos, const char** names) {
+    cldnn_conv_problem p;
+    FX_OK(cldnn_conv_problem_init(c->h, CLDNN_CONV_FWD, c->xd, c->wd, c->cd, c->yd, &p));
+    snprintf(key, ksize, "%s", p.key);
+    int n = 0, seen[16] = {0};
+    for (size_t i = 0; i < cldnn_conv_fwd_solver_count; ++i) {
+        const cldnn_solver* s = &cldnn_conv_fwd_solvers[i];
+        if (seen[s->algo] || !s->applicable(&p, p.dev))
+            continue;
+        seen[s->algo] = 1;
+        algos[n] = s->algo;
+        names[n++] = s->name;
+    }
+    return n;
+}
+
+Test(finddb, env_and_api_choose_the_folder_and_the_mode) {
+    char root[256], a[400], b[400], xdg[400];
+    temp_dir(root, sizeof root);
+    snprintf(a, sizeof a, "%s/from-env", root);
+    snprintf(b, sizeof b, "%s/from-api", root);
+    snprintf(xdg, sizeof xdg, "%s/xdg", root);
+    setenv("CLDNN_DB_PATH", a, 1);
+    setenv("CLDNN_FIND_MODE", "benchmark", 1);
+    cldnnHandle_t h;
+    FX_OK(cldnnCreateDefault(&h));
+    cldnnFindMode_t m;
+    FX_OK(cldnnGetFindMode(h, &m));
+    cr_assert_eq(m, CLDNN_FIND_MODE_BENCHMARK, "CLDNN_FIND_MODE=benchmark gave mode %d", (int)m);
+    small_conv c;
+    sc_init(&c, h);
+    cldnnConvolutionFwdAlgoPerf_t pe[8];
+    sc_find(&c, pe);
+    cr_assert_eq(find_file(a, "find-v1-*.txt", NULL, 0), 1, "Find recorded nothing under CLDNN_DB_PATH=%s", a);
+    FX_OK(cldnnSetDatabasePath(h, b));
+    sc_find(&c, pe);
+    cr_assert_eq(find_file(b, "find-v1-*.txt", NULL, 0), 1, "Find recorded nothing under cldnnSetDatabasePath(%s)", b);
+    /* "" keeps records in memory: nothing new on disk */
+    FX_OK(cldnnSetDatabasePath(h, ""));
+    cldnn_db_stats before = stats_now();
+    sc_find(&c, pe);
+    cr_assert_eq(stats_now().records, before.records + 1);
+    sc_free(&c);
+    cldnnDestroy(h);
+    /* without CLDNN_DB_PATH: $XDG_CONFIG_HOME/cldnn; a number names a mode too */
+    unsetenv("CLDNN_DB_PATH");
+    setenv("XDG_CONFIG_HOME", xdg, 1);
+    setenv("CLDNN_FIND_MODE", "2", 1);
+    FX_OK(cldnnCreateDefault(&h));
+    FX_OK(cldnnGetFindMode(h, &m));
+    cr_assert_eq(m, CLDNN_FIND_MODE_DB_OR_BENCHMARK);
+    sc_init(&c, h);
+    sc_find(&c, pe);
+    char sub[450];
+    snprintf(sub, sizeof sub, "%s/cldnn", xdg);
+    cr_assert_eq(find_file(sub, "find-v1-*.txt", NULL, 0), 1, "nothing recorded under %s", sub);
+    sc_free(&c);
+    cldnnDestroy(h);
+    /* an unknown CLDNN_FIND_MODE keeps the default */
+    setenv("CLDNN_FIND_MODE", "fastest-please", 1);
+    FX_OK(cldnnCreateDefault(&h));
+    FX_OK(cldnnGetFindMode(h, &m));
+    cr_assert_eq(m, CLDNN_FIND_MODE_DB_OR_HEURISTIC);
+    /* bad input */
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnSetFindMode(NULL, CLDNN_FIND_MODE_TUNE));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetFindMode(h, (cldnnFindMode_t)5));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetFindMode(h, (cldnnFindMode_t)-1));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetFindMode(h, NULL));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetFindMode(NULL, &m));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnSetDatabasePath(h, NULL));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnSetDatabasePath(NULL, a));
+    char longpath[2000];
+    memset(longpath, 'a', sizeof longpath - 1);
+    longpath[sizeof longpath - 1] = '\0';
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetDatabasePath(h, longpath));
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_TUNE));
+    FX_OK(cldnnGetFindMode(h, &m));
+    cr_assert_eq(m, CLDNN_FIND_MODE_TUNE);
+    cldnnDestroy(h);
+    remove_dir(root);
+}
+
+/* A test's start: a fresh folder as CLDNN_DB_PATH, the log captured there, CLDNN_FIND_MODE = mode
+** (NULL: unset). */
+static void start_logged(char* dir, size_t dsize, char* log, size_t lsize, const char* mode) {
+    temp_dir(dir, dsize);
+    capture_log(dir, log, lsize);
+    setenv("CLDNN_DB_PATH", dir, 1);
+    if (mode)
+        setenv("CLDNN_FIND_MODE", mode, 1);
+    else
+        unsetenv("CLDNN_FIND_MODE");
+}
+
+Test(finddb, find_modes_change_what_runs) {
+    char dir[256], log[600], key[256];
+    start_logged(dir, sizeof dir, log, sizeof log, NULL);
+    cldnnHandle_t h = fx_handle();
+    small_conv c;
+    sc_init(&c, h);
+    int algos[16];
+    const char* names[16];
+    int na = sc_solvers(&c, key, sizeof key, algos, names);
+    cr_assert_geq(na, 2, "the test needs two applicable algorithms, %s has %d", key, na);
+    cldnnConvolutionFwdAlgoPerf_t pe[8], ge[8];
+
+    /* HEURISTIC: Find times nothing, records nothing, answers in heuristic order, runs the first */
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_HEURISTIC));
+    sc_poison_y(&c);
+    sc_find(&c, pe);
+    cr_assert_eq((int)pe[0].algo, algos[0], "HEURISTIC Find's first %d, heuristic's %d", (int)pe[0].algo, algos[0]);
+    cr_assert(pe[0].status == CLDNN_STATUS_SUCCESS && pe[0].time < 0.0f, "HEURISTIC Find timed %d: %g",
+              (int)pe[0].algo, (double)pe[0].time);
+    cr_assert(sc_y_written(&c), "HEURISTIC Find must leave the heuristic algorithm's output");
+    cr_assert_eq(stats_now().records, 0);
+    cr_assert_eq(find_file(dir, "find-v1-*.txt", NULL, 0), 0);
+    cr_assert(log_has(log, "find mode HEURISTIC"));
+
+    /* a planted record ranking the heuristic's last algorithm first reorders Get (default mode) */
+    char v[512];
+    size_t at = 0;
+    for (int i = na - 1; i >= 0; --i)
+        at = cldnn_appendf(v, sizeof v, at, "%s%s,%d,%d.5,0,1", at ? ";" : "", names[i], algos[i], na - i);
+    cldnn_db_put(dir, h->prof.key, CLDNN_DB_FIND, key, v);
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC));
+    sc_get(&c, ge);
+    cr_assert_eq((int)ge[0].algo, algos[na - 1], "Get ignored the find-db: first %d, planted %d", (int)ge[0].algo,
+                 algos[na - 1]);
+    cr_assert(ge[0].time < 0.0f, "Get times nothing");
+    cr_assert(log_has(log, "answered from the find-db"));
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_HEURISTIC));
+    sc_get(&c, ge);
+    cr_assert_eq((int)ge[0].algo, algos[0], "HEURISTIC Get read the find-db");
+
+    /* DB_OR_BENCHMARK: the planted record covers every algorithm, so Find answers from it */
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_BENCHMARK));
+    sc_poison_y(&c);
+    int n = sc_find(&c, pe);
+    cr_assert_geq(n, na);
+    for (int i = 0; i < na; ++i)
+        cr_assert((int)pe[i].algo == algos[na - 1 - i] && fabsf(pe[i].time - (float)(i + 1) - 0.5f) < 1e-6f,
+                  "entry %d: algo %d time %g, planted algo %d time %d.5", i, (int)pe[i].algo, (double)pe[i].time,
+                  algos[na - 1 - i], i + 1);
+    cr_assert(sc_y_written(&c), "a find-db answer must still leave the best algorithm's output");
+    cr_assert(log_has(log, "without benchmarking"));
+    /* a record missing an applicable algorithm (or naming a solver that is not its first) is no answer */
+    snprintf(v, sizeof v, "%s,%d,0.5,0,1;no_such_solver,%d,0.25,0,1", names[0], algos[0], algos[1]);
+    cldnn_db_put(dir, h->prof.key, CLDNN_DB_FIND, key, v);
+    n = sc_find(&c, pe);
+    cr_assert(log_has(log, "no complete record"));
+    cr_assert(log_has(log, "stale or damaged entries"));
+    int timed = 0;
+    for (int i = 0; i < n; ++i)
+        timed += pe[i].status == CLDNN_STATUS_SUCCESS && pe[i].time > 0.0f && pe[i].time != 0.5f;
+    cr_assert_geq(timed, na - 1, "DB_OR_BENCHMARK on an incomplete record must benchmark (timed %d)", timed);
+
+    /* BENCHMARK: always times, and records what it measured */
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_BENCHMARK));
+    uint64_t rec = stats_now().records;
+    n = sc_find(&c, pe);
+    cr_assert_eq(stats_now().records, rec + 1, "BENCHMARK Find recorded nothing");
+    cldnn_db_reset();
+    cr_assert(cldnn_db_get(dir, h->prof.key, CLDNN_DB_FIND, key, v, sizeof v));
+    char want[128];
+    snprintf(want, sizeof want, ",%d,", (int)pe[0].algo);
+    cr_assert_not_null(strstr(v, want), "record \"%s\" lacks the fastest algorithm %d", v, (int)pe[0].algo);
+    /* the recorded order is Get's order now */
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC));
+    sc_get(&c, ge);
+    for (int i = 0; i < n && pe[i].status == CLDNN_STATUS_SUCCESS; ++i)
+        cr_assert_eq(ge[i].algo, pe[i].algo, "Get entry %d is %d, Find's %d", i, (int)ge[i].algo, (int)pe[i].algo);
+    sc_free(&c);
+    remove_dir(dir);
+}
+
+Test(finddb, tune_mode_fills_the_tuning_db_and_runs_use_it) {
+    char dir[256], log[600], key[256];
+    start_logged(dir, sizeof dir, log, sizeof log, "TUNE");
+    setenv("CLDNN_TUNE_BUDGET", "1", 1); /* seconds: one or two candidates on PoCL */
+    cldnnHandle_t h = fx_handle();
+    small_conv c;
+    sc_init(&c, h);
+    int algos[16];
+    const char* names[16];
+    sc_solvers(&c, key, sizeof key, algos, names);
+    cldnnConvolutionFwdAlgoPerf_t pe[8];
+    sc_find(&c, pe);
+    cr_assert(log_has(log, "find mode TUNE"), "no TUNE log line");
+    char v[128], tkey[400];
+    snprintf(tkey, sizeof tkey, "%s|conv_fwd_igemm", key);
+    cr_assert(cldnn_db_get(dir, h->prof.key, CLDNN_DB_TUNE, tkey, v, sizeof v), "no tuning-db record for %s", tkey);
+    cldnn_gemm_params q;
+    cr_assert(cldnn_gemm_params_parse(v, &q), "tuning-db record \"%s\" does not parse", v);
+    cr_assert_eq(find_file(dir, "tune-v1-*.txt", NULL, 0), 1);
+    /* a run of the implicit GEMM now takes its parameters from the tuning db */
+    float one = 1.0f, zero = 0.0f;
+    sc_poison_y(&c);
+    FX_OK(cldnnConvolutionForward(h, &one, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
+                                  c.ws, 0, c.ws_size, &zero, c.yd, c.y, 0));
+    cr_assert(sc_y_written(&c));
+    cr_assert(log_has(log, "(tuning db)"), "the run did not use the tuning db's parameters");
+    sc_free(&c);
+    remove_dir(dir);
+}
+
+Test(finddb, prepare_builds_the_programs_a_run_uses) {
+    char dir[256];
+    temp_dir(dir, sizeof dir);
+    setenv("CLDNN_DB_PATH", dir, 1);
+    cldnnHandle_t h;
+    FX_OK(cldnnCreateDefault(&h)); /* its own context: an empty in-memory program set */
+    small_conv c;
+    sc_init(&c, h);
+    const cldnnConvolutionFwdAlgo_t algo = CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+    cldnn_cache_stats a, b, d;
+    cldnn_cache_stats_get(&a);
+    FX_OK(cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd));
+    cldnn_cache_stats_get(&b);
+    cr_assert_gt(b.builds + b.disk_hits, a.builds + a.disk_hits, "Prepare loaded no program");
+    float one = 1.0f, zero = 0.0f;
+    sc_poison_y(&c);
+    FX_OK(cldnnConvolutionForward(h, &one, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, algo, c.ws, 0, c.ws_size, &zero, c.yd,
+                                  c.y, 0));
+    cr_assert(sc_y_written(&c));
+    cldnn_cache_stats_get(&d);
+    cr_assert_eq(d.builds + d.disk_hits, b.builds + b.disk_hits, "the run after Prepare loaded %llu more programs",
+                 (unsigned long long)(d.builds + d.disk_hits - b.builds - b.disk_hits));
+    /* Prepare enqueues nothing: y keeps its poison */
+    sc_poison_y(&c);
+    FX_OK(cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd));
+    cr_assert(!sc_y_written(&c), "Prepare wrote y");
+    /* the other directions, and bad input as the run calls report it */
+    FX_OK(cldnnConvolutionBackwardDataPrepare(h, c.wd, c.yd, c.cd, CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, c.xd));
+    FX_OK(cldnnConvolutionBackwardFilterPrepare(h, c.xd, c.yd, c.cd, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, c.wd));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     cldnnConvolutionForwardPrepare(NULL, c.xd, c.wd, c.cd, algo, c.yd));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     cldnnConvolutionForwardPrepare(h, c.xd, NULL, c.cd, algo, c.yd));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                     cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, (cldnnConvolutionFwdAlgo_t)99, c.yd));
+    FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED,
+                     cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, CLDNN_CONVOLUTION_FWD_ALGO_FFT, c.yd));
+    sc_free(&c);
+    cldnnDestroy(h);
+    remove_dir(dir);
+}
