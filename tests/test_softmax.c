@@ -21,7 +21,7 @@
 ** to 1; HALF storage; and every bad input the contract names.
 ** sm_solvers: each solver forced through CLDNN_SOFTMAX_SOLVER (no other applies then) over layouts
 ** made for softmax_tile (CHANNEL rows adjacent in memory: partial last tiles, L not a multiple of
-** the lanes, 32 / 16 / 8 rows per tile) and strided ones, both modes and directions, every
+** the lanes, 256 to 8 rows per tile) and strided ones, both modes and directions, every
 ** (alpha, beta), a fifth of the inputs -inf; the tile on HALF and large offsets; and a forced tile
 ** too long for local memory giving NOT_SUPPORTED.
 **
@@ -570,17 +570,19 @@ Test(sm_half, backward) {
 
 /* ------------------------------------------------------------------------ forced solvers */
 
-/* CHANNEL layouts whose rows are adjacent in memory (NCHW), for softmax_tile (TP = 32 rows per
-** work-group of 256 up to L = 376 forward / 188 backward, then 16 and 8; 256 / TP lanes per
-** row): 189 rows = 5 tiles + 29, tiles straddling n (L 17); 126 = 3 + 30 (L 100, not a multiple
-** of the 8 lanes); 70 rows of 700 (TP 16 forward, 8 backward; 700 = 43 x 16 + 12 = 21 x 32 +
-** 28); a padded C stride with 66 rows (2 tiles + 2). */
+/* CHANNEL layouts whose rows are adjacent in memory (NCHW), for softmax_tile (TP rows per
+** work-group of 256, 256 / TP lanes per row; TP from 32 up while a work-item would hold fewer
+** than 8 elements, down while the tile exceeds 48 KiB): 189 rows of 17 (TP 128: 1 tile + 61,
+** tiles straddling n; 2 lanes, 17 = 8 x 2 + 1); 126 of 100 (TP 32: 3 tiles + 30; 8 lanes, 100 =
+** 12 x 8 + 4); 70 of 700 (TP 16 forward, 8 backward; 700 = 43 x 16 + 12 = 21 x 32 + 28); 66 of
+** 129 with a padded C stride (TP 32: 2 tiles + 2); 200 of 12 (TP 256, one lane: one partial tile). */
 static const layout k_tile_layouts[] = {
     {"3x17x7x9", 4, {3, 17, 7, 9}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 9}},
     {"2x100x9x7 offsets", 4, {2, 100, 9, 7}, {FX_NCHW, {0}, 3}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2}},
     {"2x700x5x7", 4, {2, 700, 5, 7}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 5}, {FX_NCHW, {0}, 1}},
     {"2x129x1x33 padded C", 4, {2, 129, 1, 33}, {FX_EX, {5200, 40, 33, 1}, 1}, {FX_NCHW, {0}, 0},
      {FX_EX, {4300, 33, 33, 1}, 6}},
+    {"2x12x10x10", 4, {2, 12, 10, 10}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 4}},
 };
 #define NTILE (sizeof k_tile_layouts / sizeof k_tile_layouts[0])
 

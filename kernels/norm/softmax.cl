@@ -15,7 +15,8 @@
  *   -DSM_ALGO=0|1|2     FAST | ACCURATE | LOG (cldnnSoftmaxAlgorithm_t)
  *   -DWG=<n>            work-group size of softmax_wg, _split_* and _tile (a power of two, default 256)
  *   -DTP=<p>            softmax_tile: rows per work-group (a power of two dividing WG, default 32:
- *                       32 floats are one 128-byte segment); LANES = WG / TP work-items per row
+ *                       32 floats are one 128-byte segment; the host takes more for short rows,
+ *                       fewer for long ones); LANES = WG / TP work-items per row
  *   -DDATA_HALF, -DIDX_T: see common/helpers.h
  * Kernels
  *   softmax_wi   one work-item per row: short rows (adjacent rows are adjacent work-items, so

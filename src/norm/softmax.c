@@ -53,9 +53,6 @@ typedef struct {
 /* softmax_tile: local memory for the tile, at most; 48 KiB is what NVIDIA and most GPUs grant
 ** one work-group, and a larger tile would leave a GPU core too few groups to hide latency. */
 #define TILE_BYTES_MAX 49152u
-/* softmax_tile: rows per work-group, most preferred first: 32 rows of floats fill a 128-byte
-** segment per load, 8 a 32-byte sector. */
-static const int k_tile_rows[] = {32, 16, 8};
 
 /* Work-groups per row for softmax_split: enough to give every compute unit 8 groups on a GPU (2
 ** groups left it idle on the H100: 0.27 of copy bandwidth at 128 rows of 131072) or 2 on a CPU,
@@ -107,17 +104,20 @@ static size_t group_size(const cldnn_device_profile* dev) {
     return wg;
 }
 
-/* softmax_tile's rows per work-group: the largest of k_tile_rows whose tile (and the work-group's
-** reduction array) fits in local memory with at least one work-item per row, else 0. */
+/* softmax_tile's rows per work-group (TP, a power of two from 8 to the work-group size; the
+** work-group's wg / TP lanes share a row): at least 32 (a load of 32 adjacent rows' floats is one
+** 128-byte segment), more while each work-item would hold fewer than 8 elements (short rows:
+** enough loads in flight, fewer reduction steps), then fewer until the tile and the reduction
+** array fit in local memory; 0 when even 8 rows do not fit. */
 static int tile_rows(const sm_problem* p, const cldnn_device_profile* dev) {
-    size_t wg = group_size(dev);
+    uint64_t wg = group_size(dev);
     uint64_t budget = dev->local_mem < TILE_BYTES_MAX ? dev->local_mem : TILE_BYTES_MAX;
-    for (size_t i = 0; i < sizeof k_tile_rows / sizeof k_tile_rows[0]; ++i) {
-        uint64_t tp = (uint64_t)k_tile_rows[i];
-        uint64_t bytes = (tp * p->len * (uint64_t)(p->dir + 1) + wg) * sizeof(float);
-        if (tp <= wg && bytes <= budget)
+    uint64_t tp = 8;
+    while (tp * 2 <= wg && (tp < 32 || tp * p->len < 8 * wg))
+        tp *= 2;
+    for (; tp >= 8; tp /= 2)
+        if ((tp * p->len * (uint64_t)(p->dir + 1) + wg) * sizeof(float) <= budget)
             return (int)tp;
-    }
     return 0;
 }
 
