@@ -19,6 +19,11 @@
 ** Plus: large inputs (offsets +-100, +-1000, and a +-300 spread) for ACCURATE and LOG, which must
 ** stay finite and match the shifted reference; FAST with moderate offsets; softmax sets summing
 ** to 1; HALF storage; and every bad input the contract names.
+** sm_solvers: each solver forced through CLDNN_SOFTMAX_SOLVER (no other applies then) over layouts
+** made for softmax_tile (CHANNEL rows adjacent in memory: partial last tiles, L not a multiple of
+** the lanes, 256 to 8 rows per tile) and strided ones, both modes and directions, every
+** (alpha, beta), a fifth of the inputs -inf; the tile on HALF and large offsets; and a forced tile
+** too long for local memory giving NOT_SUPPORTED.
 **
 ** Tolerances: |got - want| <= atol + rtol * scale, where scale is the size of the terms the
 ** result is made of (so cancellation in alpha*f + beta*prior, or in dy - sum(dy*y), does not
@@ -44,6 +49,7 @@ TestSuite(sm_gradcheck, .fini = fx_fini);
 TestSuite(sm_stable, .fini = fx_fini);
 TestSuite(sm_invariant, .fini = fx_fini);
 TestSuite(sm_half, .fini = fx_fini);
+TestSuite(sm_solvers, .fini = fx_fini);
 TestSuite(sm_bad, .fini = fx_fini);
 
 /* ------------------------------------------------------------------------------- cases */
@@ -123,15 +129,24 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 
 /* ------------------------------------------------------------------------------- forward */
 
-/* Checks one forward run of c on layout l with (alpha, beta), x uniform in [lo, hi); in place
-** when inplace. Returns the largest error-to-tolerance ratio seen. */
-static double forward_once(sm_case c, const layout* l, float alpha, float beta, int inplace, cldnnDataType_t dt,
-                           double lo, double hi) {
+/* Sets a fraction `ninf` (0: none) of t's elements, drawn at random, to -inf. */
+static void sprinkle_ninf(fx_tensor* t, double ninf) {
+    for (int64_t i = 0; ninf > 0 && i < t->count; i++)
+        if (fx_uniform(0.0, 1.0) < ninf)
+            fx_tensor_set(t, i, -INFINITY);
+}
+
+/* Checks one forward run of c on layout l with (alpha, beta), x uniform in [lo, hi) with a
+** fraction ninf of its elements -inf; in place when inplace. Returns the largest
+** error-to-tolerance ratio seen. */
+static double forward_run(sm_case c, const layout* l, float alpha, float beta, int inplace, cldnnDataType_t dt,
+                          double lo, double hi, double ninf) {
     fx_tensor x, y;
     memset(&y, 0, sizeof y);
     make_tensor(&x, l, &l->a, dt);
     fx_tensor_poison_random(&x);
     fx_tensor_fill_uniform(&x, lo, hi);
+    sprinkle_ninf(&x, ninf);
     fx_tensor* out = &x;
     if (!inplace) {
         make_tensor(&y, l, &l->b, dt);
@@ -187,6 +202,12 @@ static double forward_once(sm_case c, const layout* l, float alpha, float beta, 
     return worst;
 }
 
+/* forward_run without -inf inputs. */
+static double forward_once(sm_case c, const layout* l, float alpha, float beta, int inplace, cldnnDataType_t dt,
+                           double lo, double hi) {
+    return forward_run(c, l, alpha, beta, inplace, dt, lo, hi, 0.0);
+}
+
 /* Every layout with every (alpha, beta) (the large one with two), plus in place. */
 static void check_forward(sm_case c) {
     double worst = 0;
@@ -206,10 +227,10 @@ static void check_forward(sm_case c) {
 
 /* ------------------------------------------------------------------------------ backward */
 
-/* One backward run: y on l->a holds a real forward output (softmax of x uniform in [-4, 4),
-** rounded to the storage type), dy on l->c uniform in [-2, 2), dx on l->b. Returns the worst
-** error ratio. */
-static double backward_once(sm_case c, const layout* l, float alpha, float beta, cldnnDataType_t dt) {
+/* One backward run: y on l->a holds a real forward output (softmax of x uniform in [-4, 4) with
+** a fraction ninf of -inf, rounded to the storage type), dy on l->c uniform in [-2, 2), dx on
+** l->b. Returns the worst error ratio. */
+static double backward_run(sm_case c, const layout* l, float alpha, float beta, cldnnDataType_t dt, double ninf) {
     fx_tensor y, dy, dx;
     make_tensor(&y, l, &l->a, dt);
     make_tensor(&dy, l, &l->c, dt);
@@ -225,8 +246,11 @@ static double backward_once(sm_case c, const layout* l, float alpha, float beta,
     double* want = malloc((size_t)n * sizeof(double));
     double* scale = malloc((size_t)n * sizeof(double));
     FX_ASSERT(xf && p && want && scale, "out of memory");
-    for (int64_t i = 0; i < n; i++)
+    for (int64_t i = 0; i < n; i++) {
         xf[i] = fx_uniform(-4.0, 4.0);
+        if (ninf > 0 && fx_uniform(0.0, 1.0) < ninf)
+            xf[i] = -INFINITY;
+    }
     ref_softmax_forward((int)c.algo, (int)c.mode, &pv, xf, p);
     for (int64_t i = 0; i < n; i++)
         fx_tensor_set(&y, i, p[i]);
@@ -273,6 +297,11 @@ static double backward_once(sm_case c, const layout* l, float alpha, float beta,
     fx_tensor_free(&dy);
     fx_tensor_free(&dx);
     return worst;
+}
+
+/* backward_run without -inf inputs. */
+static double backward_once(sm_case c, const layout* l, float alpha, float beta, cldnnDataType_t dt) {
+    return backward_run(c, l, alpha, beta, dt, 0.0);
 }
 
 static void check_backward(sm_case c) {
@@ -537,6 +566,110 @@ Test(sm_half, backward) {
             for (size_t ab = 0; ab < FX_NAB; ab++)
                 worst = dmax(worst, backward_once(cs[k], &k_layouts[ls[l]], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_HALF));
     cr_log_info("half backward: largest error / tolerance = %.3f", worst);
+}
+
+/* ------------------------------------------------------------------------ forced solvers */
+
+/* CHANNEL layouts whose rows are adjacent in memory (NCHW), for softmax_tile (TP rows per
+** work-group of 256, 256 / TP lanes per row; TP from 32 up while a work-item would hold fewer
+** than 8 elements, down while the tile exceeds 48 KiB): 189 rows of 17 (TP 128: 1 tile + 61,
+** tiles straddling n; 2 lanes, 17 = 8 x 2 + 1); 126 of 100 (TP 32: 3 tiles + 30; 8 lanes, 100 =
+** 12 x 8 + 4); 70 of 700 (TP 16 forward, 8 backward; 700 = 43 x 16 + 12 = 21 x 32 + 28); 66 of
+** 129 with a padded C stride (TP 32: 2 tiles + 2); 200 of 12 (TP 256, one lane: one partial tile). */
+static const layout k_tile_layouts[] = {
+    {"3x17x7x9", 4, {3, 17, 7, 9}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 9}},
+    {"2x100x9x7 offsets", 4, {2, 100, 9, 7}, {FX_NCHW, {0}, 3}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2}},
+    {"2x700x5x7", 4, {2, 700, 5, 7}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 5}, {FX_NCHW, {0}, 1}},
+    {"2x129x1x33 padded C", 4, {2, 129, 1, 33}, {FX_EX, {5200, 40, 33, 1}, 1}, {FX_NCHW, {0}, 0},
+     {FX_EX, {4300, 33, 33, 1}, 6}},
+    {"2x12x10x10", 4, {2, 12, 10, 10}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 4}},
+};
+#define NTILE (sizeof k_tile_layouts / sizeof k_tile_layouts[0])
+
+/* Layouts of k_layouts that the tile serves when forced although its rows are not adjacent
+** (NHWC, padded 4dEx, 3-d with y strided, dy NHWC with byte offsets): only speed depends on
+** adjacency. INSTANCE mode on them has rows of 60 to 210 elements. */
+static const size_t k_tile_other[] = {1, 7, 9, 11};
+#define NTILE_OTHER (sizeof k_tile_other / sizeof k_tile_other[0])
+
+/* Runs forward and backward of algo on every tile layout (CHANNEL; every (alpha, beta), once
+** more with a fifth of the inputs -inf) and on k_tile_other in both modes with CLDNN_SOFTMAX_SOLVER
+** = `solver`, which must then be the one that runs (no other solver applies). */
+static void check_forced(const char* solver, cldnnSoftmaxAlgorithm_t algo) {
+    setenv("CLDNN_SOFTMAX_SOLVER", solver, 1);
+    double worst = 0;
+    sm_case ch = {algo, CLDNN_SOFTMAX_MODE_CHANNEL};
+    for (size_t l = 0; l < NTILE; l++) {
+        for (size_t ab = 0; ab < FX_NAB; ab++) {
+            const float a = fx_alpha_beta[ab][0], b = fx_alpha_beta[ab][1];
+            worst = dmax(worst, forward_run(ch, &k_tile_layouts[l], a, b, 0, CLDNN_DATA_FLOAT, -4.0, 4.0, 0.0));
+            worst = dmax(worst, backward_run(ch, &k_tile_layouts[l], a, b, CLDNN_DATA_FLOAT, 0.0));
+        }
+        worst = dmax(worst, forward_run(ch, &k_tile_layouts[l], 0.5f, 0.25f, 0, CLDNN_DATA_FLOAT, -4.0, 4.0, 0.2));
+        worst = dmax(worst, backward_run(ch, &k_tile_layouts[l], 2.0f, -1.0f, CLDNN_DATA_FLOAT, 0.2));
+    }
+    for (size_t l = 0; l < NTILE_OTHER; l++)
+        for (int m = 0; m < 2; m++) {
+            sm_case c = {algo, (cldnnSoftmaxMode_t)m};
+            const layout* lay = &k_layouts[k_tile_other[l]];
+            size_t ab = (l + (size_t)m) % FX_NAB;
+            worst = dmax(worst, forward_run(c, lay, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], 0, CLDNN_DATA_FLOAT,
+                                            -4.0, 4.0, m ? 0.2 : 0.0));
+            worst = dmax(worst, backward_run(c, lay, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, 0.0));
+        }
+    worst = dmax(worst, forward_run(ch, &k_tile_layouts[1], 1.0f, 0.0f, 1, CLDNN_DATA_FLOAT, -4.0, 4.0, 0.0));
+    unsetenv("CLDNN_SOFTMAX_SOLVER");
+    cr_log_info("%s %s: largest error / tolerance = %.3f", solver, algo_name(algo), worst);
+}
+
+Test(sm_solvers, tile_fast) { check_forced("tile", CLDNN_SOFTMAX_FAST); }
+Test(sm_solvers, tile_accurate) { check_forced("tile", CLDNN_SOFTMAX_ACCURATE); }
+Test(sm_solvers, tile_log) { check_forced("tile", CLDNN_SOFTMAX_LOG); }
+/* The other solvers on the tile's layouts (wi and wg serve them on CPUs and GPUs by default). */
+Test(sm_solvers, wi_accurate) { check_forced("wi", CLDNN_SOFTMAX_ACCURATE); }
+Test(sm_solvers, wg_log) { check_forced("wg", CLDNN_SOFTMAX_LOG); }
+Test(sm_solvers, split_fast) { check_forced("split", CLDNN_SOFTMAX_FAST); }
+
+/* The tile on HALF storage, both directions, large offsets for ACCURATE and LOG. */
+Test(sm_solvers, tile_half_and_range) {
+    setenv("CLDNN_SOFTMAX_SOLVER", "tile", 1);
+    double worst = 0;
+    for (int a = 0; a < 3; a++) {
+        sm_case c = {(cldnnSoftmaxAlgorithm_t)a, CLDNN_SOFTMAX_MODE_CHANNEL};
+        worst = dmax(worst, forward_run(c, &k_tile_layouts[1], 0.5f, 0.25f, 0, CLDNN_DATA_HALF, -4.0, 4.0, 0.1));
+        worst = dmax(worst, backward_run(c, &k_tile_layouts[3], 1.0f, 0.0f, CLDNN_DATA_HALF, 0.0));
+        if (a != CLDNN_SOFTMAX_FAST)
+            worst = dmax(worst, forward_run(c, &k_tile_layouts[0], 1.0f, 0.0f, 0, CLDNN_DATA_FLOAT, 996.0, 1004.0, 0.0));
+    }
+    unsetenv("CLDNN_SOFTMAX_SOLVER");
+    cr_log_info("tile half and range: largest error / tolerance = %.3f", worst);
+}
+
+/* A forced tile that does not fit in local memory (8 rows x 2 x 4096 floats backward) is not run
+** by another solver in its place: the call reports NOT_SUPPORTED and leaves dx alone. */
+Test(sm_solvers, tile_too_long) {
+    static const layout l = {"1x4096x1x2", 4, {1, 4096, 1, 2}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 0}};
+    fx_tensor y, dy, dx;
+    make_tensor(&y, &l, &l.a, CLDNN_DATA_FLOAT);
+    make_tensor(&dy, &l, &l.c, CLDNN_DATA_FLOAT);
+    make_tensor(&dx, &l, &l.b, CLDNN_DATA_FLOAT);
+    fx_tensor_poison_random(&y);
+    fx_tensor_poison_random(&dy);
+    fx_tensor_poison_random(&dx);
+    fx_tensor_upload(&y);
+    fx_tensor_upload(&dy);
+    fx_tensor_upload(&dx);
+    float one = 1.0f, zero = 0.0f;
+    setenv("CLDNN_SOFTMAX_SOLVER", "tile", 1);
+    FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED,
+                     cldnnSoftmaxBackward(fx_handle(), CLDNN_SOFTMAX_ACCURATE, CLDNN_SOFTMAX_MODE_CHANNEL, &one, y.desc,
+                                          y.mem, y.offset, dy.desc, dy.mem, dy.offset, &zero, dx.desc, dx.mem,
+                                          dx.offset));
+    unsetenv("CLDNN_SOFTMAX_SOLVER");
+    fx_expect_untouched(&dx, "dx", "rejected call");
+    fx_tensor_free(&y);
+    fx_tensor_free(&dy);
+    fx_tensor_free(&dx);
 }
 
 /* ---------------------------------------------------------------------------- bad input */

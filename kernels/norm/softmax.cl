@@ -13,13 +13,18 @@
  * Build options
  *   -DSM_DIR=0|1        forward | backward
  *   -DSM_ALGO=0|1|2     FAST | ACCURATE | LOG (cldnnSoftmaxAlgorithm_t)
- *   -DWG=<n>            work-group size of softmax_wg (a power of two, default 256)
+ *   -DWG=<n>            work-group size of softmax_wg, _split_* and _tile (a power of two, default 256)
+ *   -DTP=<p>            softmax_tile: rows per work-group (a power of two dividing WG, default 32:
+ *                       32 floats are one 128-byte segment; the host takes more for short rows,
+ *                       fewer for long ones); LANES = WG / TP work-items per row
  *   -DDATA_HALF, -DIDX_T: see common/helpers.h
  * Kernels
  *   softmax_wi   one work-item per row: short rows (adjacent rows are adjacent work-items, so
  *                CHANNEL mode on NCHW reads coalesced)
  *   softmax_wg   one work-group per row: long rows, reductions through local memory
  *   softmax_split_partial / softmax_split_apply: several work-groups per row (few, long rows)
+ *   softmax_tile TP adjacent rows per work-group, staged once in local memory: rows of moderate
+ *                length whose row index has unit stride (CHANNEL mode on NCHW)
  */
 #include "common/helpers.h"
 
@@ -32,6 +37,10 @@
 #ifndef WG
 #define WG 256
 #endif
+#ifndef TP
+#define TP 32
+#endif
+#define LANES (WG / TP)
 
 #define SM_ARGS                                                                                        \
     ulong rows, ulong L, int nr, long8 rdims, int ne, long8 edims, __global const STORAGE_T* p0,       \
@@ -85,18 +94,20 @@ inline float sm_store(float v, float old, float alpha, float beta) {
     p1 += off1;                                                                          \
     out += offo
 
-/* The work of one row, shared by both kernels: elements e = FIRST, FIRST + STEP, ... < L, and
- * RMAX / RSUM combine a partial over the row's work-items (the identity for softmax_wi). */
+/* The work of one row, shared by every kernel: elements e = FIRST, FIRST + STEP, ... < n, RMAX /
+ * RSUM combine a partial over the row's work-items (the identity for softmax_wi), and GET(K, e, i)
+ * is operand K's value at element e, whose global offset is i (SM_GLOBAL reads it there,
+ * SM_TILED from softmax_tile's local copy). */
 #if SM_DIR == 0
 /* Forward reads x twice: one pass for the normalizer, one to write. ACCURATE and LOG find the
  * max and the sum of exp(x - max) in the same pass (the running sum is rescaled when the max
  * grows); partials of several work-items combine by rescaling to the largest max. */
 #if SM_ALGO != 0
-#define SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)                              \
+#define SM_NORMALIZER(FIRST, STEP, RMAX, RSUM, GET)                         \
     float m = -INFINITY, s = 0.0f;                                          \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
-        float x = LOAD(p0, i0);                                             \
+        float x = GET(0, e, i0);                                            \
         if (x > m) {                                                        \
             s = s * exp(m - x) + 1.0f;                                      \
             m = x;                                                          \
@@ -110,12 +121,12 @@ inline float sm_store(float v, float old, float alpha, float beta) {
         m = mg;                                                             \
     }
 #else
-#define SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)                              \
+#define SM_NORMALIZER(FIRST, STEP, RMAX, RSUM, GET)                         \
     const float m = 0.0f;                                                   \
     float s = 0.0f;                                                         \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
-        s += exp(LOAD(p0, i0));                                             \
+        s += exp(GET(0, e, i0));                                            \
     }                                                                       \
     s = RSUM(s);
 #endif
@@ -124,11 +135,11 @@ inline float sm_store(float v, float old, float alpha, float beta) {
 #else
 #define SM_FWD_VALUE(x) (exp((x) - m) / s)
 #endif
-#define SM_REDUCE(FIRST, STEP, RMAX, RSUM) SM_NORMALIZER(FIRST, STEP, RMAX, RSUM)
-#define SM_WRITE(FIRST, STEP)                                               \
+#define SM_REDUCE(FIRST, STEP, RMAX, RSUM, GET) SM_NORMALIZER(FIRST, STEP, RMAX, RSUM, GET)
+#define SM_WRITE(FIRST, STEP, GET)                                          \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
-        float v = SM_FWD_VALUE(LOAD(p0, i0));                               \
+        float v = SM_FWD_VALUE(GET(0, e, i0));                              \
         STORE(out, io, sm_store(v, beta != 0.0f ? LOAD(out, io) : 0.0f, alpha, beta)); \
     }
 #else
@@ -139,21 +150,24 @@ inline float sm_store(float v, float old, float alpha, float beta) {
 #define SM_BWD_TERM(y, dy) ((dy) * (y))
 #define SM_BWD_VALUE(y, dy) ((y) * ((dy) - s))
 #endif
-#define SM_REDUCE(FIRST, STEP, RMAX, RSUM)                                  \
+#define SM_REDUCE(FIRST, STEP, RMAX, RSUM, GET)                             \
     float s = 0.0f;                                                         \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
-        s += SM_BWD_TERM(LOAD(p0, i0), LOAD(p1, i1));                       \
+        s += SM_BWD_TERM(GET(0, e, i0), GET(1, e, i1));                     \
     }                                                                       \
     s = RSUM(s);
-#define SM_WRITE(FIRST, STEP)                                               \
+#define SM_WRITE(FIRST, STEP, GET)                                          \
     for (IDX_T e = (FIRST); e < n; e += (STEP)) {                           \
         SM_ELEM(e, i0, i1, io);                                             \
-        float v = SM_BWD_VALUE(LOAD(p0, i0), LOAD(p1, i1));                 \
+        float v = SM_BWD_VALUE(GET(0, e, i0), GET(1, e, i1));               \
         STORE(out, io, sm_store(v, beta != 0.0f ? LOAD(out, io) : 0.0f, alpha, beta)); \
     }
 #endif
-#define SM_ROW(FIRST, STEP, RMAX, RSUM) SM_REDUCE(FIRST, STEP, RMAX, RSUM) SM_WRITE(FIRST, STEP)
+#define SM_ROW(FIRST, STEP, RMAX, RSUM, GET) SM_REDUCE(FIRST, STEP, RMAX, RSUM, GET) SM_WRITE(FIRST, STEP, GET)
+
+/* GET for the loops above: operand K's value at element e, read from global memory at offset i. */
+#define SM_GLOBAL(K, e, i) LOAD(p##K, i)
 
 #define SM_SELF(v) (v)
 
@@ -163,7 +177,7 @@ __kernel void softmax_wi(SM_ARGS) {
         return;
     SM_ROW_BASES(r);
     const IDX_T n = (IDX_T)L;
-    SM_ROW(0, 1, SM_SELF, SM_SELF)
+    SM_ROW(0, 1, SM_SELF, SM_SELF, SM_GLOBAL)
 }
 
 /* Tree reductions over the work-group; every work-item gets the result. */
@@ -205,7 +219,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_wg(SM_ARGS
     const IDX_T lid = (IDX_T)get_local_id(0);
     SM_ROW_BASES(r);
     const IDX_T n = (IDX_T)L;
-    SM_ROW(lid, WG, SM_WG_MAX, SM_WG_SUM)
+    SM_ROW(lid, WG, SM_WG_MAX, SM_WG_SUM, SM_GLOBAL)
 }
 
 /* Long rows and few of them: G work-groups per row, each owning a chunk of `chunk` elements.
@@ -220,7 +234,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_split_part
     const IDX_T lid = (IDX_T)get_local_id(0);
     SM_ROW_BASES(r);
     const IDX_T n = min((IDX_T)L, (g + 1) * (IDX_T)chunk);
-    SM_REDUCE(g * (IDX_T)chunk + lid, WG, SM_WG_MAX, SM_WG_SUM)
+    SM_REDUCE(g * (IDX_T)chunk + lid, WG, SM_WG_MAX, SM_WG_SUM, SM_GLOBAL)
     if (lid == 0) {
 #if SM_DIR == 0
         part[2 * (r * (IDX_T)G + g)] = m;
@@ -250,5 +264,51 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_split_appl
     for (int i = 0; i < G; ++i)
         s += pr[2 * i + 1];
 #endif
-    SM_WRITE(g * (IDX_T)chunk + lid, WG)
+    SM_WRITE(g * (IDX_T)chunk + lid, WG, SM_GLOBAL)
+}
+
+/* softmax_tile: work-group g owns rows g*TP .. g*TP+TP-1 (the last group may run past `rows`)
+ * and all L elements of each. Work-item lid serves row pr = lid % TP with lane = lid / TP, and
+ * elements lane, lane + LANES, ...: the TP work-items of one lane read element e of TP adjacent
+ * rows, adjacent in memory when the row index has unit stride. Each work-item copies its
+ * elements of p0 (and p1) into the local tile `t` (operand K at t[K*L*TP + e*TP + pr]), reduces
+ * them from there, combines the row's LANES partials through `red` in a fixed tree order (the
+ * result does not depend on timing), then writes its elements from the tile: x (y, dy) is read
+ * from global memory once. A work-item only rereads what it stored itself, so the tile needs no
+ * barrier; the reductions have theirs. Host: t is a __local argument of L * TP * (SM_DIR + 1)
+ * floats; grid ceil(rows / TP) work-groups of WG. */
+inline float tile_reduce(float v, __local float* red, int is_max) {
+    const int lid = (int)get_local_id(0);
+    red[lid] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = WG / 2; h >= TP; h >>= 1) { /* h = half the lanes still combining, times TP */
+        if (lid < h)
+            red[lid] = is_max ? fmax(red[lid], red[lid + h]) : red[lid] + red[lid + h];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    float r = red[lid % TP];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+
+#define SM_TILE_MAX(v) tile_reduce((v), red, 1)
+#define SM_TILE_SUM(v) tile_reduce((v), red, 0)
+#define SM_TILED(K, e, i) t[(K) * kstride + (e) * TP + pr]
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void softmax_tile(SM_ARGS, __local float* t) {
+    __local float red[WG];
+    const IDX_T lid = (IDX_T)get_local_id(0), pr = lid % TP, lane = lid / TP;
+    const IDX_T r = (IDX_T)get_group_id(0) * TP + pr;
+    const IDX_T kstride = (IDX_T)L * TP;
+    const IDX_T n = r < rows ? (IDX_T)L : 0; /* rows past the end only join the barriers */
+    SM_ROW_BASES(r < rows ? r : 0);
+#pragma unroll 4 /* several loads in flight per work-item */
+    for (IDX_T e = lane; e < n; e += LANES) {
+        SM_ELEM(e, i0, i1, io);
+        t[e * TP + pr] = LOAD(p0, i0);
+#if SM_DIR == 1
+        t[kstride + e * TP + pr] = LOAD(p1, i1);
+#endif
+    }
+    SM_ROW(lane, LANES, SM_TILE_MAX, SM_TILE_SUM, SM_TILED)
 }

@@ -5,15 +5,24 @@
 ** row per n (elements: C and every spatial dim), CHANNEL mode one row per (n, spatial position)
 ** (elements: C). Both groups of dims are collapsed where every operand is contiguous across
 ** them and handed to kernels/norm/softmax.cl as strided views, so NCHW, NHWC and padded tensors
-** take the same path. Two solvers, first applicable wins:
-**   softmax_wi     rows of at most 64 elements: one work-item per row
+** take the same path. Four solvers, first applicable wins:
+**   softmax_tile   rows adjacent in memory (unit stride of the innermost row dim in every
+**                  operand: CHANNEL mode on NCHW) whose TP x L tile fits in local memory: TP rows
+**                  per work-group, each element read from global memory once (on CPUs only rows
+**                  of more than 64)
+**   softmax_wi     rows of at most 64 elements: one work-item per row; on GPUs also adjacent rows
+**                  too long for the tile (up to 4096), when there are many of them
 **   softmax_split  few rows of at least 16384 elements: several work-groups per row, partial
 **                  normalizers through the handle's scratch, then a pass that applies them
 **   softmax_wg     other longer rows: one work-group per row, local-memory reductions
+** CLDNN_SOFTMAX_SOLVER=wi|tile|split|wg (read per call) forces that solver where it can run at
+** all (the tile needs its tile to fit; split and wg need work-groups of 64); no other applies
+** then. Tests use it to put each solver through every layout.
 */
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct {
@@ -38,7 +47,12 @@ typedef struct {
     int idx32;
     int groups;      /* softmax_split: work-groups per row */
     uint64_t chunk;  /* softmax_split: elements per work-group */
+    int tp;          /* softmax_tile: rows per work-group; 0 for the other kernels */
 } sm_params;
+
+/* softmax_tile: local memory for the tile, at most; 48 KiB is what NVIDIA and most GPUs grant
+** one work-group, and a larger tile would leave a GPU core too few groups to hide latency. */
+#define TILE_BYTES_MAX 49152u
 
 /* Work-groups per row for softmax_split: enough to give every compute unit 8 groups on a GPU (2
 ** groups left it idle on the H100: 0.27 of copy bandwidth at 128 rows of 131072) or 2 on a CPU,
@@ -83,11 +97,6 @@ static int collapse(int nsel, const int* which, const int64_t* dims, const int64
     return ng;
 }
 
-static int wi_applicable(const void* problem, const cldnn_device_profile* dev) {
-    (void)dev;
-    return ((const sm_problem*)problem)->len <= 64;
-}
-
 static size_t group_size(const cldnn_device_profile* dev) {
     size_t wg = 256;
     while (wg > dev->max_wg_size)
@@ -95,8 +104,68 @@ static size_t group_size(const cldnn_device_profile* dev) {
     return wg;
 }
 
+/* softmax_tile's rows per work-group (TP, a power of two from 8 to the work-group size; the
+** work-group's wg / TP lanes share a row): at least 32 (a load of 32 adjacent rows' floats is one
+** 128-byte segment), more while each work-item would hold fewer than 8 elements (short rows:
+** enough loads in flight, fewer reduction steps), then fewer until the tile and the reduction
+** array fit in local memory; 0 when even 8 rows do not fit. */
+static int tile_rows(const sm_problem* p, const cldnn_device_profile* dev) {
+    uint64_t wg = group_size(dev);
+    uint64_t budget = dev->local_mem < TILE_BYTES_MAX ? dev->local_mem : TILE_BYTES_MAX;
+    uint64_t tp = 8;
+    while (tp * 2 <= wg && (tp < 32 || tp * p->len < 8 * wg))
+        tp *= 2;
+    for (; tp >= 8; tp /= 2)
+        if ((tp * p->len * (uint64_t)(p->dir + 1) + wg) * sizeof(float) <= budget)
+            return (int)tp;
+    return 0;
+}
+
+/* Rows adjacent in memory: the innermost row dim has unit stride in every operand. */
+static int rows_adjacent(const sm_problem* p) {
+    return p->rdims[0] > 1 && p->rs[0][0] == 1 && p->rs[1][0] == 1 && p->rs[2][0] == 1;
+}
+
+/* What CLDNN_SOFTMAX_SOLVER decides for solver `me` ("wi", "tile", "split", "wg"): 1 it is
+** forced, 0 another one is, -1 nothing is forced (unset or not a solver's name). */
+static int forced(const char* me) {
+    const char* v = getenv("CLDNN_SOFTMAX_SOLVER");
+    if (v == NULL || (strcmp(v, "wi") != 0 && strcmp(v, "tile") != 0 && strcmp(v, "split") != 0 &&
+                      strcmp(v, "wg") != 0))
+        return -1;
+    return strcmp(v, me) == 0;
+}
+
+static int tile_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const sm_problem* p = (const sm_problem*)problem;
+    if (dev->max_wg_size < 64 || tile_rows(p, dev) == 0)
+        return 0;
+    int f = forced("tile");
+    /* PoCL on a CPU, 8x128x64x64 CHANNEL: 3-8x faster than softmax_wg; about even with
+    ** softmax_wi on rows of 21, so short rows stay with softmax_wi there. */
+    return f >= 0 ? f : rows_adjacent(p) && (!dev->is_cpu || p->len > 64);
+}
+
+/* Adjacent rows too long for the tile: one work-item per row reads each row twice but
+** coalesced, where a work-group per row would read TP rows' segments once per row. Enough rows
+** to give every compute unit 256 work-items, rows of at most 4096 elements. */
+static int wi_long_rows(const sm_problem* p, const cldnn_device_profile* dev) {
+    return !dev->is_cpu && rows_adjacent(p) && p->len <= 4096 && p->rows >= 256u * dev->compute_units;
+}
+
+static int wi_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const sm_problem* p = (const sm_problem*)problem;
+    int f = forced("wi");
+    if (f >= 0)
+        return f;
+    return p->len <= 64 || wi_long_rows(p, dev);
+}
+
 static int split_applicable(const void* problem, const cldnn_device_profile* dev) {
-    return dev->max_wg_size >= 64 && split_groups((const sm_problem*)problem, dev, group_size(dev)) > 1;
+    if (dev->max_wg_size < 64)
+        return 0;
+    int f = forced("split");
+    return f >= 0 ? f : split_groups((const sm_problem*)problem, dev, group_size(dev)) > 1;
 }
 
 static void split_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -111,7 +180,18 @@ static void split_defaults(const void* problem, const cldnn_device_profile* dev,
 
 static int wg_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)problem;
-    return dev->max_wg_size >= 64;
+    if (dev->max_wg_size < 64)
+        return 0;
+    int f = forced("wg");
+    return f >= 0 ? f : 1;
+}
+
+static void tile_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const sm_problem* p = (const sm_problem*)problem;
+    sm_params* q = (sm_params*)params;
+    q->wg = group_size(dev);
+    q->idx32 = p->span_max < (1ull << 32) - 64;
+    q->tp = tile_rows(p, dev);
 }
 
 static void wi_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -129,13 +209,16 @@ static void wg_defaults(const void* problem, const cldnn_device_profile* dev, vo
 }
 
 
-/* Launches `kernel` over the problem: one work-item per row, or `per_group` work-groups per row
-** (the split kernels get chunk, G and the partials buffer `part` as extra arguments). */
+/* Launches `kernel` over `items` work-items in groups of q->wg. The split kernels get chunk, G
+** and the partials buffer `part` as extra arguments; softmax_tile (q->tp > 0) gets -DTP and its
+** local tile. */
 static cldnnStatus_t sm_launch(cldnnHandle_t h, const sm_problem* p, const sm_params* q, const sm_buffers* b,
-                               const char* kernel, int per_group, cl_mem part) {
-    char opts[160];
-    snprintf(opts, sizeof opts, "-DSM_DIR=%d -DSM_ALGO=%d -DWG=%zu -DIDX_T=%s%s", p->dir, p->algo, q->wg,
-             q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+                               const char* kernel, uint64_t items, cl_mem part) {
+    char opts[160], tp[24] = "";
+    if (q->tp > 0)
+        snprintf(tp, sizeof tp, " -DTP=%d", q->tp);
+    snprintf(opts, sizeof opts, "-DSM_DIR=%d -DSM_ALGO=%d -DWG=%zu -DIDX_T=%s%s%s", p->dir, p->algo, q->wg,
+             q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "", tp);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "norm/softmax.cl", opts, kernel, &k));
     cl_long8 rd, ed, rs[3], es[3];
@@ -171,18 +254,31 @@ static cldnnStatus_t sm_launch(cldnnHandle_t h, const sm_problem* p, const sm_pa
         CLDNN_SETARG(k, 21, G);
         CLDNN_SETARG(k, 22, part);
     }
-    uint64_t items = per_group ? p->rows * (uint64_t)per_group * (uint64_t)q->wg : p->rows;
+    if (q->tp > 0) {
+        size_t tile = (size_t)q->tp * (size_t)p->len * (size_t)(p->dir + 1) * sizeof(float);
+        cl_int err = clSetKernelArg(k, 20, tile, NULL);
+        if (err != CL_SUCCESS)
+            return CLDNN_CL_FAIL(err, "clSetKernelArg (softmax_tile's local tile)");
+    }
     return cldnn_enqueue_1d(h, k, items, q->wg, kernel);
 }
 
 static cldnnStatus_t wi_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
-    return sm_launch(h, (const sm_problem*)problem, (const sm_params*)params, (const sm_buffers*)buffers,
-                     "softmax_wi", 0, NULL);
+    const sm_problem* p = (const sm_problem*)problem;
+    return sm_launch(h, p, (const sm_params*)params, (const sm_buffers*)buffers, "softmax_wi", p->rows, NULL);
 }
 
 static cldnnStatus_t wg_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
-    return sm_launch(h, (const sm_problem*)problem, (const sm_params*)params, (const sm_buffers*)buffers,
-                     "softmax_wg", 1, NULL);
+    const sm_problem* p = (const sm_problem*)problem;
+    const sm_params* q = (const sm_params*)params;
+    return sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_wg", p->rows * q->wg, NULL);
+}
+
+static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const sm_problem* p = (const sm_problem*)problem;
+    const sm_params* q = (const sm_params*)params;
+    uint64_t groups = (p->rows + (uint64_t)q->tp - 1) / (uint64_t)q->tp;
+    return sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_tile", groups * q->wg, NULL);
 }
 
 static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -190,11 +286,13 @@ static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void*
     const sm_params* q = (const sm_params*)params;
     cl_mem part;
     CLDNN_TRY(cldnn_scratch_get(h, (size_t)(p->rows * (uint64_t)q->groups * 2u * sizeof(float)), &part));
-    CLDNN_TRY(sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_split_partial", q->groups, part));
-    return sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_split_apply", q->groups, part);
+    uint64_t items = p->rows * (uint64_t)q->groups * q->wg;
+    CLDNN_TRY(sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_split_partial", items, part));
+    return sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_split_apply", items, part);
 }
 
 static const cldnn_solver sm_solvers[] = {
+    {"softmax_tile", -1, tile_applicable, NULL, tile_defaults, sizeof(sm_params), tile_run},
     {"softmax_wi", -1, wi_applicable, NULL, wi_defaults, sizeof(sm_params), wi_run},
     {"softmax_split", -1, split_applicable, NULL, split_defaults, sizeof(sm_params), split_run},
     {"softmax_wg", -1, wg_applicable, NULL, wg_defaults, sizeof(sm_params), wg_run},
