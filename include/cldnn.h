@@ -1,4 +1,5 @@
-/*
+/**
+** \file cldnn.h
 ** cldnn.h: the public C API of cldnn, an OpenCL deep-learning primitives library.
 **
 ** The API follows cuDNN's v7 shape (handle, descriptors, alpha/beta scaling) so that code
@@ -16,6 +17,26 @@
 **     threads at once (the program cache shared between handles is thread-safe).
 **   - Work is enqueued on the handle's in-order queue; calls return without waiting.
 **   - Descriptors are host data: Create/Set/Get/Destroy, Destroy(NULL) is SUCCESS.
+**
+** Statuses: each function's comment lists what it returns. Three groups recur, named there:
+**   - the argument checks: BAD_PARAM_NULL_POINTER (the handle, a descriptor, a buffer, alpha, beta
+**     or another required pointer is NULL), BAD_PARAM (a descriptor created but never set, or of
+**     the wrong rank), BAD_PARAM_OUT_OF_BOUND (an enum, size or count outside its range);
+**   - the buffer checks, per (cl_mem, byte offset) pair: BAD_PARAM_MISALIGNED (offset not a
+**     multiple of the element size), BAD_PARAM_SIZE_INSUFFICIENT (the cl_mem smaller than the
+**     offset plus the descriptor's span, or a workspace smaller than needed),
+**     BAD_PARAM_QUEUE_MISMATCH (a cl_mem of another context than the handle's queue);
+**   - the run failures: NOT_SUPPORTED_DATA_TYPE (data other than FLOAT, or HALF where it is
+**     storage), INTERNAL_ERROR_COMPILATION_FAILED (a kernel did not build; the build log is in
+**     the last-error string), INTERNAL_ERROR_HOST_ALLOCATION_FAILED,
+**     INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED (an internal scratch buffer), EXECUTION_FAILED_OPENCL
+**     (an OpenCL call failed; its error name is in the last-error string).
+** Checks run before anything is enqueued: a call that fails a check changes no buffer. Every
+** failure records its detail for cldnnGetLastErrorString; every success clears it.
+**
+** Thread safety: each comment says it in one line. A handle is used by one thread at a time;
+** descriptors are host data without locks (read from many threads at once, never Set or
+** Destroyed while in use); the program cache under all handles is locked internally.
 */
 #ifndef CLDNN_API_H_
 #define CLDNN_API_H_
@@ -24,6 +45,7 @@
 #include <stdint.h>
 
 #ifndef CL_TARGET_OPENCL_VERSION
+/** OpenCL 1.2 API level, unless the includer chose one before including this header. */
 #define CL_TARGET_OPENCL_VERSION 120
 #endif
 #if defined(__APPLE__)
@@ -39,6 +61,7 @@
 #define CLDNN_EXPORT __declspec(dllimport)
 #endif
 #else
+/** Marks the exported functions (default visibility; dllexport/dllimport on Windows). */
 #define CLDNN_EXPORT __attribute__((visibility("default")))
 #endif
 
@@ -47,14 +70,17 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------- version */
+/** Major version: an ABI break changes it (and the SONAME, libcldnn.so.MAJOR). */
 #define CLDNN_MAJOR 0
+/** Minor version: additions only. */
 #define CLDNN_MINOR 1
+/** Patch version: fixes only. */
 #define CLDNN_PATCH 0
-/* Encoding fixed forever: MAJOR*10000 + MINOR*100 + PATCH. */
+/** Encoding fixed forever: MAJOR*10000 + MINOR*100 + PATCH. */
 #define CLDNN_VERSION (CLDNN_MAJOR * 10000 + CLDNN_MINOR * 100 + CLDNN_PATCH)
 
 /* ----------------------------------------------------------------- status */
-/* Grouped by thousands as cuDNN does: the category of s is CLDNN_STATUS_CATEGORY(s). */
+/** Grouped by thousands as cuDNN does: the category of s is CLDNN_STATUS_CATEGORY(s). */
 typedef enum {
     CLDNN_STATUS_SUCCESS = 0,
     CLDNN_STATUS_NOT_INITIALIZED = 1001,
@@ -79,33 +105,58 @@ typedef enum {
     CLDNN_STATUS_EXECUTION_FAILED_OPENCL = 5001
 } cldnnStatus_t;
 
+/** The category of a status: 0, 1000, 2000 (bad parameter), 3000 (not supported), 4000 (internal error) or 5000 (execution failed). */
 #define CLDNN_STATUS_CATEGORY(s) (((int)(s) / 1000) * 1000)
 
-/* The static name of a status ("CLDNN_STATUS_BAD_PARAM", ...); "CLDNN_STATUS_UNKNOWN" otherwise. */
+/** The static name of a status ("CLDNN_STATUS_BAD_PARAM", ...); "CLDNN_STATUS_UNKNOWN" otherwise.
+** Statuses: none (returns a string, never NULL).
+** Thread safety: any thread, at any time. */
 CLDNN_EXPORT const char* cldnnGetErrorString(cldnnStatus_t status);
-/* Copies the detail of the last failure on the calling thread (which argument, which check, the
+/** Copies the detail of the last failure on the calling thread (which argument, which check, the
 ** OpenCL error name, the build log) into buf, truncated and NUL-terminated to size bytes. An
-** empty string when the last call on this thread succeeded. buf == NULL or size == 0: no-op. */
+** empty string when the last call on this thread succeeded. buf == NULL or size == 0: no-op.
+** Statuses: none (returns nothing).
+** Thread safety: any thread; the detail is per thread (thread-local). */
 CLDNN_EXPORT void cldnnGetLastErrorString(char* buf, size_t size);
-/* CLDNN_VERSION of the library that is linked (compare with the header's CLDNN_VERSION). */
+/** CLDNN_VERSION of the library that is linked (compare with the header's CLDNN_VERSION).
+** Statuses: none (returns the number).
+** Thread safety: any thread, at any time. */
 CLDNN_EXPORT size_t cldnnGetVersion(void);
 
 /* ----------------------------------------------------------------- handle */
+/** A library context bound to one in-order cl_command_queue (cldnnCreate, cldnnCreateDefault). */
 typedef struct cldnnContext* cldnnHandle_t;
 
-/* Binds a new handle to the caller's in-order queue (retained until cldnnDestroy). */
+/** Binds a new handle to the caller's in-order queue (retained until cldnnDestroy).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or queue NULL); BAD_PARAM (not a valid queue,
+** or an out-of-order one); INTERNAL_ERROR_HOST_ALLOCATION_FAILED; EXECUTION_FAILED_OPENCL.
+** Thread safety: any thread; the queue may be shared with other handles and with the caller's own
+** work. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreate(cldnnHandle_t* handle, cl_command_queue queue);
-/* The embedded default device: CLDNN_DEVICE = "gpu", "cpu", "P:D" (platform and device index)
+/** The embedded default device: CLDNN_DEVICE = "gpu", "cpu", "P:D" (platform and device index)
 ** or a case-insensitive substring of the device name; unset: the first GPU, else the first
-** device of any type. The handle owns its context and in-order queue. */
+** device of any type. The handle owns its context and in-order queue.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle NULL); NOT_SUPPORTED_DEVICE (no OpenCL device,
+** or none matches CLDNN_DEVICE); INTERNAL_ERROR_HOST_ALLOCATION_FAILED; EXECUTION_FAILED_OPENCL
+** (context or queue creation failed).
+** Thread safety: any thread; every call makes a new handle, context and queue. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreateDefault(cldnnHandle_t* handle);
-/* Releases the handle's queue reference and per-handle state; NULL is SUCCESS. Does not wait
-** for enqueued work: the caller's queue keeps it alive. */
+/** Releases the handle's queue reference and per-handle state; NULL is SUCCESS. Does not wait
+** for enqueued work: the caller's queue keeps it alive.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: no other call may use the handle meanwhile or afterwards. */
 CLDNN_EXPORT cldnnStatus_t cldnnDestroy(cldnnHandle_t handle);
-/* Rebinds to another in-order queue of the same context and device; a queue of another context
-** or device is BAD_PARAM_QUEUE_MISMATCH. */
+/** Rebinds to another in-order queue of the same context and device; a queue of another context
+** or device is BAD_PARAM_QUEUE_MISMATCH.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or queue NULL); BAD_PARAM (not a valid queue,
+** or out-of-order); BAD_PARAM_QUEUE_MISMATCH; EXECUTION_FAILED_OPENCL.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetQueue(cldnnHandle_t handle, cl_command_queue queue);
-/* The bound queue (not retained for the caller). */
+/** The bound queue (not retained for the caller).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or queue NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetQueue(cldnnHandle_t handle, cl_command_queue* queue);
 
 /* How Get and Find choose algorithms (per handle; the default DB_OR_HEURISTIC, or the
@@ -133,6 +184,7 @@ CLDNN_EXPORT cldnnStatus_t cldnnGetFindMode(cldnnHandle_t handle, cldnnFindMode_
 CLDNN_EXPORT cldnnStatus_t cldnnSetDatabasePath(cldnnHandle_t handle, const char* path);
 
 /* ------------------------------------------------------- tensors, filters */
+/** Element types; cldnn computes FLOAT (HALF as storage), the rest give NOT_SUPPORTED_DATA_TYPE. */
 typedef enum {
     CLDNN_DATA_FLOAT = 0,
     CLDNN_DATA_DOUBLE = 1,
@@ -144,58 +196,121 @@ typedef enum {
     CLDNN_DATA_INT64 = 10
 } cldnnDataType_t;
 
+/** Packed layouts: dimensions are always given in logical NCHW order, the format chooses the strides. */
 typedef enum {
     CLDNN_TENSOR_NCHW = 0,
     CLDNN_TENSOR_NHWC = 1
 } cldnnTensorFormat_t;
 
+/** Whether NaN inputs propagate through max-like operations. */
 typedef enum {
     CLDNN_NOT_PROPAGATE_NAN = 0,
     CLDNN_PROPAGATE_NAN = 1
 } cldnnNanPropagation_t;
 
+/** The most dimensions a tensor or filter descriptor holds. */
 #define CLDNN_DIM_MAX 8
 
+/** Dimensions, strides (in elements) and data type of a tensor: host data. */
 typedef struct cldnnTensorStruct* cldnnTensorDescriptor_t;
+/** Dimensions, layout and data type of a convolution filter: host data. */
 typedef struct cldnnFilterStruct* cldnnFilterDescriptor_t;
 
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreateTensorDescriptor(cldnnTensorDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnDestroyTensorDescriptor(cldnnTensorDescriptor_t desc);
-/* Dimensions are always given in logical NCHW order; format chooses the packed strides. */
+/** Dimensions are always given in logical NCHW order; format chooses the packed strides.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (a dimension < 1, a
+** format or data type not of its enum, or a span past 63 bits).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetTensor4dDescriptor(cldnnTensorDescriptor_t desc, cldnnTensorFormat_t format,
                                                       cldnnDataType_t dataType, int n, int c, int h, int w);
-/* Strides in elements; each dimension >= 1, each stride >= 1. */
+/** Strides in elements; each dimension >= 1, each stride >= 1.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (a dimension or
+** stride < 1, a data type not of its enum, or a span past 63 bits).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetTensor4dDescriptorEx(cldnnTensorDescriptor_t desc, cldnnDataType_t dataType,
                                                         int n, int c, int h, int w,
                                                         int nStride, int cStride, int hStride, int wStride);
+/** Reads back a 4-d descriptor: data type, dimensions and strides in elements; each output pointer
+** may be NULL to skip it.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM (never set, or not 4-d).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetTensor4dDescriptor(const cldnnTensorDescriptor_t desc, cldnnDataType_t* dataType,
                                                       int* n, int* c, int* h, int* w,
                                                       int* nStride, int* cStride, int* hStride, int* wStride);
-/* 1 <= nbDims <= CLDNN_DIM_MAX; the span (1 + sum (dims[i]-1)*strides[i]) times the element size
-** must fit in 63 bits, else BAD_PARAM_OUT_OF_BOUND. */
+/** 1 <= nbDims <= CLDNN_DIM_MAX; the span (1 + sum (dims[i]-1)*strides[i]) times the element size
+** must fit in 63 bits, else BAD_PARAM_OUT_OF_BOUND.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc, dims or strides NULL); BAD_PARAM_OUT_OF_BOUND
+** (nbDims, a dimension, a stride or the span out of range).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetTensorNdDescriptor(cldnnTensorDescriptor_t desc, cldnnDataType_t dataType,
                                                       int nbDims, const int64_t dims[], const int64_t strides[]);
-/* Writes at most nbDimsRequested entries of dims and strides; *nbDims gets the real count. */
+/** Writes at most nbDimsRequested entries of dims and strides; *nbDims gets the real count.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or a needed output NULL); BAD_PARAM (never set);
+** BAD_PARAM_OUT_OF_BOUND (nbDimsRequested < 0).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetTensorNdDescriptor(const cldnnTensorDescriptor_t desc, int nbDimsRequested,
                                                       cldnnDataType_t* dataType, int* nbDims,
                                                       int64_t dims[], int64_t strides[]);
-/* Bytes a buffer must hold past its offset for this descriptor (the strided span). */
+/** Bytes a buffer must hold past its offset for this descriptor (the strided span).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or size NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetTensorSizeInBytes(const cldnnTensorDescriptor_t desc, size_t* size);
 
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreateFilterDescriptor(cldnnFilterDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnDestroyFilterDescriptor(cldnnFilterDescriptor_t desc);
-/* k output channels, c input channels (per group), h x w window; KCRS for NCHW, KRSC for NHWC. */
+/** k output channels, c input channels (per group), h x w window; KCRS for NCHW, KRSC for NHWC.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (a dimension < 1, a
+** format or data type not of its enum).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetFilter4dDescriptor(cldnnFilterDescriptor_t desc, cldnnDataType_t dataType,
                                                       cldnnTensorFormat_t format, int k, int c, int h, int w);
-/* 3 <= nbDims <= CLDNN_DIM_MAX; dims in K, C, spatial... order. */
+/** 3 <= nbDims <= CLDNN_DIM_MAX; dims in K, C, spatial... order.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or dims NULL); BAD_PARAM_OUT_OF_BOUND (nbDims, a
+** dimension, the format or the data type out of range).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetFilterNdDescriptor(cldnnFilterDescriptor_t desc, cldnnDataType_t dataType,
                                                       cldnnTensorFormat_t format, int nbDims, const int64_t dims[]);
+/** Reads back a filter descriptor: data type, format, and at most nbDimsRequested dimensions (K, C,
+** spatial...); *nbDims gets the real count.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or an output NULL); BAD_PARAM (never set);
+** BAD_PARAM_OUT_OF_BOUND (nbDimsRequested < 0).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetFilterNdDescriptor(const cldnnFilterDescriptor_t desc, int nbDimsRequested,
                                                       cldnnDataType_t* dataType, cldnnTensorFormat_t* format,
                                                       int* nbDims, int64_t dims[]);
+/** Bytes a filter buffer must hold past its offset (the packed product of the dimensions times the
+** element size).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or size NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetFilterSizeInBytes(const cldnnFilterDescriptor_t desc, size_t* size);
 
 /* ------------------------------------------------------------- activation */
+/** Activation functions (cldnnActivationForward); coef is the descriptor's. */
 typedef enum {
     CLDNN_ACTIVATION_SIGMOID = 0,
     CLDNN_ACTIVATION_RELU = 1,
@@ -210,31 +325,63 @@ typedef enum {
     CLDNN_ACTIVATION_GELU = 103         /* erf form */
 } cldnnActivationMode_t;
 
+/** Mode, NaN option, coef and SWISH beta of an activation: host data. */
 typedef struct cldnnActivationStruct* cldnnActivationDescriptor_t;
 
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreateActivationDescriptor(cldnnActivationDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnDestroyActivationDescriptor(cldnnActivationDescriptor_t desc);
-/* nanOpt: with PROPAGATE_NAN, RELU and CLIPPED_RELU give NaN for NaN input; otherwise their
-** max/min drop it. Other modes always propagate NaN. coef must be finite (and > 0 for CLIPPED_RELU). */
+/** nanOpt: with PROPAGATE_NAN, RELU and CLIPPED_RELU give NaN for NaN input; otherwise their
+** max/min drop it. Other modes always propagate NaN. coef must be finite (and > 0 for CLIPPED_RELU).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (mode or nanOpt not
+** of its enum, coef not finite, or not > 0 for CLIPPED_RELU).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetActivationDescriptor(cldnnActivationDescriptor_t desc, cldnnActivationMode_t mode,
                                                         cldnnNanPropagation_t nanOpt, double coef);
+/** Reads back mode, NaN option and coef.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or an output NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetActivationDescriptor(const cldnnActivationDescriptor_t desc,
                                                         cldnnActivationMode_t* mode, cldnnNanPropagation_t* nanOpt,
                                                         double* coef);
-/* Default 1.0. */
+/** Default 1.0.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (swishBeta not
+** finite).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetActivationDescriptorSwishBeta(cldnnActivationDescriptor_t desc, double swishBeta);
+/** Reads back the SWISH beta.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or swishBeta NULL).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetActivationDescriptorSwishBeta(const cldnnActivationDescriptor_t desc,
                                                                  double* swishBeta);
 
-/* y = alpha * act(x) + beta * y. x and y have the same dimensions, any strides; in place when
-** x and y are the same buffer, offset and strides. */
+/** y = alpha * act(x) + beta * y. x and y have the same dimensions, any strides; in place when
+** x and y are the same buffer, offset and strides.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (x and y dimensions differ).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnActivationForward(cldnnHandle_t handle, const cldnnActivationDescriptor_t activationDesc,
                                                   const void* alpha,
                                                   const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
                                                   const void* beta,
                                                   const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset);
-/* dx = alpha * act'(x) * dy + beta * dx, all four tensors of the same dimensions. Modes whose
-** derivative is a function of y (SIGMOID, TANH) read y and dy; the others read x and dy. */
+/** dx = alpha * act'(x) * dy + beta * dx, all four tensors of the same dimensions. Modes whose
+** derivative is a function of y (SIGMOID, TANH) read y and dy; the others read x and dy.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (the four tensors' dimensions differ).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnActivationBackward(cldnnHandle_t handle, const cldnnActivationDescriptor_t activationDesc,
                                                    const void* alpha,
                                                    const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
@@ -244,46 +391,75 @@ CLDNN_EXPORT cldnnStatus_t cldnnActivationBackward(cldnnHandle_t handle, const c
                                                    const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset);
 
 /* ------------------------------------------------------------- tensor ops */
-/* C = alpha * A + beta * C; A has C's number of dimensions, each of A's dimensions equal to C's
-** or 1 (broadcast). */
+/** C = alpha * A + beta * C; A has C's number of dimensions, each of A's dimensions equal to C's
+** or 1 (broadcast).
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (a dimension of A neither C's nor 1, or another rank); BAD_PARAM (A and
+** C of different data types).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnAddTensor(cldnnHandle_t handle, const void* alpha,
                                           const cldnnTensorDescriptor_t aDesc, cl_mem A, size_t aOffset,
                                           const void* beta,
                                           const cldnnTensorDescriptor_t cDesc, cl_mem C, size_t cOffset);
-/* Every element of y = *value (a float for FLOAT data). */
+/** Every element of y = *value (a float for FLOAT data).
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_NULL_POINTER also for value.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                           size_t yOffset, const void* value);
-/* y = *alpha * y. */
+/** y = *alpha * y.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_NULL_POINTER also for alpha.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnScaleTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                             size_t yOffset, const void* alpha);
-/* y = alpha * x + beta * y between any strides of the same dimensions (NCHW <-> NHWC, padded
-** or sliced views). x and y must not overlap unless identical. */
+/** y = alpha * x + beta * y between any strides of the same dimensions (NCHW <-> NHWC, padded
+** or sliced views). x and y must not overlap unless identical.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (x and y dimensions differ).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnTransformTensor(cldnnHandle_t handle, const void* alpha,
                                                 const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
                                                 const void* beta,
                                                 const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset);
 
 /* ---------------------------------------------------------------- softmax */
+/** How softmax is computed. */
 typedef enum {
     CLDNN_SOFTMAX_FAST = 0,     /* exp(x) / sum exp(x), no max subtraction */
     CLDNN_SOFTMAX_ACCURATE = 1, /* the max of each softmax subtracted first */
     CLDNN_SOFTMAX_LOG = 2       /* log-softmax: x - max - log sum exp(x - max) */
 } cldnnSoftmaxAlgorithm_t;
 
+/** Over which dimensions softmax normalizes. */
 typedef enum {
     CLDNN_SOFTMAX_MODE_INSTANCE = 0, /* over C, H, W (every dim but N) per image */
     CLDNN_SOFTMAX_MODE_CHANNEL = 1   /* over C per (n, h, w) */
 } cldnnSoftmaxMode_t;
 
-/* y = alpha * softmax(x) + beta * y. x and y: the same dims (2 to 8 of them, N first, C second),
-** any strides; in place when they are the same buffer, offset and strides. */
+/** y = alpha * softmax(x) + beta * y. x and y: the same dims (2 to 8 of them, N first, C second),
+** any strides; in place when they are the same buffer, offset and strides.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_OUT_OF_BOUND (algo or mode not of its enum, or fewer than 2 dims);
+** BAD_PARAM_SHAPE_MISMATCH (x and y dimensions differ).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnSoftmaxForward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t algo,
                                                cldnnSoftmaxMode_t mode, const void* alpha,
                                                const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
                                                const void* beta, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                                size_t yOffset);
-/* dx = alpha * d softmax / dx (dy) + beta * dx from the forward output y:
-**   FAST, ACCURATE: y * (dy - sum(dy * y));   LOG: dy - exp(y) * sum(dy). */
+/** dx = alpha * d softmax / dx (dy) + beta * dx from the forward output y:
+**   FAST, ACCURATE: y * (dy - sum(dy * y));   LOG: dy - exp(y) * sum(dy).
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_OUT_OF_BOUND (algo or mode not of its enum, or fewer than 2 dims);
+** BAD_PARAM_SHAPE_MISMATCH (y, dy and dx dimensions differ).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnSoftmaxBackward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t algo,
                                                 cldnnSoftmaxMode_t mode, const void* alpha,
                                                 const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
@@ -292,28 +468,41 @@ CLDNN_EXPORT cldnnStatus_t cldnnSoftmaxBackward(cldnnHandle_t handle, cldnnSoftm
                                                 size_t dxOffset);
 
 /* ------------------------------------------------------------------- GEMM */
+/** Storage order of GEMM matrices. */
 typedef enum {
     CLDNN_ROW_MAJOR = 0,
     CLDNN_COL_MAJOR = 1
 } cldnnLayout_t;
 
+/** Transposition of a GEMM operand. */
 typedef enum {
     CLDNN_OP_N = 0,
     CLDNN_OP_T = 1
 } cldnnOperation_t;
 
-/* C = alpha * op(A) op(B) + beta * C with BLAS semantics: C is m x n, op(A) m x k, op(B) k x n,
+/** C = alpha * op(A) op(B) + beta * C with BLAS semantics: C is m x n, op(A) m x k, op(B) k x n,
 ** every matrix stored in `layout` with its leading dimension (lda >= rows of A as stored for
 ** COL_MAJOR, >= columns for ROW_MAJOR; likewise ldb, ldc). m, n, k >= 1. alpha and beta point
 ** to float (FLOAT data, the one type computed today). With *beta == 0, C is not read. Offsets
-** are in bytes. */
+** are in bytes.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_OUT_OF_BOUND (m, n or k < 1, a leading dimension too small, layout or an operation not
+** of its enum); NOT_SUPPORTED_SHAPE (a size or leading dimension of 2^31 or more);
+** NOT_SUPPORTED_DATA_TYPE (not FLOAT).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA,
                                      cldnnOperation_t transB, int64_t m, int64_t n, int64_t k, const void* alpha,
                                      cl_mem A, size_t aOffset, int64_t lda, cl_mem B, size_t bOffset, int64_t ldb,
                                      const void* beta, cl_mem C, size_t cOffset, int64_t ldc,
                                      cldnnDataType_t dataType);
-/* batchCount products; matrix i of X starts strideX elements after matrix i-1 (strides >= 0;
-** a stride of 0 reuses one A or B for every product; C's stride must keep the outputs apart). */
+/** batchCount products; matrix i of X starts strideX elements after matrix i-1 (strides >= 0;
+** a stride of 0 reuses one A or B for every product; C's stride must keep the outputs apart).
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment) and
+** those of cldnnGemm; BAD_PARAM_OUT_OF_BOUND also for batchCount < 1 or a negative stride;
+** BAD_PARAM_SHAPE_MISMATCH (C's stride makes the outputs overlap).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGemmStridedBatched(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA,
                                                    cldnnOperation_t transB, int64_t m, int64_t n, int64_t k,
                                                    const void* alpha, cl_mem A, size_t aOffset, int64_t lda,
@@ -323,22 +512,26 @@ CLDNN_EXPORT cldnnStatus_t cldnnGemmStridedBatched(cldnnHandle_t handle, cldnnLa
                                                    cldnnDataType_t dataType);
 
 /* ------------------------------------------------------------ convolution */
+/** Whether the filter is flipped (true convolution) or not (cross-correlation). */
 typedef enum {
     CLDNN_CONVOLUTION = 0,       /* true convolution: the filter is flipped in every spatial dim */
     CLDNN_CROSS_CORRELATION = 1  /* what deep-learning frameworks call convolution */
 } cldnnConvolutionMode_t;
 
+/** Which arithmetic a convolution may use. */
 typedef enum {
     CLDNN_DEFAULT_MATH = 0,    /* any algorithm, FP32 accumulation */
     CLDNN_TENSOR_OP_MATH = 1,  /* reduced-precision hardware paths (TF32 tensor cores) allowed */
     CLDNN_FMA_MATH = 3         /* strict FP32 */
 } cldnnMathType_t;
 
+/** Whether an algorithm gives bitwise equal results run to run (cldnn's all do). */
 typedef enum {
     CLDNN_NON_DETERMINISTIC = 0,
     CLDNN_DETERMINISTIC = 1
 } cldnnDeterminism_t;
 
+/** Forward convolution algorithms (cuDNN's numbering); NOT_SUPPORTED for those cldnn lacks. */
 typedef enum {
     CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM = 0,
     CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM = 1,
@@ -349,8 +542,10 @@ typedef enum {
     CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD = 6,
     CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED = 7
 } cldnnConvolutionFwdAlgo_t;
+/** Number of cldnnConvolutionFwdAlgo_t values. */
 #define CLDNN_CONVOLUTION_FWD_ALGO_COUNT 8
 
+/** Backward-data convolution algorithms (cuDNN's numbering). */
 typedef enum {
     CLDNN_CONVOLUTION_BWD_DATA_ALGO_0 = 0,
     CLDNN_CONVOLUTION_BWD_DATA_ALGO_1 = 1,
@@ -359,8 +554,10 @@ typedef enum {
     CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD = 4,
     CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED = 5
 } cldnnConvolutionBwdDataAlgo_t;
+/** Number of cldnnConvolutionBwdDataAlgo_t values. */
 #define CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT 6
 
+/** Backward-filter convolution algorithms (cuDNN's numbering). */
 typedef enum {
     CLDNN_CONVOLUTION_BWD_FILTER_ALGO_0 = 0,
     CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 = 1,
@@ -370,114 +567,197 @@ typedef enum {
     CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED = 5,
     CLDNN_CONVOLUTION_BWD_FILTER_ALGO_FFT_TILING = 6
 } cldnnConvolutionBwdFilterAlgo_t;
+/** Number of cldnnConvolutionBwdFilterAlgo_t values. */
 #define CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT 7
 
-/* One entry of a Get or Find answer. status is SUCCESS for an algorithm that runs the problem;
+/** One entry of a Get or Find answer. status is SUCCESS for an algorithm that runs the problem;
 ** time is in milliseconds (Find: measured; Get: -1, nothing runs); memory is the exact workspace
 ** in bytes the algorithm needs. */
 typedef struct {
-    cldnnConvolutionFwdAlgo_t algo;
-    cldnnStatus_t status;
-    float time;
-    size_t memory;
-    cldnnDeterminism_t determinism;
-    cldnnMathType_t mathType;
-    int reserved[3];
+    cldnnConvolutionFwdAlgo_t algo; /**< the algorithm */
+    cldnnStatus_t status; /**< SUCCESS when it runs the problem, else why not */
+    float time; /**< milliseconds (Find: measured; Get: -1) */
+    size_t memory; /**< exact workspace in bytes */
+    cldnnDeterminism_t determinism; /**< whether results are bitwise reproducible */
+    cldnnMathType_t mathType; /**< the math type it runs with */
+    int reserved[3]; /**< zero; room to grow */
 } cldnnConvolutionFwdAlgoPerf_t;
 
+/** One entry of a backward-data Get or Find answer (as cldnnConvolutionFwdAlgoPerf_t). */
 typedef struct {
-    cldnnConvolutionBwdDataAlgo_t algo;
-    cldnnStatus_t status;
-    float time;
-    size_t memory;
-    cldnnDeterminism_t determinism;
-    cldnnMathType_t mathType;
-    int reserved[3];
+    cldnnConvolutionBwdDataAlgo_t algo; /**< the algorithm */
+    cldnnStatus_t status; /**< SUCCESS when it runs the problem, else why not */
+    float time; /**< milliseconds (Find: measured; Get: -1) */
+    size_t memory; /**< exact workspace in bytes */
+    cldnnDeterminism_t determinism; /**< whether results are bitwise reproducible */
+    cldnnMathType_t mathType; /**< the math type it runs with */
+    int reserved[3]; /**< zero; room to grow */
 } cldnnConvolutionBwdDataAlgoPerf_t;
 
+/** One entry of a backward-filter Get or Find answer (as cldnnConvolutionFwdAlgoPerf_t). */
 typedef struct {
-    cldnnConvolutionBwdFilterAlgo_t algo;
-    cldnnStatus_t status;
-    float time;
-    size_t memory;
-    cldnnDeterminism_t determinism;
-    cldnnMathType_t mathType;
-    int reserved[3];
+    cldnnConvolutionBwdFilterAlgo_t algo; /**< the algorithm */
+    cldnnStatus_t status; /**< SUCCESS when it runs the problem, else why not */
+    float time; /**< milliseconds (Find: measured; Get: -1) */
+    size_t memory; /**< exact workspace in bytes */
+    cldnnDeterminism_t determinism; /**< whether results are bitwise reproducible */
+    cldnnMathType_t mathType; /**< the math type it runs with */
+    int reserved[3]; /**< zero; room to grow */
 } cldnnConvolutionBwdFilterAlgoPerf_t;
 
+/** Padding, strides, dilation, mode, groups and math type of a convolution: host data. */
 typedef struct cldnnConvolutionStruct* cldnnConvolutionDescriptor_t;
 
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreateConvolutionDescriptor(cldnnConvolutionDescriptor_t* convDesc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnDestroyConvolutionDescriptor(cldnnConvolutionDescriptor_t convDesc);
-/* pad >= 0, stride (u, v) >= 1, dilation >= 1; computeType FLOAT. Groups default to 1, math to
-** DEFAULT_MATH. */
+/** pad >= 0, stride (u, v) >= 1, dilation >= 1; computeType FLOAT. Groups default to 1, math to
+** DEFAULT_MATH.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (convDesc NULL); BAD_PARAM_OUT_OF_BOUND (a value out of
+** its range, mode not of its enum); NOT_SUPPORTED_DATA_TYPE (computeType not FLOAT).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetConvolution2dDescriptor(cldnnConvolutionDescriptor_t convDesc, int pad_h,
                                                            int pad_w, int u, int v, int dilation_h, int dilation_w,
                                                            cldnnConvolutionMode_t mode,
                                                            cldnnDataType_t computeType);
+/** Reads back what cldnnSetConvolution2dDescriptor set (a 2-d descriptor only).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (convDesc or an output NULL); BAD_PARAM (never set, or
+** not 2-d).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolution2dDescriptor(const cldnnConvolutionDescriptor_t convDesc, int* pad_h,
                                                            int* pad_w, int* u, int* v, int* dilation_h,
                                                            int* dilation_w, cldnnConvolutionMode_t* mode,
                                                            cldnnDataType_t* computeType);
-/* arrayLength spatial dimensions (2 is what the convolution calls compute today). */
+/** arrayLength spatial dimensions (2 is what the convolution calls compute today).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (convDesc or an array NULL); BAD_PARAM_OUT_OF_BOUND
+** (arrayLength or a value out of range, mode not of its enum); NOT_SUPPORTED_DATA_TYPE (computeType
+** not FLOAT).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetConvolutionNdDescriptor(cldnnConvolutionDescriptor_t convDesc, int arrayLength,
                                                            const int pad[], const int stride[],
                                                            const int dilation[], cldnnConvolutionMode_t mode,
                                                            cldnnDataType_t computeType);
-/* groups >= 1: input and output channels are split into groups convolved independently; the
-** filter's C is the input channels per group (depthwise: groups = C, filter C = 1). */
+/** groups >= 1: input and output channels are split into groups convolved independently; the
+** filter's C is the input channels per group (depthwise: groups = C, filter C = 1).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (convDesc NULL); BAD_PARAM_OUT_OF_BOUND (groupCount <
+** 1).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetConvolutionGroupCount(cldnnConvolutionDescriptor_t convDesc, int groupCount);
+/** Reads back the group count (1 unless set).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (convDesc or groupCount NULL).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionGroupCount(const cldnnConvolutionDescriptor_t convDesc,
                                                          int* groupCount);
+/** Sets the math type (cldnnMathType_t): which algorithms Get and Find may offer.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (convDesc NULL); BAD_PARAM_OUT_OF_BOUND (mathType not
+** of its enum).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetConvolutionMathType(cldnnConvolutionDescriptor_t convDesc,
                                                        cldnnMathType_t mathType);
+/** Reads back the math type (DEFAULT_MATH unless set).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (convDesc or mathType NULL).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionMathType(const cldnnConvolutionDescriptor_t convDesc,
                                                        cldnnMathType_t* mathType);
-/* Output dims of the forward convolution: n, k, and 1 + (in + 2 pad - ((r - 1) dilation + 1)) / stride
+/** Output dims of the forward convolution: n, k, and 1 + (in + 2 pad - ((r - 1) dilation + 1)) / stride
 ** per spatial dim; BAD_PARAM_SHAPE_MISMATCH when the channels do not match the groups, or the
-** dilated window is larger than the padded input. */
+** dilated window is larger than the padded input.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (a descriptor or an output NULL); BAD_PARAM (a
+** descriptor never set, or not 4-d); BAD_PARAM_SHAPE_MISMATCH; NOT_SUPPORTED_SHAPE (not 2 spatial
+** dims).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolution2dForwardOutputDim(const cldnnConvolutionDescriptor_t convDesc,
                                                                  const cldnnTensorDescriptor_t inputTensorDesc,
                                                                  const cldnnFilterDescriptor_t filterDesc, int* n,
                                                                  int* c, int* h, int* w);
 
-/* Algorithms there are to ask about (the length of a perf array that holds every answer). */
+/** Algorithms there are to ask about (the length of a perf array that holds every answer).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or count NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionForwardAlgorithmMaxCount(cldnnHandle_t handle, int* count);
+/** As cldnnGetConvolutionForwardAlgorithmMaxCount, for backward-data.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or count NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardDataAlgorithmMaxCount(cldnnHandle_t handle, int* count);
+/** As cldnnGetConvolutionForwardAlgorithmMaxCount, for backward-filter.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or count NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardFilterAlgorithmMaxCount(cldnnHandle_t handle, int* count);
 
-/* The heuristic: every algorithm of the enum, best first for this problem on this device,
+/** The heuristic: every algorithm of the enum, best first for this problem on this device,
 ** without running anything. Those that apply come first with status SUCCESS and time -1;
-** the rest follow with NOT_SUPPORTED. At most requestedAlgoCount entries are written. */
+** the rest follow with NOT_SUPPORTED. At most requestedAlgoCount entries are written.
+** Statuses: SUCCESS; the argument checks (file comment); BAD_PARAM_SHAPE_MISMATCH (descriptors that
+** do not agree); BAD_PARAM_OUT_OF_BOUND (requestedAlgoCount < 1). Enqueues nothing.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionForwardAlgorithm_v7(
     cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnFilterDescriptor_t wDesc,
     const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t yDesc, int requestedAlgoCount,
     int* returnedAlgoCount, cldnnConvolutionFwdAlgoPerf_t* perfResults);
+/** The heuristic for backward-data, as cldnnGetConvolutionForwardAlgorithm_v7.
+** Statuses: as cldnnGetConvolutionForwardAlgorithm_v7.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardDataAlgorithm_v7(
     cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc, const cldnnTensorDescriptor_t dyDesc,
     const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t dxDesc, int requestedAlgoCount,
     int* returnedAlgoCount, cldnnConvolutionBwdDataAlgoPerf_t* perfResults);
+/** The heuristic for backward-filter, as cldnnGetConvolutionForwardAlgorithm_v7.
+** Statuses: as cldnnGetConvolutionForwardAlgorithm_v7.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardFilterAlgorithm_v7(
     cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnTensorDescriptor_t dyDesc,
     const cldnnConvolutionDescriptor_t convDesc, const cldnnFilterDescriptor_t dwDesc, int requestedAlgoCount,
     int* returnedAlgoCount, cldnnConvolutionBwdFilterAlgoPerf_t* perfResults);
 
-/* Find: runs every applicable algorithm on the caller's buffers (the output is overwritten)
+/** Find: runs every applicable algorithm on the caller's buffers (the output is overwritten)
 ** within the caller's workspace and returns them fastest first with measured times; algorithms
 ** that need more workspace than given report BAD_PARAM_SIZE_INSUFFICIENT, those that do not
-** apply NOT_SUPPORTED (both after the ones that ran). Blocks until done. */
+** apply NOT_SUPPORTED (both after the ones that ran). Blocks until done.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (descriptors that do not agree); BAD_PARAM_OUT_OF_BOUND
+** (requestedAlgoCount < 1). Blocks on the handle's queue.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnFindConvolutionForwardAlgorithmEx(
     cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
     const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset, const cldnnConvolutionDescriptor_t convDesc,
     const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset, int requestedAlgoCount, int* returnedAlgoCount,
     cldnnConvolutionFwdAlgoPerf_t* perfResults, cl_mem workSpace, size_t workSpaceOffset,
     size_t workSpaceSizeInBytes);
+/** Find for backward-data (dx is overwritten), as cldnnFindConvolutionForwardAlgorithmEx.
+** Statuses: as cldnnFindConvolutionForwardAlgorithmEx.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnFindConvolutionBackwardDataAlgorithmEx(
     cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset,
     const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
     const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset, int requestedAlgoCount,
     int* returnedAlgoCount, cldnnConvolutionBwdDataAlgoPerf_t* perfResults, cl_mem workSpace,
     size_t workSpaceOffset, size_t workSpaceSizeInBytes);
+/** Find for backward-filter (dw is overwritten), as cldnnFindConvolutionForwardAlgorithmEx.
+** Statuses: as cldnnFindConvolutionForwardAlgorithmEx.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnFindConvolutionBackwardFilterAlgorithmEx(
     cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
     const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset, const cldnnConvolutionDescriptor_t convDesc,
@@ -485,24 +765,41 @@ CLDNN_EXPORT cldnnStatus_t cldnnFindConvolutionBackwardFilterAlgorithmEx(
     int* returnedAlgoCount, cldnnConvolutionBwdFilterAlgoPerf_t* perfResults, cl_mem workSpace,
     size_t workSpaceOffset, size_t workSpaceSizeInBytes);
 
-/* The exact workspace in bytes `algo` needs for this problem (0 for none); NOT_SUPPORTED when
-** the algorithm does not apply. */
+/** The exact workspace in bytes `algo` needs for this problem (0 for none); NOT_SUPPORTED when
+** the algorithm does not apply.
+** Statuses: SUCCESS; the argument checks (file comment); BAD_PARAM_SHAPE_MISMATCH; NOT_SUPPORTED
+** (algo does not apply to the problem).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionForwardWorkspaceSize(
     cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnFilterDescriptor_t wDesc,
     const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t yDesc,
     cldnnConvolutionFwdAlgo_t algo, size_t* sizeInBytes);
+/** The exact workspace of a backward-data algorithm, as cldnnGetConvolutionForwardWorkspaceSize.
+** Statuses: as cldnnGetConvolutionForwardWorkspaceSize.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardDataWorkspaceSize(
     cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc, const cldnnTensorDescriptor_t dyDesc,
     const cldnnConvolutionDescriptor_t convDesc, const cldnnTensorDescriptor_t dxDesc,
     cldnnConvolutionBwdDataAlgo_t algo, size_t* sizeInBytes);
+/** The exact workspace of a backward-filter algorithm, as cldnnGetConvolutionForwardWorkspaceSize.
+** Statuses: as cldnnGetConvolutionForwardWorkspaceSize.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardFilterWorkspaceSize(
     cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc, const cldnnTensorDescriptor_t dyDesc,
     const cldnnConvolutionDescriptor_t convDesc, const cldnnFilterDescriptor_t dwDesc,
     cldnnConvolutionBwdFilterAlgo_t algo, size_t* sizeInBytes);
 
-/* y = alpha * conv(x, w) + beta * y. x: N x C x H x W, w: K x C/groups x R x S (KCRS with an
+/** y = alpha * conv(x, w) + beta * y. x: N x C x H x W, w: K x C/groups x R x S (KCRS with an
 ** NCHW x, KRSC with an NHWC x), y: N x K x P x Q as cldnnGetConvolution2dForwardOutputDim says.
-** x and y may have any strides; ws may be NULL when the algorithm needs no workspace. */
+** x and y may have any strides; ws may be NULL when the algorithm needs no workspace.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (descriptors that do not agree); NOT_SUPPORTED (algo does not apply);
+** BAD_PARAM_SIZE_INSUFFICIENT also for a workspace smaller than the algorithm needs.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionForward(cldnnHandle_t handle, const void* alpha,
                                                    const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
                                                    const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset,
@@ -511,7 +808,10 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionForward(cldnnHandle_t handle, const v
                                                    size_t workSpaceOffset, size_t workSpaceSizeInBytes,
                                                    const void* beta, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                                    size_t yOffset);
-/* dx = alpha * conv^T(dy, w) + beta * dx (the gradient of the forward output with respect to x). */
+/** dx = alpha * conv^T(dy, w) + beta * dx (the gradient of the forward output with respect to x).
+** Statuses: as cldnnConvolutionForward.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardData(cldnnHandle_t handle, const void* alpha,
                                                         const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset,
                                                         const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
@@ -520,7 +820,10 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardData(cldnnHandle_t handle, co
                                                         size_t workSpaceOffset, size_t workSpaceSizeInBytes,
                                                         const void* beta, const cldnnTensorDescriptor_t dxDesc,
                                                         cl_mem dx, size_t dxOffset);
-/* dw = alpha * (gradient of the forward output with respect to w) + beta * dw. */
+/** dw = alpha * (gradient of the forward output with respect to w) + beta * dw.
+** Statuses: as cldnnConvolutionForward.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardFilter(cldnnHandle_t handle, const void* alpha,
                                                           const cldnnTensorDescriptor_t xDesc, cl_mem x,
                                                           size_t xOffset, const cldnnTensorDescriptor_t dyDesc,
@@ -530,7 +833,12 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardFilter(cldnnHandle_t handle, 
                                                           size_t workSpaceOffset, size_t workSpaceSizeInBytes,
                                                           const void* beta, const cldnnFilterDescriptor_t dwDesc,
                                                           cl_mem dw, size_t dwOffset);
-/* db = alpha * (sum of dy over every dim but C) + beta * db; db is 1 x K x 1 x 1. */
+/** db = alpha * (sum of dy over every dim but C) + beta * db; db is 1 x K x 1 x 1.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (db not 1 x K x 1 x 1 for dy's K); NOT_SUPPORTED_SHAPE (a tensor too
+** large).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, const void* alpha,
                                                         const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
                                                         size_t dyOffset, const void* beta,
@@ -559,6 +867,7 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardFilterPrepare(cldnnHandle_t h
                                                                  const cldnnFilterDescriptor_t dwDesc);
 
 /* ---------------------------------------------------------------- pooling */
+/** Pooling functions. */
 typedef enum {
     CLDNN_POOLING_MAX = 0,                           /* gradient to the first maximum (row-major window order) */
     CLDNN_POOLING_AVERAGE_COUNT_INCLUDE_PADDING = 1, /* divides by windowH * windowW */
@@ -566,34 +875,65 @@ typedef enum {
     CLDNN_POOLING_MAX_DETERMINISTIC = 3              /* as MAX; cldnn's MAX is deterministic too */
 } cldnnPoolingMode_t;
 
+/** Mode, NaN option, window, padding and strides of a 2-d pooling: host data. */
 typedef struct cldnnPoolingStruct* cldnnPoolingDescriptor_t;
 
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreatePoolingDescriptor(cldnnPoolingDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnDestroyPoolingDescriptor(cldnnPoolingDescriptor_t desc);
-/* Window >= 1, padding >= 0 and smaller than the window, stride >= 1. Max modes ignore padding.
+/** Window >= 1, padding >= 0 and smaller than the window, stride >= 1. Max modes ignore padding.
 ** nanOpt: with NOT_PROPAGATE_NAN a max window skips NaN inputs (a window of NaNs only gives
-** -infinity); with PROPAGATE_NAN a NaN in a window makes its output NaN. */
+** -infinity); with PROPAGATE_NAN a NaN in a window makes its output NaN.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (mode or nanOpt not
+** of its enum, a window, padding or stride out of range); BAD_PARAM (padding not smaller than the
+** window).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetPooling2dDescriptor(cldnnPoolingDescriptor_t desc, cldnnPoolingMode_t mode,
                                                        cldnnNanPropagation_t nanOpt, int windowH, int windowW,
                                                        int padH, int padW, int strideH, int strideW);
+/** Reads back what cldnnSetPooling2dDescriptor set.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or an output NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetPooling2dDescriptor(const cldnnPoolingDescriptor_t desc, cldnnPoolingMode_t* mode,
                                                        cldnnNanPropagation_t* nanOpt, int* windowH, int* windowW,
                                                        int* padH, int* padW, int* strideH, int* strideW);
-/* Output dims: n, c, 1 + (h + 2 padH - windowH) / strideH, likewise w; BAD_PARAM when the
-** window is larger than the padded input. */
+/** Output dims: n, c, 1 + (h + 2 padH - windowH) / strideH, likewise w; BAD_PARAM when the
+** window is larger than the padded input.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (a descriptor or an output NULL); BAD_PARAM (never set,
+** not 4-d, or a window larger than the padded input).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetPooling2dForwardOutputDim(const cldnnPoolingDescriptor_t desc,
                                                              const cldnnTensorDescriptor_t xDesc, int* n, int* c,
                                                              int* h, int* w);
-/* y = alpha * pool(x) + beta * y. x and y: 4-d, any strides. */
+/** y = alpha * pool(x) + beta * y. x and y: 4-d, any strides.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (y not the output shape of x); NOT_SUPPORTED_SHAPE (a dimension or
+** window too large).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnPoolingForward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc,
                                                const void* alpha, const cldnnTensorDescriptor_t xDesc, cl_mem x,
                                                size_t xOffset, const void* beta, const cldnnTensorDescriptor_t yDesc,
                                                cl_mem y, size_t yOffset);
-/* dx = alpha * d pool / dx (dy) + beta * dx. Max modes find each window's argmax again from x and
+/** dx = alpha * d pool / dx (dy) + beta * dx. Max modes find each window's argmax again from x and
 ** y (the first tap, in window order, whose x equals y; a NaN tap matches a NaN y, so with
 ** PROPAGATE_NAN the gradient goes to the window's first NaN, and with NOT_PROPAGATE_NAN a window
 ** of NaNs, y = -infinity, passes none). y must be the forward's output (alpha 1, beta 0); the
-** average modes read neither x nor y. */
+** average modes read neither x nor y.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (y, dy, x, dx shapes that do not agree); NOT_SUPPORTED_SHAPE (a
+** dimension or window too large).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnPoolingBackward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc,
                                                 const void* alpha, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                                 size_t yOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
@@ -602,22 +942,34 @@ CLDNN_EXPORT cldnnStatus_t cldnnPoolingBackward(cldnnHandle_t handle, const cldn
                                                 cl_mem dx, size_t dxOffset);
 
 /* ---------------------------------------------------- batch normalization */
+/** Which values share batch-normalization statistics. */
 typedef enum {
     CLDNN_BATCHNORM_PER_ACTIVATION = 0, /* statistics per (c, h, w) over n; parameters 1xCxHxW */
     CLDNN_BATCHNORM_SPATIAL = 1         /* statistics per c over (n, h, w); parameters 1xCx1x1 */
 } cldnnBatchNormMode_t;
 
+/** The smallest epsilon batch normalization accepts. */
 #define CLDNN_BN_MIN_EPSILON 1e-5
 
-/* Fills `derived` with the parameter descriptor for xDesc and mode (FLOAT, packed NCHW). */
+/** Fills `derived` with the parameter descriptor for xDesc and mode (FLOAT, packed NCHW).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (a descriptor NULL); BAD_PARAM (xDesc never set, or not
+** 4-d or 5-d); BAD_PARAM_OUT_OF_BOUND (mode not of its enum).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnDeriveBNTensorDescriptor(cldnnTensorDescriptor_t derivedBnDesc,
                                                          const cldnnTensorDescriptor_t xDesc,
                                                          cldnnBatchNormMode_t mode);
-/* y = alpha * (scale * (x - mean) * invstd + bias) + beta * y with the batch's mean and biased
+/** y = alpha * (scale * (x - mean) * invstd + bias) + beta * y with the batch's mean and biased
 ** variance. runMean = (1 - f) runMean + f mean and runVar = (1 - f) runVar + f var * m / (m - 1)
 ** (m values per statistic), f = expAvgFactor; saveMean and saveInvVar get mean and
 ** 1 / sqrt(var + eps). runMean and runVar are both NULL or both set; likewise saveMean and
-** saveInvVar. eps >= CLDNN_BN_MIN_EPSILON. */
+** saveInvVar. eps >= CLDNN_BN_MIN_EPSILON.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM (only one of a pair of optional buffers given); BAD_PARAM_OUT_OF_BOUND (mode not of its
+** enum, eps below CLDNN_BN_MIN_EPSILON, f outside [0, 1]); BAD_PARAM_SHAPE_MISMATCH (x, y and the
+** parameter descriptor do not agree).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationForwardTraining(
     cldnnHandle_t handle, cldnnBatchNormMode_t mode, const void* alpha, const void* beta,
     const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const cldnnTensorDescriptor_t yDesc, cl_mem y,
@@ -626,16 +978,27 @@ CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationForwardTraining(
     size_t resultRunningMeanOffset, cl_mem resultRunningVariance, size_t resultRunningVarianceOffset,
     double epsilon, cl_mem resultSaveMean, size_t resultSaveMeanOffset, cl_mem resultSaveInvVariance,
     size_t resultSaveInvVarianceOffset);
-/* y = alpha * (scale * (x - estMean) / sqrt(estVar + eps) + bias) + beta * y. */
+/** y = alpha * (scale * (x - estMean) / sqrt(estVar + eps) + bias) + beta * y.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_OUT_OF_BOUND (mode not of its enum, eps below CLDNN_BN_MIN_EPSILON);
+** BAD_PARAM_SHAPE_MISMATCH (x, y and the parameter descriptor do not agree).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationForwardInference(
     cldnnHandle_t handle, cldnnBatchNormMode_t mode, const void* alpha, const void* beta,
     const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const cldnnTensorDescriptor_t yDesc, cl_mem y,
     size_t yOffset, const cldnnTensorDescriptor_t bnScaleBiasMeanVarDesc, cl_mem bnScale, size_t bnScaleOffset,
     cl_mem bnBias, size_t bnBiasOffset, cl_mem estimatedMean, size_t estimatedMeanOffset,
     cl_mem estimatedVariance, size_t estimatedVarianceOffset, double epsilon);
-/* dx = alphaDataDiff * dL/dx + betaDataDiff * dx; dScale and dBias = alphaParamDiff * gradient +
+/** dx = alphaDataDiff * dL/dx + betaDataDiff * dx; dScale and dBias = alphaParamDiff * gradient +
 ** betaParamDiff * old. savedMean and savedInvVariance from the training forward (both NULL:
-** they are recomputed from x). */
+** they are recomputed from x).
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM (only one of savedMean and savedInvVariance given, or outputs that alias inputs);
+** BAD_PARAM_OUT_OF_BOUND (mode, eps); BAD_PARAM_SHAPE_MISMATCH (x, dy, dx and the parameter
+** descriptor do not agree).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationBackward(
     cldnnHandle_t handle, cldnnBatchNormMode_t mode, const void* alphaDataDiff, const void* betaDataDiff,
     const void* alphaParamDiff, const void* betaParamDiff, const cldnnTensorDescriptor_t xDesc, cl_mem x,
@@ -646,38 +1009,70 @@ CLDNN_EXPORT cldnnStatus_t cldnnBatchNormalizationBackward(
     cl_mem savedMean, size_t savedMeanOffset, cl_mem savedInvVariance, size_t savedInvVarianceOffset);
 
 /* -------------------------------------------------------------------- LRN */
+/** LRN windows. */
 typedef enum {
     CLDNN_LRN_CROSS_CHANNEL = 0, /* window of n channels centred on c (cuDNN's LRN_CROSS_CHANNEL_DIM1) */
     CLDNN_LRN_WITHIN_CHANNEL = 1 /* n x n spatial window centred on (h, w), zero padded */
 } cldnnLRNMode_t;
 
+/** Smallest LRN window n. */
 #define CLDNN_LRN_MIN_N 1
+/** Largest LRN window n. */
 #define CLDNN_LRN_MAX_N 16
+/** Smallest LRN k. */
 #define CLDNN_LRN_MIN_K 1e-5
+/** Smallest LRN beta. */
 #define CLDNN_LRN_MIN_BETA 0.01
 
+/** Window n, alpha, beta and k of an LRN: host data. */
 typedef struct cldnnLRNStruct* cldnnLRNDescriptor_t;
 
-/* A new descriptor holds cuDNN's defaults: n 5, alpha 1e-4, beta 0.75, k 2. */
+/** A new descriptor holds cuDNN's defaults: n 5, alpha 1e-4, beta 0.75, k 2.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreateLRNDescriptor(cldnnLRNDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnDestroyLRNDescriptor(cldnnLRNDescriptor_t desc);
-/* y = x / (k + alpha / n^d * sum over the window of x^2)^beta, d = 1 across channels and 2
+/** y = x / (k + alpha / n^d * sum over the window of x^2)^beta, d = 1 across channels and 2
 ** within a channel (alpha over the window's full tap count, also where the window is cut at an
 ** edge). The window of index i spans [i - (n - 1) / 2, i + n - 1 - (n - 1) / 2] (integer
 ** division: cuDNN's lookBehind / lookAhead, so an even n reaches one further ahead), along C
 ** across channels, along both H and W within a channel, zero padded outside the tensor.
-** n in [1, 16], k >= 1e-5, beta >= 0.01. */
+** n in [1, 16], k >= 1e-5, beta >= 0.01.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM (a value outside the limits
+** above, or not finite).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetLRNDescriptor(cldnnLRNDescriptor_t desc, unsigned lrnN, double lrnAlpha,
                                                  double lrnBeta, double lrnK);
+/** Reads back n, alpha, beta and k.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or an output NULL).
+** Thread safety: only reads the descriptor (and the handle where given); safe alongside other
+** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetLRNDescriptor(const cldnnLRNDescriptor_t desc, unsigned* lrnN, double* lrnAlpha,
                                                  double* lrnBeta, double* lrnK);
+/** y = alpha * LRN(x) + beta * y with the descriptor's window (cldnnSetLRNDescriptor gives the
+** formula); x and y of the same dimensions, 4-d or more, any strides, not overlapping.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_OUT_OF_BOUND (mode not of its enum); BAD_PARAM_SHAPE_MISMATCH (x and y dimensions
+** differ); BAD_PARAM (x and y overlap).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnLRNForward(cldnnHandle_t handle, const cldnnLRNDescriptor_t desc, cldnnLRNMode_t mode,
                                            const void* alpha, const cldnnTensorDescriptor_t xDesc, cl_mem x,
                                            size_t xOffset, const void* beta, const cldnnTensorDescriptor_t yDesc,
                                            cl_mem y, size_t yOffset);
-/* dx = alpha * dL/dx + beta * dx from y (the forward's output), dy and x: dL/dx_i = dy_i s_i^-beta
+/** dx = alpha * dL/dx + beta * dx from y (the forward's output), dy and x: dL/dx_i = dy_i s_i^-beta
 ** - 2 lrnAlpha lrnBeta / n^d * x_i * sum over the windows j holding i of dy_j y_j / s_j, with
-** s = k + lrnAlpha / n^d * sum x^2 recomputed from x. */
+** s = k + lrnAlpha / n^d * sum x^2 recomputed from x.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_OUT_OF_BOUND (mode not of its enum); BAD_PARAM_SHAPE_MISMATCH (the four tensors'
+** dimensions differ); BAD_PARAM (dx overlaps an input).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnLRNBackward(cldnnHandle_t handle, const cldnnLRNDescriptor_t desc, cldnnLRNMode_t mode,
                                             const void* alpha, const cldnnTensorDescriptor_t yDesc, cl_mem y,
                                             size_t yOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
