@@ -25,6 +25,7 @@
 ** The disk cache is whatever CLDNN_CACHE_DIR says (perf/run-first-iter.sh runs it cold and warm).
 */
 #define _POSIX_C_SOURCE 200809L
+#include "conv_descs.h"
 #include "conv_shapes.h"
 #include "internal.h"
 
@@ -88,18 +89,8 @@ static void program_delta(const cldnn_cache_stats* a, const cldnn_cache_stats* b
 /* Creates L's descriptors, asks Get_v7 for each direction's algorithm and its workspace size. */
 static int layer_init(cldnnHandle_t h, layer* L) {
     const conv_shape* s = &L->s;
-    int P = 0, Q = 0;
-    conv_shape_out(s, &P, &Q);
-    cldnnStatus_t st;
-    if ((st = cldnnCreateTensorDescriptor(&L->xd)) || (st = cldnnCreateTensorDescriptor(&L->yd)) ||
-        (st = cldnnCreateFilterDescriptor(&L->wd)) || (st = cldnnCreateConvolutionDescriptor(&L->cd)) ||
-        (st = cldnnSetTensor4dDescriptor(L->xd, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, s->n, s->c, s->h, s->w)) ||
-        (st = cldnnSetTensor4dDescriptor(L->yd, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, s->n, s->k, P, Q)) ||
-        (st = cldnnSetFilter4dDescriptor(L->wd, CLDNN_DATA_FLOAT, CLDNN_TENSOR_NCHW, s->k, s->c / s->groups, s->r,
-                                         s->s)) ||
-        (st = cldnnSetConvolution2dDescriptor(L->cd, s->pad_h, s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w,
-                                              CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT)) ||
-        (st = cldnnSetConvolutionGroupCount(L->cd, s->groups)))
+    cldnnStatus_t st = conv_descs_create(s, &L->xd, &L->yd, &L->wd, &L->cd);
+    if (st != CLDNN_STATUS_SUCCESS)
         return fail("descriptors", st);
     int n = 0;
     cldnnConvolutionFwdAlgoPerf_t pf;
