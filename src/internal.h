@@ -145,6 +145,9 @@ struct cldnnContext {
     ** cldnnSetDatabasePath; "" keeps results in memory only). */
     cldnnFindMode_t find_mode;
     char db_dir[1024];
+    /* The system tables' folder (db.c: CLDNN_SYSTEM_DB_PATH, else beside the library, else the
+    ** source tree's db/; "" none), read-only, consulted after db_dir. */
+    char sysdb_dir[1024];
     /* Set while a Prepare call runs a solver: cldnn_enqueue_nd builds and binds kernels but
     ** enqueues nothing. */
     int prepare_only;
@@ -194,6 +197,10 @@ int cldnn_db_get(const char* dir, const char* dev, cldnn_db_kind kind, const cha
 void cldnn_db_put(const char* dir, const char* dev, cldnn_db_kind kind, const char* key, const char* value);
 /* The handle's find mode for this call: HEURISTIC ignores both databases. */
 int cldnn_db_enabled(cldnnHandle_t h);
+/* The handle's record of key in the databases of kind: the user's (db_dir), else the system
+** tables' (sysdb_dir, the file of the nearest device). 1 from the user db, 2 from the system
+** tables, 0 none or the mode is HEURISTIC. Never writes. */
+int cldnn_db_lookup(cldnnHandle_t h, cldnn_db_kind kind, const char* key, char* value, size_t size);
 /* The handle's tuning-db record for (problem key, solver) into value; 0 when absent or the mode
 ** is HEURISTIC. */
 int cldnn_tunedb_get(cldnnHandle_t h, const char* key, const char* solver, char* value, size_t size);
@@ -204,6 +211,7 @@ const char* cldnn_find_mode_name(cldnnFindMode_t m);
 /* Counters since process start (or the last cldnn_db_reset), for tests and logs. */
 typedef struct {
     uint64_t hits, misses, records, lines_read, lines_skipped, files_ignored, write_failures;
+    uint64_t system_hits; /* cldnn_db_lookup answers from the system tables */
 } cldnn_db_stats;
 void cldnn_db_stats_get(cldnn_db_stats* s);
 /* Test hook: forgets every in-memory database and zeroes the counters. */

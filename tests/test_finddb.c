@@ -683,3 +683,161 @@ Test(finddb, prepare_builds_the_programs_a_run_uses) {
     cldnnDestroy(h);
     remove_dir(dir);
 }
+
+/* ------------------------------------------------------------------ system tables */
+
+/* Creates root/user and root/sys, points CLDNN_DB_PATH and CLDNN_SYSTEM_DB_PATH at them, sends the
+** log to root/log.txt (its path into log, 600 bytes) unless log is NULL, and returns a handle of
+** its own (created after the environment is set). */
+static cldnnHandle_t system_setup(char* root, size_t rsize, char* user, char* sys, size_t size, char* log) {
+    temp_dir(root, rsize);
+    if (log)
+        capture_log(root, log, 600); /* before the first library call: the level is read once */
+    snprintf(user, size, "%s/user", root);
+    snprintf(sys, size, "%s/sys", root);
+    cr_assert_eq(mkdir(user, 0755), 0);
+    cr_assert_eq(mkdir(sys, 0755), 0);
+    setenv("CLDNN_DB_PATH", user, 1);
+    setenv("CLDNN_SYSTEM_DB_PATH", sys, 1);
+    unsetenv("CLDNN_FIND_MODE");
+    cldnnHandle_t h;
+    FX_OK(cldnnCreateDefault(&h));
+    return h;
+}
+
+/* Writes a system table record as perf/make-system-db.sh ships it: through the user-db writer into
+** sys, lock files removed afterwards (the shipped folder holds only the .txt files). */
+static void system_put(const char* sys, const char* dev, cldnn_db_kind kind, const char* key, const char* value) {
+    cldnn_db_put(sys, dev, kind, key, value);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -f '%s'/*.lock", sys);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* "name size mtime" of every entry of dir, sorted, into a malloc'd string: a folder's fingerprint. */
+static char* dir_fingerprint(const char* dir) {
+    char cmd[1600], path[700];
+    snprintf(path, sizeof path, "%s/../fingerprint.txt", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && stat -c '%%n %%s %%Y' * 2>/dev/null | sort > '%s'", dir, path);
+    cr_assert_eq(system(cmd), 0);
+    return slurp(path);
+}
+
+/* dev with its compute-unit field set to cu and, when name is given, its name field (the second)
+** replaced. */
+static void key_with(const char* dev, long cu, const char* name, char* out, size_t size) {
+    const char* c = strstr(dev, "|cu");
+    cr_assert_not_null(c, "device key %s has no compute-unit field", dev);
+    const char* rest = strchr(c + 1, '|');
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%.*s|cu%ld%s", (int)(c - dev), dev, cu, rest ? rest : "");
+    const char* f1 = strchr(tmp, '|');
+    const char* f2 = strchr(f1 + 1, '|');
+    if (name)
+        snprintf(out, size, "%.*s|%s%s", (int)(f1 - tmp), tmp, name, f2);
+    else
+        snprintf(out, size, "%s", tmp);
+}
+
+Test(finddb, system_tables_answer_after_the_user_db_and_are_never_written) {
+    char root[256], user[400], sys[400], key[256];
+    cldnnHandle_t h = system_setup(root, sizeof root, user, sys, sizeof user, NULL);
+    const char* dev = h->prof.key;
+    system_put(sys, dev, CLDNN_DB_FIND, "conv-fwd:k1", "sys1");
+    system_put(sys, dev, CLDNN_DB_FIND, "conv-fwd:k2", "sys2");
+    system_put(sys, dev, CLDNN_DB_TUNE, "conv-fwd:k1|conv_fwd_igemm", "systune");
+    cldnn_db_put(user, dev, CLDNN_DB_FIND, "conv-fwd:k2", "user2");
+    cldnn_db_reset(); /* everything below comes from the files */
+    char* before = dir_fingerprint(sys);
+    char v[512];
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:k1", v, sizeof v), 2, "no system answer for k1");
+    cr_assert_str_eq(v, "sys1");
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:k2", v, sizeof v), 1, "the user db must win for k2");
+    cr_assert_str_eq(v, "user2");
+    cr_assert(cldnn_tunedb_get(h, "conv-fwd:k1", "conv_fwd_igemm", v, sizeof v), "tuning records come from the "
+              "system tables too");
+    cr_assert_str_eq(v, "systune");
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:none", v, sizeof v), 0);
+    cr_assert_geq(stats_now().system_hits, 2);
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_HEURISTIC));
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:k1", v, sizeof v), 0, "HEURISTIC reads no table");
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC));
+
+    /* through the API: a system record reorders Get; Find records into the user db only, and then wins */
+    small_conv c;
+    sc_init(&c, h);
+    int algos[16];
+    const char* names[16];
+    int na = sc_solvers(&c, key, sizeof key, algos, names);
+    cr_assert_geq(na, 2);
+    size_t at = 0;
+    for (int i = na - 1; i >= 0; --i)
+        at = cldnn_appendf(v, sizeof v, at, "%s%s,%d,%d.5,0,1", at ? ";" : "", names[i], algos[i], na - i);
+    system_put(sys, dev, CLDNN_DB_FIND, key, v);
+    cldnn_db_reset();
+    free(before);
+    before = dir_fingerprint(sys);
+    cldnnConvolutionFwdAlgoPerf_t pe[8], ge[8];
+    sc_get(&c, ge);
+    cr_assert_eq((int)ge[0].algo, algos[na - 1], "Get ignored the system table: first %d, shipped %d",
+                 (int)ge[0].algo, algos[na - 1]);
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_BENCHMARK));
+    int n = sc_find(&c, pe);
+    cr_assert_gt(n, 0);
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC));
+    cr_assert(cldnn_db_get(user, dev, CLDNN_DB_FIND, key, v, sizeof v), "Find recorded nothing in the user db");
+    sc_get(&c, ge);
+    cr_assert_eq(ge[0].algo, pe[0].algo, "the user's record must win: Get %d, Find %d", (int)ge[0].algo,
+                 (int)pe[0].algo);
+    char* after = dir_fingerprint(sys);
+    cr_assert_str_eq(after, before, "the system folder changed:\n%s\nwas\n%s", after, before);
+    cr_assert_eq(find_file(sys, "*.lock", NULL, 0), 0, "a lock file in the system folder");
+    free(before);
+    free(after);
+    sc_free(&c);
+    cldnnDestroy(h);
+    remove_dir(root);
+}
+
+Test(finddb, system_tables_take_the_nearest_compute_unit_count) {
+    char root[256], user[400], sys[400], k[600], log[600];
+    cldnnHandle_t h = system_setup(root, sizeof root, user, sys, sizeof user, log);
+    const char* dev = h->prof.key;
+    long cu = (long)h->prof.compute_units;
+    key_with(dev, cu + 40, NULL, k, sizeof k);
+    system_put(sys, k, CLDNN_DB_FIND, "conv-fwd:k", "far");
+    key_with(dev, cu + 3, NULL, k, sizeof k);
+    system_put(sys, k, CLDNN_DB_FIND, "conv-fwd:k", "near");
+    key_with(dev, cu, "another_device", k, sizeof k);
+    system_put(sys, k, CLDNN_DB_FIND, "conv-fwd:k", "another name");
+    cldnn_db_reset();
+    char v[128];
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:k", v, sizeof v), 2);
+    cr_assert_str_eq(v, "near", "the nearest compute-unit count of the same name must win, got %s", v);
+    cr_assert(log_has(log, "the nearest"), "no log line names the nearest table");
+
+    /* the identical key beats every near one; equal distances go to the larger count */
+    system_put(sys, dev, CLDNN_DB_FIND, "conv-fwd:k", "exact");
+    cldnn_db_reset();
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:k", v, sizeof v), 2);
+    cr_assert_str_eq(v, "exact");
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -f '%s'/*", sys);
+    cr_assert_eq(system(cmd), 0);
+    key_with(dev, cu + 2, NULL, k, sizeof k);
+    system_put(sys, k, CLDNN_DB_FIND, "conv-fwd:k", "larger");
+    key_with(dev, cu - 2, NULL, k, sizeof k);
+    system_put(sys, k, CLDNN_DB_FIND, "conv-fwd:k", "smaller");
+    cldnn_db_reset();
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:k", v, sizeof v), 2);
+    cr_assert_str_eq(v, "larger");
+
+    /* only another device name: no table, the heuristic */
+    cr_assert_eq(system(cmd), 0);
+    key_with(dev, cu, "another_device", k, sizeof k);
+    system_put(sys, k, CLDNN_DB_FIND, "conv-fwd:k", "another name");
+    cldnn_db_reset();
+    cr_assert_eq(cldnn_db_lookup(h, CLDNN_DB_FIND, "conv-fwd:k", v, sizeof v), 0, "another device's table answered");
+    cldnnDestroy(h);
+    remove_dir(root);
+}

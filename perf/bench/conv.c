@@ -46,7 +46,9 @@
 **
 ** Output: per direction one bench_result line (--md: row), op `<dir> <algo>`, with the workspace,
 ** TFLOP/s and iterations in the note; heur and find print the library's whole answer first as a
-** '#' line. A failed library call puts the call, the status name and the library's last error
+** '#' line. In --shapes mode those lines name the shape, `# get <name> <dir>: <algo> (ws ..); ...`
+** for Get_v7's answer (heur, and find before it calls Find) and `# find <name> <dir>: <algo> <t>
+** ms (ws ..); ...` for Find's (perf/get_vs_find.py compares them). A failed library call puts the call, the status name and the library's last error
 ** into the note. NOT_SUPPORTED statuses (the algorithm or data type does not apply) are skips;
 ** any other failure and any wrong element make the exit status 1. In --shapes mode a failure
 ** prints FAIL with a reason token as the algorithm (NOT_SUPPORTED:direct, WRONG:gemm, SETUP, ...),
@@ -322,9 +324,10 @@ static void bytes_str(size_t bytes, char* buf, size_t size) {
     else snprintf(buf, size, "%.2f GiB", b / (1024.0 * 1024 * 1024));
 }
 
-/* Prints a Get or Find answer as one '#' line (single problems, text output only). */
-static void print_perf(const char* how, int dir, const conv_perf* perf, int n) {
-    printf("# %s %s:", how, k_dir_names[dir]);
+/* Prints a Get or Find answer as one '#' line: `# <how> <dir>:` for a single problem, `# <how>
+** <shape name> <dir>:` in --shapes mode (perf/get_vs_find.py reads those). */
+static void print_perf(const char* how, const char* shape, int dir, const conv_perf* perf, int n) {
+    printf("# %s%s%s %s:", how, shape ? " " : "", shape ? shape : "", k_dir_names[dir]);
     for (int i = 0; i < n; i++) {
         char b[32];
         bytes_str(perf[i].memory, b, sizeof b);
@@ -359,7 +362,8 @@ static int choose_algo(conv_run* r, conv_prob* p, int dir, conv_result* res, cl_
             note_status(r, res, what, st);
             return 1;
         }
-        if (!r->shapes && !r->opts->md) print_perf("heur", dir, perf, n);
+        if (r->shapes) print_perf("get", p->s->name, dir, perf, n);
+        else if (!r->opts->md) print_perf("heur", NULL, dir, perf, n);
         if (n < 1 || perf[0].status != CLDNN_STATUS_SUCCESS) {
             snprintf(res->reason, sizeof res->reason, "NO_ALGO");
             snprintf(res->note, sizeof res->note, "%s: no algorithm applies (%s first)", what,
@@ -369,6 +373,8 @@ static int choose_algo(conv_run* r, conv_prob* p, int dir, conv_result* res, cl_
         }
         res->algo = perf[0].algo;
     } else {
+        /* --shapes: Get's answer first, before Find records anything (perf/get_vs_find.py) */
+        if (r->shapes && get_v7(ctx, p, dir, perf, &n) == CLDNN_STATUS_SUCCESS) print_perf("get", p->s->name, dir, perf, n);
         /* the largest workspace among the applicable algorithms, within the cap */
         size_t need = 0;
         for (int a = 0; a < k_algo_count[dir]; a++) {
@@ -388,7 +394,8 @@ static int choose_algo(conv_run* r, conv_prob* p, int dir, conv_result* res, cl_
             note_status(r, res, what, st);
             return 1;
         }
-        if (!r->shapes && !r->opts->md) print_perf("find", dir, perf, n);
+        if (r->shapes) print_perf("find", p->s->name, dir, perf, n);
+        else if (!r->opts->md) print_perf("find", NULL, dir, perf, n);
         if (n < 1 || perf[0].status != CLDNN_STATUS_SUCCESS) {
             bench_release(fws);
             snprintf(res->reason, sizeof res->reason, "NO_ALGO");

@@ -5,6 +5,24 @@
 **   cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1]
 **                   [--budget SECONDS] [--iters N] [--quiet]
 **   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] [--quiet]
+**   cldnn-tune db --shapes FILE [--prefix NAME] [--batch N] [-F MASK] [--budget SECONDS]
+**                 [--per-problem SECONDS] [--iters N] [--ws-max MiB] [--md FILE]
+**
+** db: fills the handle's tuning db (CLDNN_DB_PATH, else the user folder; db.c) for every shape of a
+** conv-*.csv list whose name starts with --prefix (n replaced by --batch when given) and every
+** direction of MASK (default 7), through the library: Find in the TUNE find mode, which searches
+** the implicit GEMM's parameters (CLDNN_TUNE_BUDGET: --per-problem, default 60 s, or what is
+** left of --budget, default 3600 s), records them in the tuning db and the timings of every
+** algorithm in the find-db. A problem whose tuning record exists is not searched again (resume:
+** rerun the same command after a stop); one whose layer no tunable solver fits is skipped. When
+** the budget is spent the run stops before the next search (exit status 3; 1 when a problem
+** failed). Each problem prints, to stdout, as soon as it is done:
+**     [i/n] <problem key> <name> tuned|resumed best <params> <ms> (heuristic <params> <ms>, x<speedup>);
+**           layer: heuristic <algo> <ms>, now <algo> <ms> (x<speedup>)
+** where the first pair times the implicit GEMM with the default and the tuned parameters, and
+** the second Get_v7's algorithm run in the HEURISTIC mode (no database: default parameters) and
+** in DB_OR_HEURISTIC after the search (the find-db's fastest, run with the tuning db's
+** parameters), all timed back to back after the search. --md FILE writes the same as a markdown table, one row per problem.
 **
 ** conv: the implicit-GEMM solver of each direction in MASK (1 fwd, 2 bwd-data, 4 bwd-filter;
 ** default 7) over the same declared space as GEMM (cldnn_gemm_param_space), for every shape of a
@@ -30,6 +48,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
+#include "conv_descs.h"
 #include "conv_shapes.h"
 #include "ref.h"
 
@@ -555,9 +574,389 @@ static int main_conv(int argc, char** argv) {
     return status;
 }
 
+/* ------------------------------------------------------------------ db: a shape list into the tuning db */
+
+/* One layer of `cldnn-tune db`: its descriptors and buffers (x, w, y shared by the three
+** directions: each direction's output is another's input, all finite) and a workspace. */
+typedef struct {
+    cldnnTensorDescriptor_t xd, yd;
+    cldnnFilterDescriptor_t wd;
+    cldnnConvolutionDescriptor_t cd;
+    cl_mem x, w, y, ws;
+    size_t ws_size;
+} db_layer;
+
+/* The tunable solver of each direction (src/conv/solvers.c) and the algorithm that runs it. */
+static const char* const db_solver_names[3] = {"conv_fwd_igemm", "conv_bwd_data_igemm", "conv_bwd_filter_igemm"};
+
+/* Algorithm names by enum value, per direction (cldnn.h's order). */
+static const char* const db_algo_names[3][8] = {
+    {"implicit_gemm", "implicit_precomp_gemm", "gemm", "direct", "fft", "fft_tiling", "winograd", "winograd_nonfused"},
+    {"algo_0", "algo_1", "fft", "fft_tiling", "winograd", "winograd_nonfused", NULL, NULL},
+    {"algo_0", "algo_1", "fft", "algo_3", "winograd", "winograd_nonfused", "fft_tiling", NULL}};
+
+static const char* db_algo_name(int dir, int a) {
+    return a >= 0 && a < 8 && db_algo_names[dir][a] ? db_algo_names[dir][a] : "?";
+}
+
+/* Prints a failed call with the library's last error; returns 1. */
+static int db_fail(const char* what, cldnnStatus_t st) {
+    char e[1024];
+    cldnnGetLastErrorString(e, sizeof e);
+    fprintf(stderr, "cldnn-tune: %s: %s: %s\n", what, cldnnGetErrorString(st), e);
+    return 1;
+}
+
+/* A device buffer of n floats from frand(); NULL on failure. */
+static cl_mem db_random_buffer(cldnnHandle_t h, size_t n) {
+    float* v = malloc(n * 4);
+    if (v == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; ++i)
+        v[i] = frand();
+    cl_int err;
+    cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, v, &err);
+    free(v);
+    return m;
+}
+
+/* Workspace bytes of algorithm a of direction dir; 0 with *ok = 0 when it does not apply. */
+static size_t db_ws(cldnnHandle_t h, const db_layer* L, int dir, int a, int* ok) {
+    size_t b = 0;
+    cldnnStatus_t st =
+        dir == 0 ? cldnnGetConvolutionForwardWorkspaceSize(h, L->xd, L->wd, L->cd, L->yd, (cldnnConvolutionFwdAlgo_t)a, &b)
+        : dir == 1 ? cldnnGetConvolutionBackwardDataWorkspaceSize(h, L->wd, L->yd, L->cd, L->xd,
+                                                                  (cldnnConvolutionBwdDataAlgo_t)a, &b)
+                   : cldnnGetConvolutionBackwardFilterWorkspaceSize(h, L->xd, L->yd, L->cd, L->wd,
+                                                                    (cldnnConvolutionBwdFilterAlgo_t)a, &b);
+    cldnn_error_clear();
+    *ok = st == CLDNN_STATUS_SUCCESS;
+    return *ok ? b : 0;
+}
+
+/* Get_v7's first algorithm for direction dir under the handle's find mode; -1 on failure. */
+static int db_get(cldnnHandle_t h, const db_layer* L, int dir) {
+    int n = 0;
+    cldnnStatus_t st;
+    if (dir == 0) {
+        cldnnConvolutionFwdAlgoPerf_t p;
+        st = cldnnGetConvolutionForwardAlgorithm_v7(h, L->xd, L->wd, L->cd, L->yd, 1, &n, &p);
+        return st || n < 1 ? -1 : (int)p.algo;
+    }
+    if (dir == 1) {
+        cldnnConvolutionBwdDataAlgoPerf_t p;
+        st = cldnnGetConvolutionBackwardDataAlgorithm_v7(h, L->wd, L->yd, L->cd, L->xd, 1, &n, &p);
+        return st || n < 1 ? -1 : (int)p.algo;
+    }
+    cldnnConvolutionBwdFilterAlgoPerf_t p;
+    st = cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, L->xd, L->yd, L->cd, L->wd, 1, &n, &p);
+    return st || n < 1 ? -1 : (int)p.algo;
+}
+
+/* Find (the handle's mode) for direction dir within L's workspace. */
+static cldnnStatus_t db_find(cldnnHandle_t h, const db_layer* L, int dir) {
+    int n = 0;
+    if (dir == 0) {
+        cldnnConvolutionFwdAlgoPerf_t p[16];
+        return cldnnFindConvolutionForwardAlgorithmEx(h, L->xd, L->x, 0, L->wd, L->w, 0, L->cd, L->yd, L->y, 0, 16, &n,
+                                                      p, L->ws, 0, L->ws_size);
+    }
+    if (dir == 1) {
+        cldnnConvolutionBwdDataAlgoPerf_t p[16];
+        return cldnnFindConvolutionBackwardDataAlgorithmEx(h, L->wd, L->w, 0, L->yd, L->y, 0, L->cd, L->xd, L->x, 0, 16,
+                                                           &n, p, L->ws, 0, L->ws_size);
+    }
+    cldnnConvolutionBwdFilterAlgoPerf_t p[16];
+    return cldnnFindConvolutionBackwardFilterAlgorithmEx(h, L->xd, L->x, 0, L->yd, L->y, 0, L->cd, L->wd, L->w, 0, 16,
+                                                         &n, p, L->ws, 0, L->ws_size);
+}
+
+/* What a timed public call needs. */
+typedef struct {
+    const db_layer* L;
+    int dir, algo;
+    size_t ws;
+} db_call;
+
+static cldnnStatus_t run_db_call(cldnnHandle_t h, const void* ctx) {
+    const db_call* c = (const db_call*)ctx;
+    const db_layer* L = c->L;
+    const float one = 1.0f, zero = 0.0f;
+    if (c->dir == 0)
+        return cldnnConvolutionForward(h, &one, L->xd, L->x, 0, L->wd, L->w, 0, L->cd,
+                                       (cldnnConvolutionFwdAlgo_t)c->algo, L->ws, 0, c->ws, &zero, L->yd, L->y, 0);
+    if (c->dir == 1)
+        return cldnnConvolutionBackwardData(h, &one, L->wd, L->w, 0, L->yd, L->y, 0, L->cd,
+                                            (cldnnConvolutionBwdDataAlgo_t)c->algo, L->ws, 0, c->ws, &zero, L->xd,
+                                            L->x, 0);
+    return cldnnConvolutionBackwardFilter(h, &one, L->xd, L->x, 0, L->yd, L->y, 0, L->cd,
+                                          (cldnnConvolutionBwdFilterAlgo_t)c->algo, L->ws, 0, c->ws, &zero, L->wd,
+                                          L->w, 0);
+}
+
+/* Median seconds per call of algorithm a of direction dir through the public API; -1 on failure. */
+static double db_time_algo(cldnnHandle_t h, const db_layer* L, int dir, int a, int iters) {
+    int ok = 0;
+    db_call c = {L, dir, a, db_ws(h, L, dir, a, &ok)};
+    if (!ok || c.ws > L->ws_size)
+        return -1.0;
+    double t = time_calls(h, run_db_call, &c, iters);
+    cldnn_error_clear();
+    return t;
+}
+
+/* Creates L for shape s: descriptors, buffers, and a workspace of the largest size any applicable
+** algorithm of the directions in mask needs, at most ws_max bytes. */
+static int db_layer_init(cldnnHandle_t h, const conv_shape* s, int mask, size_t ws_max, db_layer* L) {
+    memset(L, 0, sizeof *L);
+    int P = 0, Q = 0;
+    conv_shape_out(s, &P, &Q);
+    cldnnStatus_t st = conv_descs_create(s, &L->xd, &L->yd, &L->wd, &L->cd);
+    if (st != CLDNN_STATUS_SUCCESS)
+        return db_fail("descriptors", st);
+    L->x = db_random_buffer(h, (size_t)s->n * s->c * s->h * s->w);
+    L->w = db_random_buffer(h, (size_t)s->k * (s->c / s->groups) * s->r * s->s);
+    L->y = db_random_buffer(h, (size_t)s->n * s->k * P * Q);
+    for (int d = 0; d < 3; ++d)
+        for (int a = 0; a < 8 && (mask & (1 << d)); ++a) {
+            int ok = 0;
+            size_t b = db_ws(h, L, d, a, &ok);
+            if (ok && b <= ws_max && b > L->ws_size)
+                L->ws_size = b;
+        }
+    cl_int err = CL_SUCCESS;
+    if (L->ws_size)
+        L->ws = clCreateBuffer(h->context, CL_MEM_READ_WRITE, L->ws_size, NULL, &err);
+    if (!L->x || !L->w || !L->y || (L->ws_size && !L->ws)) {
+        fprintf(stderr, "cldnn-tune: %s: buffer allocation failed\n", s->name);
+        return 1;
+    }
+    return 0;
+}
+
+static void db_layer_free(db_layer* L) {
+    cl_mem m[] = {L->x, L->w, L->y, L->ws};
+    for (int i = 0; i < 4; ++i)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+    cldnnDestroyTensorDescriptor(L->xd);
+    cldnnDestroyTensorDescriptor(L->yd);
+    cldnnDestroyFilterDescriptor(L->wd);
+    cldnnDestroyConvolutionDescriptor(L->cd);
+}
+
+/* Median seconds per call of the implicit GEMM with parameters q on p (white-box, as `conv`). */
+static double db_time_igemm(cldnnHandle_t h, const cldnn_conv_problem* p, const db_layer* L,
+                            const cldnn_gemm_params* q, int iters) {
+    conv_run_ctx c;
+    memset(&c, 0, sizeof c);
+    c.p = *p;
+    c.b.x = L->x;
+    c.b.w = L->w;
+    c.b.y = L->y;
+    c.b.ws = L->ws;
+    c.b.ws_size = L->ws_size;
+    double t = time_conv(h, &c, q, iters);
+    cldnn_error_clear();
+    return t;
+}
+
+/* The user tuning db's record of (problem key, solver), never the system tables': a problem the
+** shipped tables cover is still tuned here (resume looks at this run's own records). */
+static int db_user_record(cldnnHandle_t h, const char* key, const char* solver, char* value, size_t size) {
+    char k[512];
+    snprintf(k, sizeof k, "%s|%s", key, solver);
+    return cldnn_db_get(h->db_dir, h->prof.key, CLDNN_DB_TUNE, k, value, size);
+}
+
+/* Options of `cldnn-tune db`. */
+typedef struct {
+    const char *path, *prefix, *md;
+    int mask, batch, iters;
+    double budget, per_problem;
+    size_t ws_max;
+} db_opts;
+
+/* One markdown row of the per-layer table. */
+static void db_md_row(FILE* md, const conv_shape* s, int dir, const char* status, const char* dp, double t_def,
+                      const char* bp, double t_tuned, int a_h, double t_h, int a_g, double t_g) {
+    if (md == NULL)
+        return;
+    fprintf(md, "| %s | %s | %s | %s | %.4g | %s | %.4g | %.2f | %s %.4g | %s %.4g | %.2f |\n", s->name,
+            conv_dir_names[dir], status, dp, t_def * 1e3, bp, t_tuned * 1e3, t_tuned > 0 ? t_def / t_tuned : 0.0,
+            db_algo_name(dir, a_h), t_h * 1e3, db_algo_name(dir, a_g), t_g * 1e3, t_g > 0 ? t_h / t_g : 0.0);
+}
+
+/* Tunes, times and reports direction dir of shape s (the idx-th of total problems); returns 1 when
+** the time budget stopped it before its search, else 0 (failures are reported and skipped). */
+static int db_problem(cldnnHandle_t h, const conv_shape* s, int dir, db_layer* L, const db_opts* o, double t_end,
+                      int idx, int total, FILE* md, int* failures) {
+    cldnn_conv_problem p;
+    if (cldnn_conv_problem_init(h, (cldnn_conv_dir)dir, L->xd, L->wd, L->cd, L->yd, &p) != CLDNN_STATUS_SUCCESS) {
+        ++*failures;
+        return db_fail(s->name, CLDNN_STATUS_BAD_PARAM);
+    }
+    p.has_tuned = 0;
+    const char* solver = db_solver_names[dir];
+    if (!cldnn_conv_igemm_applicable(&p, &h->prof)) {
+        printf("[%d/%d] %s %s: no tunable solver applies, skipped\n", idx, total, p.key, s->name);
+        db_md_row(md, s, dir, "no tunable solver", "-", 0, "-", 0, -1, 0, -1, 0);
+        return 0;
+    }
+    /* the heuristic: the default parameters, and Get's algorithm with no database */
+    cldnnSetFindMode(h, CLDNN_FIND_MODE_HEURISTIC);
+    cldnn_gemm_params def, tuned;
+    cldnn_conv_igemm_defaults(&p, &h->prof, &def);
+    char dp[96], bp[96], rec[128];
+    cldnn_gemm_params_format(&def, dp, sizeof dp);
+    int a_h = db_get(h, L, dir);
+    cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC);
+    const char* status = "resumed";
+    if (!db_user_record(h, p.key, solver, rec, sizeof rec)) {
+        double left = t_end - now_s();
+        if (left < 1.0)
+            return 1;
+        char b[32];
+        snprintf(b, sizeof b, "%d", (int)(left < o->per_problem ? left : o->per_problem));
+        setenv("CLDNN_TUNE_BUDGET", b, 1);
+        cldnnSetFindMode(h, CLDNN_FIND_MODE_TUNE);
+        cldnnStatus_t st = db_find(h, L, dir);
+        cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC);
+        if (st != CLDNN_STATUS_SUCCESS || !db_user_record(h, p.key, solver, rec, sizeof rec)) {
+            if (st != CLDNN_STATUS_SUCCESS)
+                db_fail("Find in TUNE mode", st);
+            printf("[%d/%d] %s %s: tuning recorded nothing\n", idx, total, p.key, s->name);
+            db_md_row(md, s, dir, "FAILED", dp, 0, "-", 0, a_h, 0, -1, 0);
+            ++*failures;
+            return 0;
+        }
+        status = "tuned";
+    }
+    if (!cldnn_gemm_params_parse(rec, &tuned)) {
+        printf("[%d/%d] %s %s: the tuning record \"%s\" does not parse\n", idx, total, p.key, s->name, rec);
+        ++*failures;
+        return 0;
+    }
+    cldnn_gemm_params_format(&tuned, bp, sizeof bp);
+    /* timed back to back, after the search: default and tuned parameters (one time when they are
+    ** the same), then Get's algorithm without a database and with the records Find just made */
+    double t_def = db_time_igemm(h, &p, L, &def, o->iters);
+    double t_tuned = strcmp(dp, bp) == 0 ? t_def : db_time_igemm(h, &p, L, &tuned, o->iters);
+    int a_g = db_get(h, L, dir);
+    double t_g = db_time_algo(h, L, dir, a_g, o->iters);
+    cldnnSetFindMode(h, CLDNN_FIND_MODE_HEURISTIC); /* the heuristic's run ignores the tuning db */
+    double t_h = db_time_algo(h, L, dir, a_h, o->iters);
+    cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC);
+    printf("[%d/%d] %s %s %s best %s %.4g ms (heuristic %s %.4g ms, x%.2f); layer: heuristic %s %.4g ms, "
+           "now %s %.4g ms (x%.2f)\n",
+           idx, total, p.key, s->name, status, bp, t_tuned * 1e3, dp, t_def * 1e3, t_tuned > 0 ? t_def / t_tuned : 0.0,
+           db_algo_name(dir, a_h), t_h * 1e3, db_algo_name(dir, a_g), t_g * 1e3, t_g > 0 ? t_h / t_g : 0.0);
+    fflush(stdout);
+    db_md_row(md, s, dir, status, dp, t_def, bp, t_tuned, a_h, t_h, a_g, t_g);
+    return 0;
+}
+
+static int main_db(int argc, char** argv) {
+    db_opts o = {NULL, "", NULL, 7, 0, 50, 3600.0, 60.0, (size_t)1 << 30};
+    for (int i = 2; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (v == NULL) {
+            fprintf(stderr, "cldnn-tune: %s needs a value\n", a);
+            return 2;
+        }
+        ++i;
+        if (strcmp(a, "--shapes") == 0)
+            o.path = v;
+        else if (strcmp(a, "--prefix") == 0)
+            o.prefix = v;
+        else if (strcmp(a, "--md") == 0)
+            o.md = v;
+        else if (strcmp(a, "-F") == 0)
+            o.mask = atoi(v);
+        else if (strcmp(a, "--batch") == 0)
+            o.batch = atoi(v);
+        else if (strcmp(a, "--iters") == 0)
+            o.iters = atoi(v);
+        else if (strcmp(a, "--budget") == 0)
+            o.budget = atof(v);
+        else if (strcmp(a, "--per-problem") == 0)
+            o.per_problem = atof(v);
+        else if (strcmp(a, "--ws-max") == 0)
+            o.ws_max = (size_t)(atof(v) * 1048576.0);
+        else {
+            fprintf(stderr, "cldnn-tune: unknown flag %s\n", a);
+            return 2;
+        }
+    }
+    if (o.path == NULL || o.mask < 1 || o.mask > 7 || o.batch < 0 || o.iters < 1 || !(o.budget > 0) ||
+        !(o.per_problem >= 1)) {
+        fprintf(stderr, "usage: cldnn-tune db --shapes FILE [--prefix NAME] [--batch N] [-F 1..7] [--budget S] "
+                        "[--per-problem S] [--iters N] [--ws-max MiB] [--md FILE]\n");
+        return 2;
+    }
+    double t_end = now_s() + o.budget;
+    conv_shape* shapes = NULL;
+    int ns = conv_shapes_read(o.path, &shapes);
+    if (ns < 0)
+        return 2;
+    int n = 0;
+    for (int i = 0; i < ns; ++i)
+        if (strncmp(shapes[i].name, o.prefix, strlen(o.prefix)) == 0) {
+            shapes[n] = shapes[i];
+            if (o.batch > 0)
+                shapes[n].n = o.batch;
+            ++n;
+        }
+    int dirs = (o.mask & 1) + ((o.mask >> 1) & 1) + ((o.mask >> 2) & 1), total = n * dirs;
+    cldnnHandle_t h;
+    cldnnStatus_t st = cldnnCreateDefault(&h);
+    if (st != CLDNN_STATUS_SUCCESS) {
+        free(shapes);
+        return db_fail("cldnnCreateDefault", st);
+    }
+    printf("# cldnn-tune db on %s (%u compute units), %d problems of %s, budget %.0f s (at most %.0f s each), "
+           "tuning db in %s\n",
+           h->prof.name, (unsigned)h->prof.compute_units, total, o.path, o.budget, o.per_problem,
+           h->db_dir[0] ? h->db_dir : "memory only");
+    FILE* md = NULL;
+    if (o.md && (md = fopen(o.md, "w")) == NULL)
+        fprintf(stderr, "cldnn-tune: cannot write %s\n", o.md);
+    if (md) {
+        fprintf(md, "| layer | dir | status | default params | ms | tuned params | ms | tuned x | heuristic algo ms "
+                    "| after tuning algo ms | layer x |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
+    }
+    int idx = 0, failures = 0, stopped = 0;
+    for (int i = 0; i < n && !stopped; ++i) {
+        db_layer L;
+        if (db_layer_init(h, &shapes[i], o.mask, o.ws_max, &L)) {
+            failures++;
+            idx += dirs;
+            db_layer_free(&L);
+            continue;
+        }
+        for (int d = 0; d < 3 && !stopped; ++d)
+            if (o.mask & (1 << d))
+                stopped = db_problem(h, &shapes[i], d, &L, &o, t_end, ++idx, total, md, &failures);
+        db_layer_free(&L);
+    }
+    if (stopped)
+        printf("# budget of %.0f s spent at problem %d of %d; run the same command again to resume\n", o.budget, idx,
+               total);
+    else
+        printf("# done: %d problems, %d failed\n", total, failures);
+    if (md)
+        fclose(md);
+    cldnnDestroy(h);
+    free(shapes);
+    return failures ? 1 : stopped ? 3 : 0;
+}
+
 int main(int argc, char** argv) {
     if (argc >= 2 && strcmp(argv[1], "conv") == 0)
         return main_conv(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "db") == 0)
+        return main_db(argc, argv);
     if (argc < 2 || strcmp(argv[1], "gemm") != 0) {
         fprintf(stderr, "usage: cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1] "
                         "[--budget SECONDS] [--iters N] [--quiet]\n"

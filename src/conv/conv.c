@@ -589,7 +589,7 @@ static void tuned_lookup(cldnnHandle_t h, cldnn_conv_problem* p) {
 ** recorded time and today's workspace. Returns the count (0: no record). Never runs anything. */
 static int finddb_read(cldnnHandle_t h, const cldnn_conv_problem* p, perf_entry* out) {
     char v[2048];
-    if (!cldnn_db_enabled(h) || !cldnn_db_get(h->db_dir, h->prof.key, CLDNN_DB_FIND, p->key, v, sizeof v))
+    if (!cldnn_db_lookup(h, CLDNN_DB_FIND, p->key, v, sizeof v))
         return 0;
     conv_family fam = family(p->dir);
     int n = 0, seen[16] = {0}, bad = 0;

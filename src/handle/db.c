@@ -27,6 +27,20 @@
 ** (folder, device key, kind), shared by every handle of the process under one mutex, refreshed
 ** from the file at most once a second (a process's own records are visible at once).
 **
+** System tables. A read-only, lower-priority pair of databases shipped with the library, looked
+** up after the user's (find and tuning records alike) in every mode but HEURISTIC, never written,
+** never locked. Folder (per handle, at creation): CLDNN_SYSTEM_DB_PATH when set ("" turns them
+** off), else share/cldnn/db beside the library (the library file's folder plus the install's
+** relative path from libdir to datadir, so a relocated install finds its own), else the source
+** tree's db/ (a build-tree library). Files are the user db's files (perf/make-system-db.sh copies
+** them in). A device picks its file by the key in each file's header: the identical key, else
+** among the files of the same device name (the key's second field, as OpenCL reports
+** CL_DEVICE_NAME), the one whose other fields (platform, vendor id, extensions) differ in the
+** fewest places, then whose compute-unit count is nearest (a tie goes to the larger count), so a
+** MIG slice or a CPU with fewer cores takes its full device's table; the choice is logged. A
+** record that no longer fits (another solver list, parameters invalid on the device) is dropped
+** by conv.c as for the user db.
+**
 ** Damage. A header of another version or another device makes the whole file ignored; a line
 ** that does not parse, has a wrong checksum or lacks its newline is skipped; each with a log
 ** line (CLDNN_LOG_LEVEL >= 2). A folder that cannot be created or written keeps records in
@@ -36,7 +50,10 @@
 #include "internal.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +95,7 @@ typedef struct db_table {
     size_t file_lines;
     double last_refresh;
     int loaded, ignored, tail_logged, disk_failed;
+    int system; /* a system table: path chosen by system_pick, read once, never written */
 } db_table;
 
 static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -203,7 +221,7 @@ static void table_free(db_table* t) {
 ** Called with db_lock held. */
 static db_table* table_of(const char* dir, const char* dev, cldnn_db_kind kind) {
     for (db_table* t = tables; t; t = t->next)
-        if (t->kind == kind && strcmp(t->dir, dir) == 0 && strcmp(t->dev, dev) == 0)
+        if (!t->system && t->kind == kind && strcmp(t->dir, dir) == 0 && strcmp(t->dev, dev) == 0)
             return t;
     db_table* t = (db_table*)calloc(1, sizeof *t);
     if (t == NULL)
@@ -463,6 +481,142 @@ static void append_record(db_table* t, const char* key, const char* value) {
     lock_close(lk);
 }
 
+/* ------------------------------------------------------------------ system tables */
+
+/* Field i (0-based, '|'-separated) of device key k into out ("" when k has fewer fields). */
+static void key_field(const char* k, int i, char* out, size_t size) {
+    for (; i > 0 && k; --i) {
+        k = strchr(k, '|');
+        if (k)
+            ++k;
+    }
+    size_t n = 0;
+    for (; k && *k && *k != '|' && n + 1 < size; ++k)
+        out[n++] = *k;
+    out[n] = '\0';
+}
+
+/* How far device key `have` is from `want`: -1 for another device name (field 1), else the
+** count of other differing fields (platform, vendor id, extensions) times 2^20 plus the
+** compute-unit distance, halved-then-doubled so that a tie goes to the larger count. */
+static long key_distance(const char* want, const char* have) {
+    char a[256], b[256];
+    key_field(want, 1, a, sizeof a);
+    key_field(have, 1, b, sizeof b);
+    if (strcmp(a, b) != 0)
+        return -1;
+    long cu_want = 0, cu_have = 0, differ = 0;
+    for (int i = 0; i < 16; ++i) {
+        key_field(want, i, a, sizeof a);
+        key_field(have, i, b, sizeof b);
+        if (a[0] == '\0' && b[0] == '\0')
+            break;
+        if (i == 3 && a[0] == 'c' && a[1] == 'u' && b[0] == 'c' && b[1] == 'u') {
+            cu_want = strtol(a + 2, NULL, 10);
+            cu_have = strtol(b + 2, NULL, 10);
+        } else if (strcmp(a, b) != 0) {
+            differ++;
+        }
+    }
+    long d = cu_have > cu_want ? cu_have - cu_want : cu_want - cu_have;
+    return differ * (1L << 20) + 2 * d + (cu_have < cu_want);
+}
+
+/* Points t (a new system table of t->dir, t->dev, t->kind) at the file of t->dir that serves
+** its device best (the file comment's rule), with that file's header as the one expected; no
+** file (path "") when none is of the same device name. */
+static void system_pick(db_table* t) {
+    DIR* d = opendir(t->dir);
+    if (d == NULL)
+        return;
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "%s-v%d-", kind_names[t->kind], DB_FORMAT);
+    long best = -1;
+    char best_key[512] = "";
+    const size_t hl = strlen(t->header) - strlen(t->dev); /* "cldnn-<kind>-db 1 " */
+    char want[32];
+    snprintf(want, sizeof want, "%.*s", (int)hl, t->header);
+    for (struct dirent* e; (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || len < 5 || strcmp(e->d_name + len - 4, ".txt") != 0)
+            continue;
+        char path[1400], line[700];
+        snprintf(path, sizeof path, "%s/%s", t->dir, e->d_name);
+        FILE* f = fopen(path, "r");
+        if (f == NULL)
+            continue;
+        char* ok = fgets(line, sizeof line, f);
+        fclose(f);
+        if (ok == NULL || strncmp(line, want, hl) != 0)
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        long dist = key_distance(t->dev, line + hl);
+        if (dist >= 0 && (best < 0 || dist < best)) {
+            best = dist;
+            snprintf(t->path, sizeof t->path, "%s", path);
+            snprintf(t->header, sizeof t->header, "%s", line);
+            snprintf(best_key, sizeof best_key, "%s", line + hl);
+        }
+    }
+    closedir(d);
+    if (best < 0)
+        t->path[0] = '\0';
+    else if (best > 0)
+        cldnn_log(CLDNN_LOG_INFO, "system %s-db: no table for %s in %s; using %s, the nearest (%s)",
+                  kind_names[t->kind], t->dev, t->dir, t->path, best_key);
+    else
+        cldnn_log(CLDNN_LOG_INFO, "system %s-db: %s", kind_names[t->kind], t->path);
+}
+
+/* The system table of (dir, dev, kind), read on first use; NULL on allocation failure. Called
+** with db_lock held. */
+static db_table* system_table_of(const char* dir, const char* dev, cldnn_db_kind kind) {
+    for (db_table* t = tables; t; t = t->next)
+        if (t->system && t->kind == kind && strcmp(t->dir, dir) == 0 && strcmp(t->dev, dev) == 0)
+            return t;
+    db_table* t = (db_table*)calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->system = 1;
+    t->kind = kind;
+    snprintf(t->dir, sizeof t->dir, "%s", dir);
+    snprintf(t->dev, sizeof t->dev, "%s", dev);
+    snprintf(t->header, sizeof t->header, "cldnn-%s-db %d %s", kind_names[kind], DB_FORMAT, dev);
+    system_pick(t);
+    if (t->path[0])
+        load_locked(t); /* no lock: nobody writes a system table */
+    t->loaded = 1;
+    t->next = tables;
+    tables = t;
+    return t;
+}
+
+/* The default system folder (file comment) into buf, "" when none exists. */
+static void system_default_dir(char* buf, size_t size) {
+    buf[0] = '\0';
+    struct stat st;
+#ifdef CLDNN_SYSTEM_DB_REL
+    Dl_info info;
+    if (dladdr((void*)&system_default_dir, &info) != 0 && info.dli_fname != NULL) {
+        char lib[PATH_MAX];
+        if (realpath(info.dli_fname, lib) != NULL) {
+            char* slash = strrchr(lib, '/');
+            if (slash)
+                *slash = '\0';
+            snprintf(buf, size, "%s/%s", lib, CLDNN_SYSTEM_DB_REL);
+            if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+                return;
+        }
+    }
+#endif
+#ifdef CLDNN_SOURCE_DB_DIR
+    snprintf(buf, size, "%s", CLDNN_SOURCE_DB_DIR);
+    if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode))
+        return;
+#endif
+    buf[0] = '\0';
+}
+
 /* ------------------------------------------------------------------ internal API */
 
 /* 1 when s is one non-empty word of printable ASCII that fits a line. */
@@ -539,6 +693,24 @@ void cldnn_db_reset(void) {
     pthread_mutex_unlock(&db_lock);
 }
 
+int cldnn_db_lookup(cldnnHandle_t h, cldnn_db_kind kind, const char* key, char* value, size_t size) {
+    if (!cldnn_db_enabled(h))
+        return 0;
+    if (cldnn_db_get(h->db_dir, h->prof.key, kind, key, value, size))
+        return 1;
+    if (h->sysdb_dir[0] == '\0' || !is_word(key) || size == 0)
+        return 0;
+    pthread_mutex_lock(&db_lock);
+    db_table* t = system_table_of(h->sysdb_dir, h->prof.key, kind);
+    const db_entry* e = t ? table_find(t, key, str_hash(key)) : NULL;
+    if (e) {
+        snprintf(value, size, "%s", e->value);
+        stats.system_hits++;
+    }
+    pthread_mutex_unlock(&db_lock);
+    return e ? 2 : 0;
+}
+
 int cldnn_db_enabled(cldnnHandle_t h) { return h->find_mode != CLDNN_FIND_MODE_HEURISTIC; }
 
 int cldnn_tunedb_get(cldnnHandle_t h, const char* key, const char* solver, char* value, size_t size) {
@@ -546,7 +718,7 @@ int cldnn_tunedb_get(cldnnHandle_t h, const char* key, const char* solver, char*
         return 0;
     char k[512];
     snprintf(k, sizeof k, "%s|%s", key, solver);
-    return cldnn_db_get(h->db_dir, h->prof.key, CLDNN_DB_TUNE, k, value, size);
+    return cldnn_db_lookup(h, CLDNN_DB_TUNE, k, value, size);
 }
 
 void cldnn_tunedb_put(cldnnHandle_t h, const char* key, const char* solver, const char* value) {
@@ -579,6 +751,11 @@ static int parse_mode(const char* s) {
 
 void cldnn_db_handle_init(cldnnHandle_t h) {
     cldnn_user_dir(h->db_dir, sizeof h->db_dir, "CLDNN_DB_PATH", "XDG_CONFIG_HOME", ".config");
+    const char* sys = getenv("CLDNN_SYSTEM_DB_PATH");
+    if (sys)
+        snprintf(h->sysdb_dir, sizeof h->sysdb_dir, "%s", sys);
+    else
+        system_default_dir(h->sysdb_dir, sizeof h->sysdb_dir);
     h->find_mode = CLDNN_FIND_MODE_DB_OR_HEURISTIC;
     const char* env = getenv("CLDNN_FIND_MODE");
     if (env && *env) {
@@ -589,8 +766,8 @@ void cldnn_db_handle_init(cldnnHandle_t h) {
         else
             h->find_mode = (cldnnFindMode_t)m;
     }
-    cldnn_log(CLDNN_LOG_INFO, "find mode %s, databases in %s", cldnn_find_mode_name(h->find_mode),
-              h->db_dir[0] ? h->db_dir : "memory only");
+    cldnn_log(CLDNN_LOG_INFO, "find mode %s, databases in %s, system tables in %s", cldnn_find_mode_name(h->find_mode),
+              h->db_dir[0] ? h->db_dir : "memory only", h->sysdb_dir[0] ? h->sysdb_dir : "(none)");
 }
 
 cldnnStatus_t cldnnSetFindMode(cldnnHandle_t handle, cldnnFindMode_t mode) {
