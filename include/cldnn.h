@@ -159,28 +159,40 @@ CLDNN_EXPORT cldnnStatus_t cldnnSetQueue(cldnnHandle_t handle, cl_command_queue 
 ** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetQueue(cldnnHandle_t handle, cl_command_queue* queue);
 
-/* How Get and Find choose algorithms (per handle; the default DB_OR_HEURISTIC, or the
+/** How Get and Find choose algorithms (per handle; the default DB_OR_HEURISTIC, or the
 ** environment variable CLDNN_FIND_MODE read at handle creation: a name below without the prefix,
 ** or its number). Find records what it measures in the find-db in every mode that benchmarks;
 ** Get reads it in every mode but HEURISTIC; the tuning db's parameters are used in every mode
 ** but HEURISTIC. */
 typedef enum {
-    CLDNN_FIND_MODE_HEURISTIC = 0,       /* the heuristic only: no database; Find times nothing */
-    CLDNN_FIND_MODE_DB_OR_HEURISTIC = 1, /* Get: find-db, else heuristic; Find benchmarks */
-    CLDNN_FIND_MODE_DB_OR_BENCHMARK = 2, /* Find answers from the find-db when it covers the
+    CLDNN_FIND_MODE_HEURISTIC = 0,       /**< the heuristic only: no database; Find times nothing */
+    CLDNN_FIND_MODE_DB_OR_HEURISTIC = 1, /**< Get: find-db, else heuristic; Find benchmarks */
+    CLDNN_FIND_MODE_DB_OR_BENCHMARK = 2, /**< Find answers from the find-db when it covers the
                                          ** problem, else benchmarks */
-    CLDNN_FIND_MODE_BENCHMARK = 3,       /* Find always benchmarks */
-    CLDNN_FIND_MODE_TUNE = 4             /* Find searches tunable solvers' parameters first and
+    CLDNN_FIND_MODE_BENCHMARK = 3,       /**< Find always benchmarks */
+    CLDNN_FIND_MODE_TUNE = 4             /**< Find searches tunable solvers' parameters first and
                                          ** records them in the tuning db, then benchmarks */
 } cldnnFindMode_t;
 
-/* Unknown mode: BAD_PARAM_OUT_OF_BOUND. */
+/** Sets the handle's find mode (cldnnFindMode_t above).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle NULL); BAD_PARAM_OUT_OF_BOUND (not a
+** cldnnFindMode_t value).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetFindMode(cldnnHandle_t handle, cldnnFindMode_t mode);
+/** The handle's find mode.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or mode NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetFindMode(cldnnHandle_t handle, cldnnFindMode_t* mode);
-/* The folder of this handle's find-db and tuning db (files per device; created on first record).
+/** The folder of this handle's find-db and tuning db (files per device; created on first record).
 ** Default: CLDNN_DB_PATH, else $XDG_CONFIG_HOME/cldnn, else $HOME/.config/cldnn. "" keeps
 ** records in memory only. A folder that cannot be written also keeps them in memory (logged),
-** never failing a call. NULL: BAD_PARAM_NULL_POINTER. */
+** never failing a call.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or path NULL); BAD_PARAM_OUT_OF_BOUND (a path too
+** long).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetDatabasePath(cldnnHandle_t handle, const char* path);
 
 /* ------------------------------------------------------- tensors, filters */
@@ -845,20 +857,31 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, co
                                                         const cldnnTensorDescriptor_t dbDesc, cl_mem db,
                                                         size_t dbOffset);
 
-/* Warm-up: builds (or loads from the program cache) every program the run call with these
-** descriptors and algo would use, and binds its kernels to the handle, without enqueuing work or
-** touching memory, so that the first run costs what later runs cost. Same checks and statuses
-** as the run call for the descriptors and algo; the tuning db applies as it does to the run. */
+/** Warm-up for cldnnConvolutionForward: builds (or loads from the program cache) every program the
+** run call with these descriptors and algo would use, and binds its kernels to the handle, without
+** enqueuing work or touching memory, so that the first run costs what later runs cost. The tuning
+** db applies as it does to the run.
+** Statuses: those of the run call for the descriptors and algo (no buffer checks).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionForwardPrepare(cldnnHandle_t handle, const cldnnTensorDescriptor_t xDesc,
                                                           const cldnnFilterDescriptor_t wDesc,
                                                           const cldnnConvolutionDescriptor_t convDesc,
                                                           cldnnConvolutionFwdAlgo_t algo,
                                                           const cldnnTensorDescriptor_t yDesc);
+/** Warm-up for cldnnConvolutionBackwardData, as cldnnConvolutionForwardPrepare.
+** Statuses: those of the run call for the descriptors and algo (no buffer checks).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardDataPrepare(cldnnHandle_t handle, const cldnnFilterDescriptor_t wDesc,
                                                                const cldnnTensorDescriptor_t dyDesc,
                                                                const cldnnConvolutionDescriptor_t convDesc,
                                                                cldnnConvolutionBwdDataAlgo_t algo,
                                                                const cldnnTensorDescriptor_t dxDesc);
+/** Warm-up for cldnnConvolutionBackwardFilter, as cldnnConvolutionForwardPrepare.
+** Statuses: those of the run call for the descriptors and algo (no buffer checks).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardFilterPrepare(cldnnHandle_t handle,
                                                                  const cldnnTensorDescriptor_t xDesc,
                                                                  const cldnnTensorDescriptor_t dyDesc,
