@@ -684,6 +684,21 @@ CLDNN_EXPORT cldnnStatus_t cldnnSetConvolutionMathType(cldnnConvolutionDescripto
 ** reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionMathType(const cldnnConvolutionDescriptor_t convDesc,
                                                        cldnnMathType_t* mathType);
+/** Sets the math type of the handle's GEMM calls (cldnnGemm, cldnnGemmStridedBatched), as
+** cublasSetMathMode does for cuBLAS: TENSOR_OP_MATH lets FLOAT products run on TF32 tensor cores
+** where the device has them (NVIDIA, compute capability 8.0 or higher; inputs rounded to TF32, 10
+** mantissa bits, FP32 accumulation); DEFAULT_MATH (the default) and FMA_MATH never use them.
+** Devices without tensor cores run the FP32 kernels in every math type.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle NULL); BAD_PARAM_OUT_OF_BOUND (mathType not
+** of its enum).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetGemmMathType(cldnnHandle_t handle, cldnnMathType_t mathType);
+/** The math type of the handle's GEMM calls (DEFAULT_MATH unless set).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle or mathType NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetGemmMathType(cldnnHandle_t handle, cldnnMathType_t* mathType);
 /** Output dims of the forward convolution: n, k, and 1 + (in + 2 pad - ((r - 1) dilation + 1)) / stride
 ** per spatial dim; BAD_PARAM_SHAPE_MISMATCH when the channels do not match the groups, or the
 ** dilated window is larger than the padded input.

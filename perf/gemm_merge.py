@@ -64,13 +64,17 @@ def parse_cldnn(path):
 
 def parse_baseline(path):
     """Returns (header lines, list of row dicts with 'set') of a baseline log."""
-    head, rows, cur = [], [], ""
+    head, rows, cur, verify = [], [], "", "-"
     with open(path) as f:
         for line in f:
             line = line.rstrip("\n")
             m = re.match(r"# set: (.*)", line)
             if m:
                 cur = m.group(1).strip()
+                continue
+            m = re.match(r"# verify \d+ \d+ \d+: max err/tol (\S+) over (\d+) sampled elements \((\w+)\)", line)
+            if m:  # the baseline's own check of the next row (cublas_gemm --verify)
+                verify = f"{m.group(3)} ({m.group(1)}; {m.group(2)} sampled)"
                 continue
             if line.startswith("#"):
                 h = line[1:].strip()
@@ -81,7 +85,8 @@ def parse_baseline(path):
             if len(p) < 10:
                 continue
             rows.append({"set": cur, "key": (cur, p[1], p[2], p[3], p[4], p[5], p[6]),
-                         "ms": p[7], "tflops": p[8], "iters": p[9], "why": " ".join(p[10:])})
+                         "ms": p[7], "tflops": p[8], "iters": p[9], "why": " ".join(p[10:]), "verify": verify})
+            verify = "-"
     return head, rows
 
 
@@ -136,11 +141,14 @@ def main():
         e = {"set": r["set"], "m": r["m"], "n": r["n"], "k": r["k"], "op": op, "batch": r.get("batch", "1"),
              "ms": num(r.get("time (ms)")), "tf": num(r.get("TFLOP/s")),
              "verify": next((v for c, v in r.items() if c.startswith("verify")), "-"), "base": {}}
+        e["bverify"] = {}
         for t in tools:
             lst = bmap[t].get(key, [])
             b = lst.pop(0) if lst else None
             e["base"][t] = num(b["tflops"]) if b else None
+            e["bverify"][t] = b["verify"] if b else "-"
         table.append(e)
+    vtools = [t for t in tools if any(e["bverify"][t] != "-" for e in table)]
 
     def ratio(e, t):
         b = e["base"].get(t)
@@ -152,7 +160,7 @@ def main():
             sets.append(e["set"])
     out = []
     w = out.append
-    w(f"# cldnn GEMM (FP32) vs {', '.join(tool_name(t) for t in tools) or 'no baseline'}: "
+    w(f"# cldnn GEMM ({meta.get('math', 'FP32')}) vs {', '.join(tool_name(t) for t in tools) or 'no baseline'}: "
       f"{head.get('device', '?')}")
     w("")
     w(f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
@@ -185,6 +193,10 @@ def main():
     w("TFLOP/s = 2 m n k batch / time. Ratios above 1: cldnn is faster. verify: cldnn's result")
     w("against a double dot product, tolerance 2 eps (sqrt(k) + 1) sum |a b|; (max err/tol; elements")
     w("checked, all or a random sample above 2^27 multiply-adds).")
+    if meta.get("math", "FP32") != "FP32":
+        w("Under TF32 both inputs of every product carry a relative rounding of 2^-11, so the tolerance")
+        w("adds 2 * 2^-11 sum |a b|; a baseline's verify column (cuBLAS --verify) uses the same formula")
+        w("on its own data, so the two error figures compare directly.")
     w("")
     w("## Summary")
     w("")
@@ -216,13 +228,15 @@ def main():
     showb = any(e["batch"] != "1" for e in table)
     hdr = ["set", "m", "n", "k", "op"] + (["batch"] if showb else []) + ["cldnn ms", "cldnn TFLOP/s"]
     hdr += [f"{tool_name(t)} TFLOP/s" for t in tools] + [f"cldnn/{tool_name(t)}" for t in tools] + ["verify"]
+    hdr += [f"{tool_name(t)} verify" for t in vtools]
     w("| " + " | ".join(hdr) + " |")
     w("|" + "|".join(["---"] + ["---:"] * 3 + ["---"] + (["---:"] if showb else []) +
-                     ["---:"] * (2 + 2 * len(tools)) + ["---"]) + "|")
+                     ["---:"] * (2 + 2 * len(tools)) + ["---"] * (1 + len(vtools))) + "|")
     for e in table:
         cells = [e["set"], e["m"], e["n"], e["k"], e["op"]] + ([e["batch"]] if showb else [])
         cells += [fmt(e["ms"], 4) if e["ms"] else "-", fmt(e["tf"])]
         cells += [fmt(e["base"][t]) for t in tools] + [fmt(ratio(e, t), 3) for t in tools] + [e["verify"]]
+        cells += [e["bverify"][t] for t in vtools]
         w("| " + " | ".join(cells) + " |")
     with open(a.out, "w") as f:
         f.write("\n".join(out) + "\n")

@@ -16,6 +16,8 @@
 #                 OpenBLAS gets 4x, at least 200)
 #   VERIFY        -V of cldnn-bench (default 1: sampled check above 2^27 multiply-adds)
 #   CLDNN_COMMIT  the commit to record where the tree has no .git (the device tool sends none)
+#   MATH          tensor: cldnn-bench --math tensor and the baselines' TF32 mode (cuBLAS --tf32
+#                 --verify 200: its own error on the same check); default FP32
 # Every command runs even when an earlier one fails; the exit status is 1 if any failed.
 set -u -o pipefail
 build=build
@@ -66,7 +68,8 @@ run_tool() {
 for f in "${shapes[@]}"; do
   set_name=$(basename "$f" .csv)
   echo "# set: $set_name" >> "$logs/cldnn.log"
-  run_tool "$logs/cldnn.log" env CLDNN_DEVICE="$device" "$bench" gemm --shapes "$f" --ms "$ms" -V "$verify" --md-header
+  run_tool "$logs/cldnn.log" env CLDNN_DEVICE="$device" "$bench" gemm --shapes "$f" --ms "$ms" -V "$verify" --md-header \
+    ${MATH:+--math "$MATH"}
 done
 tools=()
 for t in $baselines; do
@@ -81,7 +84,14 @@ for t in $baselines; do
   tools+=("$t")
   for f in "${shapes[@]}"; do
     echo "# set: $(basename "$f" .csv)" >> "$logs/$t.log"
-    run_tool "$logs/$t.log" env CLDNN_DEVICE="$device" "$bin" "$f" --ms "$tms"
+    bargs=()
+    if [ "${MATH:-}" = tensor ]; then
+      case $t in
+        cublas) bargs=(--tf32 --verify 200) ;;
+        *) notes+=("$t has no TF32 mode: its figures are FP32"); ;;
+      esac
+    fi
+    run_tool "$logs/$t.log" env CLDNN_DEVICE="$device" "$bin" "$f" --ms "$tms" "${bargs[@]+"${bargs[@]}"}"
   done
 done
 elapsed=$(( $(date +%s) - start ))
@@ -95,6 +105,7 @@ mkdir -p "$(dirname "$outfile")"
 python3 "$here/gemm_merge.py" --cldnn "$logs/cldnn.log" "${margs[@]}" \
   --meta "commit=$commit" --meta "host=$(uname -srm), $(nproc) cores" \
   --meta "wall=${elapsed} s" --meta "status=$([ $status -eq 0 ] && echo OK || echo FAILED)" \
-  --meta "ms=$ms" --out "$outfile" || status=1
+  --meta "ms=$ms" --meta "math=$([ "${MATH:-}" = tensor ] && echo 'TF32 tensor cores, TENSOR_OP_MATH' || echo FP32)" \
+  --out "$outfile" || status=1
 echo "wrote $outfile (${elapsed} s)" >&2
 exit $status

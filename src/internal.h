@@ -144,6 +144,8 @@ struct cldnnContext {
     ** and the databases' folder (CLDNN_DB_PATH, XDG_CONFIG_HOME or HOME at creation,
     ** cldnnSetDatabasePath; "" keeps results in memory only). */
     cldnnFindMode_t find_mode;
+    /* The math type of GEMM calls (cldnnSetGemmMathType; DEFAULT_MATH from calloc). */
+    cldnnMathType_t gemm_math;
     char db_dir[1024];
     /* The system tables' folder (db.c: CLDNN_SYSTEM_DB_PATH, else beside the library, else the
     ** source tree's db/; "" none), read-only, consulted after db_dir. */
@@ -368,6 +370,7 @@ typedef struct {
     int64_t batch;
     uint64_t off_a, off_b, off_c;         /* elements */
     float alpha, beta;
+    cldnnMathType_t math;       /* TENSOR_OP_MATH lets solvers use TF32 tensor cores */
 } cldnn_gemm_problem;
 
 typedef struct {
@@ -396,6 +399,50 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
 /* "64x64x16-16x16-4x4-4x4-0x0": MWG x NWG x KWG - MDIMC x NDIMC - VWM x VWN - VWA x VWB - pads */
 void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size);
 int cldnn_gemm_params_parse(const char* s, cldnn_gemm_params* p);
+/* A GEMM-shaped kernel with gemm_tiled's argument list, ready to launch: block tile bm x bn of C,
+** k step bk (split ranges are multiples of it), splitk as in cldnn_gemm_params, work-group size
+** local (the grid is the block count times local in dimensions 0 and 1), and the gemm.cl build
+** options whose program holds gemm_splitk_reduce. */
+typedef struct {
+    cl_kernel kernel;
+    const char* name;
+    int bm, bn, bk;
+    int splitk;
+    size_t local[3];
+    const char* reduce_opts;
+} cldnn_gemm_launch;
+cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_buffers* b,
+                                    const cldnn_gemm_launch* L);
+
+/* Tensor-core GEMM (gemm/gemm_mma.c, kernels/gemm/gemm_mma.cl): TF32 mma.sync on NVIDIA devices
+** of compute capability >= 8.0 under TENSOR_OP_MATH. Meaning of the fields: the kernel's
+** MMA_* build options. */
+typedef struct {
+    int bm, bn, bk;
+    int wm, wn;
+    int stages;
+    int vw;      /* upper bound; lowered to 1 when the problem's alignment does not allow 4 */
+    int splitk;  /* as in cldnn_gemm_params */
+} cldnn_gemm_mma_params;
+/* 1 when dev has TF32 tensor cores reachable from OpenCL (NVIDIA, cl_nv_device_attribute_query
+** compute capability >= 8.0) and CLDNN_TENSOR_CORES is not 0. */
+int cldnn_mma_tf32_available(const cldnn_device_profile* dev);
+/* valid: for every transpose; fit: for the given ones (the local tiles' sizes depend on them). */
+int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev);
+int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, int trans_a,
+                              int trans_b);
+void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
+                                  cldnn_gemm_mma_params* out);
+/* "128x128x32-64x64-s3-v4-k0": bm x bn x bk - wm x wn - stages - vw - splitk */
+void cldnn_gemm_mma_params_format(const cldnn_gemm_mma_params* p, char* buf, size_t size);
+int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p);
+cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_mma_params* params,
+                                        const cldnn_gemm_buffers* b);
+/* The solver's table entry points (gemm.c's table). */
+int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev);
+void cldnn_gemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
+cldnnStatus_t cldnn_gemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+
 /* Shape classes of the parameter tables. */
 typedef enum {
     CLDNN_GEMM_LARGE = 0,

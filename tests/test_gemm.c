@@ -37,6 +37,7 @@ TestSuite(gemm, .fini = fx_fini);
 TestSuite(gemm_batched, .fini = fx_fini);
 TestSuite(gemm_params, .fini = fx_fini);
 TestSuite(gemm_errors, .fini = fx_fini);
+TestSuite(gemm_math, .fini = fx_fini);
 
 #define UNIT_ROUNDOFF (1.0 / 16777216.0) /* 2^-24 */
 #define TOL_TINY 1e-30
@@ -957,4 +958,166 @@ Test(gemm_errors, run_params_invalid_set) {
         FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, cldnn_gemm_run_params(fx_handle(), &pr, &sets[i], &bufs));
     }
     ebufs_done(&e);
+}
+
+/* ---- math types and the tensor-core solver's selection (TENSOR_OP_MATH, gemm/gemm_mma.c) */
+
+/* A profile of an NVIDIA GPU of compute capability major.minor with 132 compute units. */
+static cldnn_device_profile nv_profile(int major, int minor) {
+    cldnn_device_profile p;
+    memset(&p, 0, sizeof p);
+    p.type = CL_DEVICE_TYPE_GPU;
+    p.vendor_id = 0x10de;
+    p.is_nvidia = 1;
+    p.nv_cc_major = major;
+    p.nv_cc_minor = minor;
+    p.compute_units = 132;
+    p.max_wg_size = 1024;
+    p.local_mem = 49152;
+    return p;
+}
+
+Test(gemm_math, set_and_get) {
+    cldnnHandle_t h = fx_handle();
+    cldnnMathType_t m = (cldnnMathType_t)77;
+    FX_OK(cldnnGetGemmMathType(h, &m));
+    FX_ASSERT(m == CLDNN_DEFAULT_MATH, "a new handle's GEMM math type is %d, not DEFAULT_MATH", (int)m);
+    const cldnnMathType_t all[3] = {CLDNN_TENSOR_OP_MATH, CLDNN_FMA_MATH, CLDNN_DEFAULT_MATH};
+    for (int i = 0; i < 3; i++) {
+        FX_OK(cldnnSetGemmMathType(h, all[i]));
+        FX_OK(cldnnGetGemmMathType(h, &m));
+        FX_ASSERT(m == all[i], "set %d, read back %d", (int)all[i], (int)m);
+    }
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetGemmMathType(h, (cldnnMathType_t)2));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetGemmMathType(h, (cldnnMathType_t)-1));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnSetGemmMathType(NULL, CLDNN_TENSOR_OP_MATH));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetGemmMathType(h, NULL));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetGemmMathType(NULL, &m));
+    FX_OK(cldnnGetGemmMathType(h, &m));
+    FX_ASSERT(m == CLDNN_DEFAULT_MATH, "a refused Set changed the math type to %d", (int)m);
+}
+
+/* Which devices and math types are offered the tensor-core solver. */
+Test(gemm_math, tensor_core_selection) {
+    cldnn_gemm_problem pr;
+    memset(&pr, 0, sizeof pr);
+    pr.m = pr.n = pr.k = 512;
+    pr.lda = pr.ldb = pr.ldc = 512;
+    pr.batch = 1;
+    const struct {
+        int major, minor, cpu, nvidia;
+        int want;
+    } devs[] = {{9, 0, 0, 1, 1}, {8, 0, 0, 1, 1}, {8, 6, 0, 1, 1}, {7, 5, 0, 1, 0},
+                {0, 0, 0, 1, 0}, {9, 0, 0, 0, 0}, {9, 0, 1, 1, 0}};
+    const cldnnMathType_t maths[3] = {CLDNN_DEFAULT_MATH, CLDNN_TENSOR_OP_MATH, CLDNN_FMA_MATH};
+    const char* saved = getenv("CLDNN_TENSOR_CORES");
+    FX_ASSERT(saved == NULL || strcmp(saved, "0") != 0, "run this test without CLDNN_TENSOR_CORES=0");
+    for (size_t d = 0; d < sizeof devs / sizeof devs[0]; d++) {
+        cldnn_device_profile p = nv_profile(devs[d].major, devs[d].minor);
+        p.is_nvidia = devs[d].nvidia;
+        p.vendor_id = devs[d].nvidia ? 0x10de : 0x1002;
+        p.is_cpu = devs[d].cpu;
+        p.type = devs[d].cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
+        FX_ASSERT(cldnn_mma_tf32_available(&p) == devs[d].want, "device %zu (cc %d.%d, cpu %d, nvidia %d): available %d",
+                  d, devs[d].major, devs[d].minor, devs[d].cpu, devs[d].nvidia, cldnn_mma_tf32_available(&p));
+        for (int m = 0; m < 3; m++) {
+            pr.math = maths[m];
+            int want = devs[d].want && maths[m] == CLDNN_TENSOR_OP_MATH;
+            FX_ASSERT(cldnn_gemm_mma_applicable(&pr, &p) == want, "device %zu, math %d: applicable %d, want %d", d,
+                      (int)maths[m], cldnn_gemm_mma_applicable(&pr, &p), want);
+        }
+    }
+    /* the environment switch turns it off */
+    cldnn_device_profile h100 = nv_profile(9, 0);
+    setenv("CLDNN_TENSOR_CORES", "0", 1);
+    int off = cldnn_mma_tf32_available(&h100);
+    if (saved)
+        setenv("CLDNN_TENSOR_CORES", saved, 1);
+    else
+        unsetenv("CLDNN_TENSOR_CORES");
+    FX_ASSERT(off == 0, "CLDNN_TENSOR_CORES=0 left the tensor cores on");
+    FX_ASSERT(cldnn_mma_tf32_available(&h100) == 1, "the tensor cores stay off after CLDNN_TENSOR_CORES is unset");
+}
+
+/* The tensor-core parameter sets: the defaults are valid on the devices that offer the solver, the
+** constraints refuse what the kernel cannot run, and the text form round-trips. */
+Test(gemm_math, tensor_core_params) {
+    const cldnn_device_profile devs[3] = {nv_profile(9, 0), nv_profile(8, 0), nv_profile(8, 6)};
+    const int64_t shapes[][3] = {{1, 1, 1}, {64, 64, 64}, {65, 4096, 17}, {4096, 64, 4096}, {8192, 8192, 8192}};
+    for (size_t d = 0; d < 3; d++)
+        for (size_t s = 0; s < 4 * sizeof shapes / sizeof shapes[0]; s++) {
+            cldnn_gemm_problem pr;
+            memset(&pr, 0, sizeof pr);
+            pr.m = shapes[s / 4][0];
+            pr.n = shapes[s / 4][1];
+            pr.k = shapes[s / 4][2];
+            pr.trans_a = (int)(s >> 1 & 1);
+            pr.trans_b = (int)(s & 1);
+            pr.batch = 1;
+            pr.math = CLDNN_TENSOR_OP_MATH;
+            cldnn_gemm_mma_params q;
+            cldnn_gemm_mma_params_select(&pr, &devs[d], &q);
+            char buf[96];
+            cldnn_gemm_mma_params_format(&q, buf, sizeof buf);
+            FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[d], pr.trans_a, pr.trans_b),
+                      "default %s for %lldx%lldx%lld %c%c does not fit cc %d.%d", buf, (long long)pr.m,
+                      (long long)pr.n, (long long)pr.k, pr.trans_a ? 'T' : 'N', pr.trans_b ? 'T' : 'N',
+                      devs[d].nv_cc_major, devs[d].nv_cc_minor);
+            cldnn_gemm_mma_params back;
+            FX_ASSERT(cldnn_gemm_mma_params_parse(buf, &back) && memcmp(&back, &q, sizeof q) == 0,
+                      "%s does not parse back to itself", buf);
+        }
+    const struct {
+        const char* s;
+        int ok90, ok86;
+    } sets[] = {
+        {"128x128x32-64x64-s3-v4-k0", 1, 0},  /* 120 KiB of local memory: above cc 8.6's 99 */
+        {"128x128x16-64x64-s3-v4-k0", 1, 1},  /* 72 KiB */
+        {"256x128x16-64x64-s6-v4-k0", 1, 0},  /* 216 KiB */
+        {"256x128x16-64x64-s7-v4-k0", 0, 0},  /* 252 KiB: above cc 9.0's 226 */
+        {"256x128x32-64x64-s3-v4-k0", 1, 0},  /* 180 KiB */
+        {"128x256x32-64x64-s4-v4-k0", 0, 0},  /* 240 KiB */
+        {"128x128x32-64x64-s9-v4-k0", 0, 0},  /* stages */
+        {"96x128x32-32x64-s3-v4-k0", 0, 0},   /* not a power of two */
+        {"128x128x32-16x64-s3-v4-k0", 0, 0},  /* warp tile below 32 */
+        {"128x128x32-128x64-s3-v4-k0", 0, 0}, /* 256 accumulators per lane */
+        {"128x128x24-64x64-s3-v4-k0", 0, 0},  /* k step */
+        {"128x128x32-64x64-s3-v2-k0", 0, 0},  /* copy width */
+        {"64x64x16-32x32-s3-v4-k0", 1, 1},
+        {"32x32x16-32x32-s2-v1-k0", 1, 1},
+    };
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        cldnn_gemm_mma_params q;
+        FX_ASSERT(cldnn_gemm_mma_params_parse(sets[i].s, &q), "%s does not parse", sets[i].s);
+        /* valid means: fits every transpose */
+        int all = 1;
+        for (int t = 0; t < 4; t++)
+            all &= cldnn_gemm_mma_params_fit(&q, &devs[0], t >> 1, t & 1);
+        FX_ASSERT(all == cldnn_gemm_mma_params_valid(&q, &devs[0]), "%s: valid %d but fits every transpose %d",
+                  sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[0]), all);
+        FX_ASSERT(cldnn_gemm_mma_params_valid(&q, &devs[0]) == sets[i].ok90, "%s: valid %d on cc 9.0, want %d",
+                  sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[0]), sets[i].ok90);
+        FX_ASSERT(cldnn_gemm_mma_params_valid(&q, &devs[2]) == sets[i].ok86, "%s: valid %d on cc 8.6, want %d",
+                  sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[2]), sets[i].ok86);
+    }
+    cldnn_gemm_mma_params q;
+    FX_ASSERT(cldnn_gemm_mma_params_parse("256x128x32-64x64-s4-v4-k0", &q), "parse");
+    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[0], 0, 0) && !cldnn_gemm_mma_params_fit(&q, &devs[0], 1, 0),
+              "256x128x32-64x64-s4 must fit NN (210 KiB) and not TN (240 KiB) on cc 9.0");
+    FX_ASSERT(!cldnn_gemm_mma_params_parse("128x128x32-64x64-s3-v4", &q), "a truncated set parses");
+    FX_ASSERT(!cldnn_gemm_mma_params_parse("128x128x32-64x64-s3-v4-k0x", &q), "trailing text parses");
+}
+
+/* On a device without tensor cores, TENSOR_OP_MATH runs the FP32 kernels: the results meet the
+** FP32 tolerance (a TF32 product would not), in both layouts and every transpose. */
+Test(gemm_math, tensor_op_math_without_tensor_cores) {
+    cldnnHandle_t h = fx_handle();
+    if (cldnn_mma_tf32_available(&h->prof)) {
+        cr_log_info("%s has TF32 tensor cores: the FP32 fallback is not what runs here", h->prof.name);
+        return;
+    }
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_TENSOR_OP_MATH));
+    gcase c = plain(37, 29, 300, 1.0f, 0.5f);
+    run_orientations(c, 2);
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
 }

@@ -152,6 +152,22 @@
         }                                                                                             \
     } while (0)
 
+/* Stores the finished sum of C(m, n) (column-major, inside C): with split-k (nsplit > 1) the raw
+ * sum into the workspace W (m fastest, M per column); else alpha * sum + beta * C(m, n), not
+ * reading C when beta == 0. Every GEMM-shaped kernel with gemm_tiled's contract stores so. */
+inline void gemm_store_sum(float sum, int m, int n, int M, int ldc, float alpha, float beta, int nsplit,
+                           __global float* C, __global float* W) {
+    if (nsplit > 1) {
+        W[(long)n * M + m] = sum;
+        return;
+    }
+    const long idx = (long)n * ldc + m;
+    float r = alpha * sum;
+    if (beta != 0.0f)
+        r = fma(beta, C[idx], r);
+    C[idx] = r;
+}
+
 inline void vstore_w_private_1(float v, float* p) { p[0] = v; }
 inline void vstore_w_private_2(float2 v, float* p) { vstore2(v, 0, p); }
 inline void vstore_w_private_4(float4 v, float* p) { vstore4(v, 0, p); }

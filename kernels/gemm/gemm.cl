@@ -98,16 +98,7 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
                     const int n = n0 + (j * NDIMC + ty) * VWN + w;
                     if (n >= N)
                         continue;
-                    const float sum = acc[i * VWM + v][j * VWN + w];
-                    if (nsplit > 1) {
-                        W[(long)n * M + m] = sum;
-                    } else {
-                        const long idx = (long)n * ldc + m;
-                        float r = alpha * sum;
-                        if (beta != 0.0f)
-                            r = fma(beta, C[idx], r);
-                        C[idx] = r;
-                    }
+                    gemm_store_sum(acc[i * VWM + v][j * VWN + w], m, n, M, ldc, alpha, beta, nsplit, C, W);
                 }
         }
 }

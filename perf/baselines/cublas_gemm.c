@@ -2,14 +2,21 @@
 ** cublas_gemm.c: the cuBLAS baseline of the GEMM benchmark: times cublasSgemm (cublasSgemmStridedBatched
 ** for batch > 1) on every row of a shape file (perf/baselines/gemm_shapes.h), FP32 strict.
 **
-**   cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic] [--device D]
+**   cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32] [--device D] [--verify S]
 **
 ** Column-major, op(A), op(B) from a_t, b_t, minimum leading dimensions, packed batch strides,
 ** alpha 1, beta 0. Math mode CUBLAS_DEFAULT_MATH (plain FP32: cuBLAS uses TF32 only under
 ** CUBLAS_TF32_TENSOR_OP_MATH or NVIDIA_TF32_OVERRIDE=1, which this program refuses), or
-** CUBLAS_PEDANTIC_MATH with --pedantic; the header lines say which. A, B and C repeat a random
+** CUBLAS_PEDANTIC_MATH with --pedantic, or CUBLAS_TF32_TENSOR_OP_MATH with --tf32 (the baseline of
+** cldnn's TENSOR_OP_MATH GEMM); the header lines say which. A, B and C repeat a random
 ** block of GEMM_BLOCK floats in [-1, 1) (uploaded once, doubled on the device with
 ** cudaMemcpy), so the power draw is that of real data.
+**
+** --verify S: after timing, S random elements of C (plus the corners) are read back and compared
+** with a double dot product exactly as cldnn-bench gemm -V does: the printed figure is the
+** largest |got - want| / tol, tol = (2 u_in + 2 eps_float (sqrt(k) + 1)) S_abs with S_abs =
+** sum |a b| and u_in = 2^-11 under --tf32 (inputs rounded or truncated to TF32), else 0; so the
+** two tools' error figures compare directly (a '#' line per shape, before its result line).
 **
 ** Timing: W warm-up calls (3), a first estimate (batches of calls growing 4x until one takes
 ** 20 ms) that sets the iterations so that the 5 repetitions take about T ms (50), then 5
@@ -20,6 +27,9 @@
 */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +41,8 @@
 
 /* Prints a usage line and returns 2. */
 static int usage(void) {
-    fprintf(stderr, "usage: cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic] [--device D]\n");
+    fprintf(stderr, "usage: cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32] [--device D] "
+                    "[--verify S]\n");
     return 2;
 }
 
@@ -87,9 +98,30 @@ static int timed_call(void* ctx) {
     return 1;
 }
 
+/* Element (i, j) of product b against the double reference (file comment); returns err / tol, or
+** -1 when the read-back failed. */
+static double check_elem(const call_args* x, const float* const blk[3], long long b, long long i, long long j,
+                         double u_in) {
+    const gemm_shape* s = x->s;
+    float got;
+    if (cudaMemcpy(&got, x->c + b * x->sc + i + j * (long long)x->ldc, sizeof got, cudaMemcpyDeviceToHost) !=
+        cudaSuccess)
+        return -1;
+    double sum = 0, sabs = 0;
+    for (long long q = 0; q < s->k; q++) {
+        long long oa = b * x->sa + (s->ta ? q + i * (long long)x->lda : i + q * (long long)x->lda);
+        long long ob = b * x->sb + (s->tb ? j + q * (long long)x->ldb : q + j * (long long)x->ldb);
+        double v = (double)blk[0][oa % GEMM_BLOCK] * (double)blk[1][ob % GEMM_BLOCK];
+        sum += v;
+        sabs += fabs(v);
+    }
+    double tol = (2.0 * u_in + 2.0 * FLT_EPSILON * (sqrt((double)s->k) + 1.0)) * sabs + FLT_MIN;
+    return fabs((double)got - sum) / tol;
+}
+
 /* Measures shape s and prints its result line. Returns 0, or 1 when it failed. */
 static int run_shape(cublasHandle_t h, const gemm_shape* s, const float* const blk[3], double target_ms,
-                     int warmup, cudaEvent_t e0, cudaEvent_t e1) {
+                     int warmup, cudaEvent_t e0, cudaEvent_t e1, int verify, double u_in) {
     call_args x = {h, s, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL};
     /* column-major stored shapes: A (ta ? k x m : m x k), B (tb ? n x k : k x n), C m x n */
     x.lda = (int)(s->ta ? s->k : s->m);
@@ -109,6 +141,34 @@ static int run_shape(cublasHandle_t h, const gemm_shape* s, const float* const b
     long long iters = 0;
     double per = cuda_measure("cublas_gemm", timed_call, &x, &t, e0, e1, &iters);
     if (per < 0) goto out;
+    if (verify > 0) {
+        uint64_t st = 0x9e3779b97f4a7c15ull ^ (uint64_t)(s->m * 31 + s->n * 17 + s->k);
+        double worst = 0;
+        long long done = 0;
+        for (int v = 0; v < verify + 4; v++) {
+            long long i, j, b;
+            if (v < 4) {
+                i = (v & 1) ? s->m - 1 : 0;
+                j = (v & 2) ? s->n - 1 : 0;
+                b = s->batch - 1;
+            } else {
+                st = st * 6364136223846793005ull + 1442695040888963407ull;
+                i = (long long)((st >> 33) % (uint64_t)s->m);
+                st = st * 6364136223846793005ull + 1442695040888963407ull;
+                j = (long long)((st >> 33) % (uint64_t)s->n);
+                b = (long long)((st >> 17) % (uint64_t)s->batch);
+            }
+            double r = check_elem(&x, blk, b, i, j, u_in);
+            if (r < 0) {
+                why = "verify read-back";
+                goto out;
+            }
+            if (r > worst) worst = r;
+            done++;
+        }
+        printf("# verify %lld %lld %lld: max err/tol %.3g over %lld sampled elements (%s)\n", (long long)s->m,
+               (long long)s->n, (long long)s->k, worst, done, worst <= 1.0 ? "PASS" : "FAIL");
+    }
     gemm_print_result("cublas", s, per, iters, NULL);
     rc = 0;
 out:
@@ -123,16 +183,18 @@ out:
 int main(int argc, char** argv) {
     const char* file = NULL;
     double target_ms = 50;
-    int warmup = 3, pedantic = 0, dev = 0;
+    int warmup = 3, pedantic = 0, tf32 = 0, dev = 0, verify = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--ms") && i + 1 < argc) target_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--device") && i + 1 < argc) dev = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--pedantic")) pedantic = 1;
+        else if (!strcmp(argv[i], "--tf32")) tf32 = 1;
+        else if (!strcmp(argv[i], "--verify") && i + 1 < argc) verify = atoi(argv[++i]);
         else if (argv[i][0] != '-' && !file) file = argv[i];
         else return usage();
     }
-    if (!file || !(target_ms > 0) || warmup < 0) return usage();
+    if (!file || !(target_ms > 0) || warmup < 0 || (pedantic && tf32)) return usage();
     const char* ovr = getenv("NVIDIA_TF32_OVERRIDE");
     if (ovr && strcmp(ovr, "0") != 0) {
         fprintf(stderr, "cublas_gemm: NVIDIA_TF32_OVERRIDE=%s would allow TF32; unset it\n", ovr);
@@ -156,7 +218,7 @@ int main(int argc, char** argv) {
     cublasHandle_t h;
     cublasStatus_t st = cublasCreate(&h);
     if (st == CUBLAS_STATUS_SUCCESS)
-        st = cublasSetMathMode(h, pedantic ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH);
+        st = cublasSetMathMode(h, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : pedantic ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH);
     if (st != CUBLAS_STATUS_SUCCESS) {
         fprintf(stderr, "cublas_gemm: cublasCreate / cublasSetMathMode: status %d\n", (int)st);
         free(shapes);
@@ -168,8 +230,10 @@ int main(int argc, char** argv) {
     cudaRuntimeGetVersion(&rt);
     printf("# device: %s (%d SMs, cc %d.%d)\n", prop.name, prop.multiProcessorCount, prop.major, prop.minor);
     printf("# cuBLAS %d, CUDA runtime %d, driver API %d\n", ver, rt, drv);
-    printf("# math mode: %s (FP32, no TF32); column-major, minimum ld, alpha 1, beta 0\n",
-           pedantic ? "CUBLAS_PEDANTIC_MATH" : "CUBLAS_DEFAULT_MATH");
+    printf("# math mode: %s; column-major, minimum ld, alpha 1, beta 0\n",
+           tf32       ? "CUBLAS_TF32_TENSOR_OP_MATH (TF32 tensor cores)"
+           : pedantic ? "CUBLAS_PEDANTIC_MATH (FP32, no TF32)"
+                      : "CUBLAS_DEFAULT_MATH (FP32, no TF32)");
     printf("# timing: CUDA events, %d warm-up, 5 repetitions of ~%g ms in all, median\n", warmup, target_ms);
     printf("# tool m n k a_t b_t batch ms tflops iters\n");
     fflush(stdout);
@@ -187,7 +251,8 @@ int main(int argc, char** argv) {
     cudaEventCreate(&e1);
     cublasSetStream(h, 0);
     int fails = 0;
-    for (int i = 0; i < count; i++) fails += run_shape(h, &shapes[i], cblk, target_ms, warmup, e0, e1);
+    for (int i = 0; i < count; i++)
+        fails += run_shape(h, &shapes[i], cblk, target_ms, warmup, e0, e1, verify, tf32 ? 1.0 / 2048.0 : 0.0);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     cublasDestroy(h);

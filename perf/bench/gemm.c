@@ -20,6 +20,8 @@
 ** Verification (-V 1, one un-timed call before timing): each checked element of C against a
 ** double dot product, |got - want| <= 2 eps_float (sqrt(k) + 1) S, with S = |alpha| sum_p
 ** |op(A)(i,p) op(B)(p,j)| + |beta C_prior| (the scale of a float dot product's rounding error).
+** With --math tensor on a device with TF32 tensor cores, each product also carries the rounding
+** of both inputs to TF32 (relative 2^-11 each): 2 * 2^-11 S is added to the tolerance.
 ** Up to 2^27 multiply-adds (and C within 2^24 elements) every element is checked, and the ld gaps
 ** of C must be left as they were; above, --vsample random elements (plus the corners), read back
 ** one by one.
@@ -53,6 +55,8 @@ static const bench_flag k_flags[] = {
      "FILE: every row of a CSV m,n,k,a_t,b_t[,batch] (N/T, column-major semantics); excludes the shape flags"},
     {"--ms", BENCH_FLAG_DOUBLE, NULL, "without -i: iterations per shape so that the 5 repetitions take ~T ms"},
     {"--vsample", BENCH_FLAG_INT, "2000", "elements checked above 2^27 multiply-adds (0: check all)"},
+    {"--math", BENCH_FLAG_STRING, "default",
+     "default|tensor|fma: cldnnSetGemmMathType (tensor: TF32 tensor cores where the device has them)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 /* Above this many multiply-adds (or 2^24 elements of C) verification samples C. */
@@ -74,6 +78,7 @@ typedef struct {
     const bench_opts* opts;
     double target_ms;                   /* > 0: iterations from --ms */
     int64_t vsample;
+    double input_eps;                   /* relative rounding of the inputs: 0, or 2^-11 under TF32 */
     float *blk_a, *blk_b, *blk_c;       /* GEMM_BLOCK floats each */
     int fails;
 } gemm_run;
@@ -218,7 +223,7 @@ static void ref_elem(const gemm_run* r, const gemm_prob* p, int64_t b, int64_t i
         scale += fabs(o->beta * c0);
     }
     *want = w;
-    *tol = 2.0 * FLT_EPSILON * (sqrt((double)p->k) + 1.0) * scale + FLT_MIN;
+    *tol = (2.0 * r->input_eps + 2.0 * FLT_EPSILON * (sqrt((double)p->k) + 1.0)) * scale + FLT_MIN;
 }
 
 /* Scores one checked element into res; prints the first failure. */
@@ -485,6 +490,20 @@ static int gemm_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
         fprintf(stderr, "cldnn-bench gemm: --vsample must be 0 .. 1e8\n");
         return 2;
     }
+    const char* math = bench_arg_str(args, "--math");
+    cldnnMathType_t mt = CLDNN_DEFAULT_MATH;
+    if (!strcmp(math, "tensor")) mt = CLDNN_TENSOR_OP_MATH;
+    else if (!strcmp(math, "fma")) mt = CLDNN_FMA_MATH;
+    else if (strcmp(math, "default")) {
+        fprintf(stderr, "cldnn-bench gemm: --math %s: expected default, tensor or fma\n", math);
+        return 2;
+    }
+    cldnnStatus_t mst = cldnnSetGemmMathType(ctx->handle, mt);
+    if (mst != CLDNN_STATUS_SUCCESS) {
+        bench_print_status("cldnnSetGemmMathType", mst);
+        return 1;
+    }
+    if (mt == CLDNN_TENSOR_OP_MATH) r.input_eps = 1.0 / 2048.0;
     if (bench_arg_given(args, "--ms") && !bench_arg_given(args, "-i")) {
         r.target_ms = bench_arg_double(args, "--ms", 0);
         if (!(r.target_ms > 0)) {

@@ -43,9 +43,10 @@ static cldnnStatus_t check_operand(cldnnHandle_t h, const char* name, cl_mem m, 
 }
 
 static void problem_key(const cldnn_gemm_problem* p, char* buf, size_t size) {
-    snprintf(buf, size, "gemm:m%lld-n%lld-k%lld-%c%c-lda%lld-ldb%lld-ldc%lld-b%lld-f32", (long long)p->m,
+    snprintf(buf, size, "gemm:m%lld-n%lld-k%lld-%c%c-lda%lld-ldb%lld-ldc%lld-b%lld-%s", (long long)p->m,
              (long long)p->n, (long long)p->k, p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', (long long)p->lda,
-             (long long)p->ldb, (long long)p->ldc, (long long)p->batch);
+             (long long)p->ldb, (long long)p->ldc, (long long)p->batch,
+             p->math == CLDNN_TENSOR_OP_MATH ? "tf32ok" : "f32");
 }
 
 /* Largest load width <= want that divides the leading dimension, the offset and the stride. */
@@ -79,16 +80,24 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
              pr->trans_b);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_tiled", &k));
+    cldnn_gemm_launch L = {k, "gemm_tiled", q.mwg, q.nwg, q.kwg, q.splitk, {(size_t)q.mdimc, (size_t)q.ndimc, 1},
+                           opts};
+    return cldnn_gemm_launch_run(h, pr, b, &L);
+}
 
-    /* Split-k: when the blocks of C cannot fill the device, cut k into nsplit ranges whose
-    ** partial products go through the handle's scratch and gemm_splitk_reduce. */
-    uint64_t blocks = (uint64_t)((pr->m + q.mwg - 1) / q.mwg) * (uint64_t)((pr->n + q.nwg - 1) / q.nwg) *
+/* Split-k (when the blocks of C cannot fill the device, k is cut into nsplit ranges whose partial
+** products go through the handle's scratch and gemm_splitk_reduce), argument setting and the
+** launch: shared by every kernel with gemm_tiled's argument list (gemm.cl, gemm_mma.cl). */
+cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_buffers* b,
+                                    const cldnn_gemm_launch* L) {
+    cl_kernel k = L->kernel;
+    uint64_t blocks = (uint64_t)((pr->m + L->bm - 1) / L->bm) * (uint64_t)((pr->n + L->bn - 1) / L->bn) *
                       (uint64_t)pr->batch;
-    int64_t nsplit = q.splitk;
+    int64_t nsplit = L->splitk;
     if (nsplit == 0) {
         uint64_t target = 2u * (uint64_t)(h->prof.compute_units ? h->prof.compute_units : 1);
         nsplit = blocks >= target ? 1 : (int64_t)((target + blocks - 1) / blocks);
-        int64_t most = pr->k / (4 * q.kwg); /* at least 4 k-tiles per split */
+        int64_t most = pr->k / (4 * L->bk); /* at least 4 k-tiles per split */
         if (nsplit > most)
             nsplit = most;
         if (nsplit > 32)
@@ -97,7 +106,7 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
             nsplit = 1;
     }
     int64_t ksplit = (pr->k + nsplit - 1) / nsplit;
-    ksplit = (ksplit + q.kwg - 1) / q.kwg * q.kwg;
+    ksplit = (ksplit + L->bk - 1) / L->bk * L->bk;
     nsplit = (pr->k + ksplit - 1) / ksplit;
     cl_mem W = b->c;
     if (nsplit > 1) {
@@ -134,16 +143,16 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
     CLDNN_SETARG(k, 17, ks);
     CLDNN_SETARG(k, 18, ns);
     CLDNN_SETARG(k, 19, W);
-    uint64_t global[3] = {(uint64_t)((pr->m + q.mwg - 1) / q.mwg) * (uint64_t)q.mdimc,
-                          (uint64_t)((pr->n + q.nwg - 1) / q.nwg) * (uint64_t)q.ndimc,
+    uint64_t global[3] = {(uint64_t)((pr->m + L->bm - 1) / L->bm) * (uint64_t)L->local[0],
+                          (uint64_t)((pr->n + L->bn - 1) / L->bn) * (uint64_t)L->local[1],
                           (uint64_t)pr->batch * (uint64_t)nsplit};
-    size_t local[3] = {(size_t)q.mdimc, (size_t)q.ndimc, 1};
-    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, "gemm_tiled"));
+    size_t local[3] = {L->local[0], L->local[1], L->local[2]};
+    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, L->name));
     if (nsplit == 1)
         return CLDNN_STATUS_SUCCESS;
 
     cl_kernel r;
-    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_splitk_reduce", &r));
+    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", L->reduce_opts, "gemm_splitk_reduce", &r));
     cl_long bl = pr->batch;
     CLDNN_SETARG(r, 0, M);
     CLDNN_SETARG(r, 1, N);
@@ -183,6 +192,8 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 }
 
 static const cldnn_solver gemm_solvers[] = {
+    {"gemm_mma_tf32", -1, cldnn_gemm_mma_applicable, NULL, cldnn_gemm_mma_defaults, sizeof(cldnn_gemm_mma_params),
+     cldnn_gemm_mma_run},
     {"gemm_tiled", -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
 };
 
@@ -234,6 +245,7 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
     size_t oa = row ? bOff : aOff, ob = row ? aOff : bOff;
     p.alpha = *(const float*)alpha;
     p.beta = *(const float*)beta;
+    p.math = h->gemm_math;
 
     /* Stored shapes: A' is m x k (k x m when transposed), B' k x n (n x k), C m x n. The caller's
     ** names are kept in messages. */
@@ -279,4 +291,23 @@ cldnnStatus_t cldnnGemmStridedBatched(cldnnHandle_t handle, cldnnLayout_t layout
     cldnn_error_clear();
     return gemm_common(handle, layout, transA, transB, m, n, k, alpha, A, aOffset, lda, strideA, B, bOffset, ldb,
                        strideB, beta, C, cOffset, ldc, strideC, batchCount, dataType);
+}
+
+cldnnStatus_t cldnnSetGemmMathType(cldnnHandle_t handle, cldnnMathType_t mathType) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    if (mathType != CLDNN_DEFAULT_MATH && mathType != CLDNN_TENSOR_OP_MATH && mathType != CLDNN_FMA_MATH)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "mathType %d is not a cldnnMathType_t value",
+                          (int)mathType);
+    handle->gemm_math = mathType;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetGemmMathType(cldnnHandle_t handle, cldnnMathType_t* mathType) {
+    cldnn_error_clear();
+    CLDNN_TRY(cldnn_check_handle(handle));
+    if (mathType == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "mathType (output pointer) is NULL");
+    *mathType = handle->gemm_math;
+    return CLDNN_STATUS_SUCCESS;
 }

@@ -1,0 +1,348 @@
+/*
+ * gemm_mma.cl: FP32 GEMM on NVIDIA tensor cores, TF32 inputs with FP32 accumulation, through
+ * inline PTX (mma.sync m16n8k8 TF32, cp.async). Same problem, arguments and split-k contract as
+ * gemm_tiled in gemm.cl (C = alpha * A' B' + beta * C, C column-major; A'(m, k) and B'(k, n) as
+ * in common/gemm_tile.h), so the host runs either through one launcher.
+ *
+ * NVIDIA only, compute capability >= 8.0: the host's solver (src/gemm/gemm_mma.c) offers it only
+ * there and only under TENSOR_OP_MATH; no other device ever builds this file.
+ *
+ * gemm_mma: work-group MMA_NT = 32 * (MMA_BM / MMA_WM) * (MMA_BN / MMA_WN) work-items in
+ * dimension 0; grid (ceil(M / MMA_BM) * MMA_NT, ceil(N / MMA_BN), batch * nsplit). A work-group
+ * computes an MMA_BM x MMA_BN block of C; each warp a MMA_WM x MMA_WN sub-block as
+ * (MMA_WM / 16) x (MMA_WN / 8) tiles of m16n8 accumulators. k-tiles of depth MMA_BK go straight
+ * from global to local memory by cp.async through MMA_STAGES buffers (MMA_STAGES - 1 tiles in
+ * flight while one is multiplied; one barrier per k-tile). Each local tile keeps its global
+ * unit-stride dimension contiguous (so a copy is one 16-byte cp.async):
+ *   unit stride along m (or n): tile [k][m], row length MMA_BM + 4;
+ *   unit stride along k:        tile [m][k], row length MMA_BK + 8;
+ * and fragments are read 8 or 16 bytes at a time without bank conflicts (permutations below).
+ * Edges: a copy reads only the bytes inside the operand and zero-fills the rest (cp.async's
+ * source size), so an edge tile needs no second code path. With beta == 0, C is not read.
+ *
+ * Build options (defaults in brackets; the host validates combinations):
+ *   MMA_BM, MMA_BN     work-group tile of C in m and n                          [128, 128]
+ *   MMA_BK             k depth of a local tile: 16 or 32                         [32]
+ *   MMA_WM, MMA_WN     warp tile; multiples of 32                                [64, 64]
+ *   MMA_STAGES         local buffers of the cp.async pipeline, 2..8              [3]
+ *   MMA_VW             floats per cp.async: 4 (16-byte copies; the host passes 4
+ *                      only when leading dimensions, offsets and batch strides
+ *                      are multiples of 4) or 1                                   [4]
+ *   MMA_ROUND          1: round inputs to TF32 to nearest (cvt.rna, as cuBLAS);
+ *                      0: let the tensor core truncate                            [1]
+ *   A_TRANS, B_TRANS   as in gemm.cl                                              [0, 0]
+ */
+#include "common/helpers.h"
+#include "common/gemm_tile.h" /* gemm_store_sum, A_TRANS / B_TRANS defaults */
+
+#ifndef MMA_BM
+#define MMA_BM 128
+#endif
+#ifndef MMA_BN
+#define MMA_BN 128
+#endif
+#ifndef MMA_BK
+#define MMA_BK 32
+#endif
+#ifndef MMA_WM
+#define MMA_WM 64
+#endif
+#ifndef MMA_WN
+#define MMA_WN 64
+#endif
+#ifndef MMA_STAGES
+#define MMA_STAGES 3
+#endif
+#ifndef MMA_VW
+#define MMA_VW 4
+#endif
+#ifndef MMA_ROUND
+#define MMA_ROUND 1
+#endif
+#define MMA_WARPS_M (MMA_BM / MMA_WM)
+#define MMA_NT (32 * MMA_WARPS_M * (MMA_BN / MMA_WN))
+#define MMA_TM (MMA_WM / 16) /* m16 tiles per warp */
+#define MMA_TN (MMA_WN / 8)  /* n8 tiles per warp */
+
+#if A_TRANS /* A' unit-stride along k */
+#define A_SM lda
+#define A_SK 1
+#define A_LD (MMA_BK + 8)
+#define A_TILE (MMA_BM * A_LD)
+#define AS(m, k) ((m) * A_LD + (k))
+#else
+#define A_SM 1
+#define A_SK lda
+#define A_LD (MMA_BM + 4)
+#define A_TILE (MMA_BK * A_LD)
+#define AS(m, k) ((k) * A_LD + (m))
+#endif
+#if B_TRANS /* B' unit-stride along n */
+#define B_SK ldb
+#define B_SN 1
+#define B_LD (MMA_BN + 4)
+#define B_TILE (MMA_BK * B_LD)
+#define BS(n, k) ((k) * B_LD + (n))
+#else
+#define B_SK 1
+#define B_SN ldb
+#define B_LD (MMA_BK + 8)
+#define B_TILE (MMA_BN * B_LD)
+#define BS(n, k) ((n) * B_LD + (k))
+#endif
+#define STAGE_FLOATS (A_TILE + B_TILE)
+
+/*
+ * Fragment permutations. The sum over k does not care in which order k is visited, as long as A
+ * and B agree, and the rows of a warp's A tiles (columns of its B tiles) may sit anywhere in the
+ * local tile as long as the store puts each result where it belongs. So each lane reads wide:
+ *   k:  logical k = t4 of step kk is physical kk + 2 t4, logical t4 + 4 is kk + 2 t4 + 1
+ *       (a k-contiguous tile gives both in one 8-byte read per row);
+ *   m (A stored m-contiguous): in each 32-row group, physical row 4 g + 2 h + r is logical row
+ *       g + 8 r of m-tile 2 p + h (one 16-byte read gives two tiles' rows g and g + 8);
+ *   n (B stored n-contiguous): in each 32-column group, physical column 4 g + jj is logical
+ *       column g of n-tile 4 q + jj (one 16-byte read gives four tiles' column g).
+ * Padded row lengths keep every read conflict-free: 8 mod 32 for the 8-byte reads (the 16 lanes
+ * of a half-warp read rows g = 0..3 at 2 t4), 4 mod 32 for the 16-byte reads (the 8 lanes of a
+ * quarter-warp read k rows 2 t4 at 4 g).
+ */
+#if A_TRANS
+#define PHYS_M(i, r) ((i) * 16 + (r))
+#else
+#define PHYS_M(i, r) (((i) >> 1) * 32 + ((r) & 7) * 4 + ((i) & 1) * 2 + ((r) >> 3))
+#endif
+#if B_TRANS
+#define PHYS_N(j, c) (((j) >> 2) * 32 + (c) * 4 + ((j) & 3))
+#else
+#define PHYS_N(j, c) ((j) * 8 + (c))
+#endif
+
+#define MMA_STR2(x) #x
+#define MMA_STR(x) MMA_STR2(x)
+
+/* One cp.async of MMA_VW floats from src into local memory at dst, of which the first `bytes`
+ * are read and the rest zero-filled. The local address operand is the offset in the shared
+ * window, which is what a __local pointer holds as an integer. */
+inline void mma_copy(__local float* dst, __global const float* src, int bytes) {
+#if MMA_VW == 4
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
+                 : "memory");
+#else
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
+                 : "memory");
+#endif
+}
+
+#define MMA_COMMIT() asm volatile("cp.async.commit_group;\n" ::: "memory")
+#define MMA_WAIT_PENDING() asm volatile("cp.async.wait_group " MMA_STR(MMA_STAGES) " - 2;\n" ::: "memory")
+
+inline uint mma_tf32(float x) {
+#if MMA_ROUND
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+#else
+    return as_uint(x);
+#endif
+}
+
+/* acc (m16 x n8, 4 floats per lane) += a (m16 x k8, row) * b (k8 x n8, col). */
+#define MMA_M16N8K8(acc, a, b)                                                                          \
+    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "     \
+        "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
+        : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
+        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
+
+/*
+ * Copies the R x MMA_BK tile at (r0, k0) of operand X (element (r, k) at X[r * SR + k * SK];
+ * R_UNIT: unit stride along r, else along k) into the local tile Xs (element (r, k) at
+ * XIDX(r, k)), in MMA_VW-float chunks, MMA_NT work-items, inside (RTOT, KTOT) only.
+ */
+#define MMA_TILE_COPY(Xs, XIDX, X, SR, SK, R_UNIT, R, r0, k0, RTOT, KTOT, tid)                          \
+    do {                                                                                               \
+        for (int i_ = 0; i_ < (R) * MMA_BK / (MMA_VW * MMA_NT); ++i_) {                                \
+            const int c_ = (tid) + i_ * MMA_NT;                                                        \
+            const int r_ = (R_UNIT) ? (c_ % ((R) / MMA_VW)) * MMA_VW : c_ / (MMA_BK / MMA_VW);          \
+            const int k_ = (R_UNIT) ? c_ / ((R) / MMA_VW) : (c_ % (MMA_BK / MMA_VW)) * MMA_VW;          \
+            const int gr_ = (r0) + r_, gk_ = (k0) + k_;                                                \
+            const int n_ = (R_UNIT) ? (gk_ < (KTOT) ? clamp((RTOT) - gr_, 0, MMA_VW) : 0)               \
+                                    : (gr_ < (RTOT) ? clamp((KTOT) - gk_, 0, MMA_VW) : 0);              \
+            __global const float* src_ = n_ > 0 ? (X) + (long)gr_ * (SR) + (long)gk_ * (SK) : (X);     \
+            mma_copy((Xs) + XIDX(r_, k_), src_, n_ * 4);                                               \
+        }                                                                                              \
+    } while (0)
+
+/*
+ * The same copy for a tile wholly inside the operand (the common case, decided per tile for the
+ * whole work-group): every chunk is a full cp.async, and since MMA_NT is a multiple of the chunks
+ * per row, a work-item's chunks share their unit-stride coordinate and step MMA_NT / rowch along
+ * the other, so their sources are one pointer plus constant multiples of a stride.
+ */
+#define MMA_ROWCH(R_UNIT, R) ((R_UNIT) ? (R) / MMA_VW : MMA_BK / MMA_VW)
+#define MMA_TILE_COPY_INNER(Xs, XIDX, X, SR, SK, R_UNIT, R, r0, k0, tid)                               \
+    do {                                                                                               \
+        const int c0r_ = (R_UNIT) ? ((tid) % MMA_ROWCH(R_UNIT, R)) * MMA_VW : (tid) / MMA_ROWCH(R_UNIT, R); \
+        const int c0k_ = (R_UNIT) ? (tid) / MMA_ROWCH(R_UNIT, R) : ((tid) % MMA_ROWCH(R_UNIT, R)) * MMA_VW; \
+        __global const float* p_ = (X) + (long)((r0) + c0r_) * (SR) + (long)((k0) + c0k_) * (SK);         \
+        const long step_ = (long)(MMA_NT / MMA_ROWCH(R_UNIT, R)) * ((R_UNIT) ? (SK) : (SR));            \
+        for (int i_ = 0; i_ < (R) * MMA_BK / (MMA_VW * MMA_NT); ++i_) {                                \
+            const int s_ = i_ * (MMA_NT / MMA_ROWCH(R_UNIT, R));                                       \
+            mma_copy((Xs) + XIDX(c0r_ + ((R_UNIT) ? 0 : s_), c0k_ + ((R_UNIT) ? s_ : 0)), p_ + i_ * step_, \
+                     MMA_VW * 4);                                                                      \
+        }                                                                                              \
+    } while (0)
+#if MMA_NT % MMA_ROWCH(!A_TRANS, MMA_BM) == 0 && MMA_NT % MMA_ROWCH(B_TRANS, MMA_BN) == 0
+#define MMA_COPY_STAGE(as, bs, k0)                                                                     \
+    do {                                                                                               \
+        if (m0 + MMA_BM <= M && n0 + MMA_BN <= N && (k0) + MMA_BK <= ke) {                             \
+            MMA_TILE_COPY_INNER(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, tid);                 \
+            MMA_TILE_COPY_INNER(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, tid);                  \
+        } else {                                                                                       \
+            MMA_TILE_COPY(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, M, ke, tid);                \
+            MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                 \
+        }                                                                                              \
+    } while (0)
+#else
+#define MMA_COPY_STAGE(as, bs, k0)                                                                     \
+    do {                                                                                               \
+        MMA_TILE_COPY(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, M, ke, tid);                    \
+        MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                     \
+    } while (0)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(MMA_NT, 1, 1)))
+void gemm_mma(int M, int N, int K, float alpha, float beta,
+              __global const float* A, ulong a_off, int lda, long a_stride,
+              __global const float* B, ulong b_off, int ldb, long b_stride,
+              __global float* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
+              __global float* W) {
+    __local float smem[MMA_STAGES * STAGE_FLOATS] __attribute__((aligned(16)));
+    const int tid = (int)get_local_id(0);
+    const int lane = tid & 31, warp = tid >> 5;
+    const int wm0 = (warp % MMA_WARPS_M) * MMA_WM, wn0 = (warp / MMA_WARPS_M) * MMA_WN;
+    const int g = lane >> 2, t4 = lane & 3;
+    const int split = (int)(get_group_id(2) % (size_t)nsplit);
+    const long batch = (long)(get_group_id(2) / (size_t)nsplit);
+    A += a_off + batch * a_stride;
+    B += b_off + batch * b_stride;
+    C += c_off + batch * c_stride;
+    const int m0 = (int)get_group_id(0) * MMA_BM, n0 = (int)get_group_id(1) * MMA_BN;
+    const int kb = split * ksplit;
+    const int ke = kb + min(K - kb, ksplit);
+    const int ntiles = (ke - kb + MMA_BK - 1) / MMA_BK;
+
+    /* Every loop over acc is unrolled: one index not known at compile time would put the whole
+     * array in local (stack) memory. */
+    float acc[MMA_TM][MMA_TN][4];
+#pragma unroll
+    for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_TN; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                acc[i][j][e] = 0.0f;
+
+    /* Prologue: tiles 0 .. STAGES - 2 in flight (a group per tile, empty past the end). */
+    for (int s = 0; s < MMA_STAGES - 1; ++s) {
+        if (s < ntiles) {
+            __local float* as = smem + s * STAGE_FLOATS;
+            __local float* bs = as + A_TILE;
+            const int k0 = kb + s * MMA_BK;
+            MMA_COPY_STAGE(as, bs, k0);
+        }
+        MMA_COMMIT();
+    }
+
+    for (int t = 0; t < ntiles; ++t) {
+        /* Tile t has landed (for every work-item after the barrier), and every warp is done
+         * with tile t - 1, whose buffer the next copy reuses. */
+        MMA_WAIT_PENDING();
+        barrier(CLK_LOCAL_MEM_FENCE);
+        const int tn = t + MMA_STAGES - 1;
+        if (tn < ntiles) {
+            __local float* as = smem + (tn % MMA_STAGES) * STAGE_FLOATS;
+            __local float* bs = as + A_TILE;
+            const int k0 = kb + tn * MMA_BK;
+            MMA_COPY_STAGE(as, bs, k0);
+        }
+        MMA_COMMIT();
+
+        __local const float* as = smem + (t % MMA_STAGES) * STAGE_FLOATS;
+        __local const float* bs = as + A_TILE;
+#pragma unroll
+        for (int kk = 0; kk < MMA_BK; kk += 8) {
+            uint af[MMA_TM][4], bf[MMA_TN][2];
+            const int kp = kk + 2 * t4; /* physical k of logical k = t4; kp + 1 holds t4 + 4 */
+#if A_TRANS
+#pragma unroll
+            for (int i = 0; i < MMA_TM; ++i) {
+                const float2 lo = *(__local const float2*)(as + AS(wm0 + i * 16 + g, kp));
+                const float2 hi = *(__local const float2*)(as + AS(wm0 + i * 16 + g + 8, kp));
+                af[i][0] = mma_tf32(lo.x);
+                af[i][1] = mma_tf32(hi.x);
+                af[i][2] = mma_tf32(lo.y);
+                af[i][3] = mma_tf32(hi.y);
+            }
+#else
+#pragma unroll
+            for (int i = 0; i < MMA_TM; i += 2) {
+                const float4 v0 = *(__local const float4*)(as + AS(wm0 + i * 16 + 4 * g, kp));
+                const float4 v1 = *(__local const float4*)(as + AS(wm0 + i * 16 + 4 * g, kp + 1));
+                af[i][0] = mma_tf32(v0.x);
+                af[i][1] = mma_tf32(v0.y);
+                af[i][2] = mma_tf32(v1.x);
+                af[i][3] = mma_tf32(v1.y);
+                af[i + 1][0] = mma_tf32(v0.z);
+                af[i + 1][1] = mma_tf32(v0.w);
+                af[i + 1][2] = mma_tf32(v1.z);
+                af[i + 1][3] = mma_tf32(v1.w);
+            }
+#endif
+#if B_TRANS
+#pragma unroll
+            for (int j = 0; j < MMA_TN; j += 4) {
+                const float4 v0 = *(__local const float4*)(bs + BS(wn0 + j * 8 + 4 * g, kp));
+                const float4 v1 = *(__local const float4*)(bs + BS(wn0 + j * 8 + 4 * g, kp + 1));
+                bf[j][0] = mma_tf32(v0.x);
+                bf[j][1] = mma_tf32(v1.x);
+                bf[j + 1][0] = mma_tf32(v0.y);
+                bf[j + 1][1] = mma_tf32(v1.y);
+                bf[j + 2][0] = mma_tf32(v0.z);
+                bf[j + 2][1] = mma_tf32(v1.z);
+                bf[j + 3][0] = mma_tf32(v0.w);
+                bf[j + 3][1] = mma_tf32(v1.w);
+            }
+#else
+#pragma unroll
+            for (int j = 0; j < MMA_TN; ++j) {
+                const float2 v = *(__local const float2*)(bs + BS(wn0 + j * 8 + g, kp));
+                bf[j][0] = mma_tf32(v.x);
+                bf[j][1] = mma_tf32(v.y);
+            }
+#endif
+#pragma unroll
+            for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+                for (int j = 0; j < MMA_TN; ++j)
+                    MMA_M16N8K8(acc[i][j], af[i], bf[j]);
+        }
+    }
+
+    /* Accumulator (i, j, e) of this lane holds logical row g (+ 8 for e >= 2) of m-tile i and
+     * logical column 2 t4 (+ 1 for odd e) of n-tile j; PHYS_M / PHYS_N give their places in the
+     * block (the fragment permutations above). */
+    if (nsplit > 1)
+        W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N;
+#pragma unroll
+    for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_TN; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int m = m0 + wm0 + PHYS_M(i, g + (e >> 1) * 8);
+                const int n = n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1));
+                if (m >= M || n >= N)
+                    continue;
+                gemm_store_sum(acc[i][j][e], m, n, M, ldc, alpha, beta, nsplit, C, W);
+            }
+}

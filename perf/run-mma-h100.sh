@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# run-mma-h100.sh: the tensor-core (TF32) GEMM on the lent H100 in one device call: correctness over
+# edge shapes, transposes, layouts and unaligned leading dimensions (cldnn-bench -V 1), then the
+# square sizes for each parameter set in MMA_SETS (CLDNN_GEMM_MMA_PARAMS; "default" = the
+# library's choice) and cuBLAS with CUBLAS_TF32_TENSOR_OP_MATH and with FP32, timed in the same run.
+#   device tool, carry [".carry/baselines"]:  ./perf/run-mma-h100.sh [check] [sweep]
+# Writes $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES (perf/shapes/gemm-square.csv) override.
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-.}
+icd=/usr/lib/libnvidia-opencl.so.1
+[ -e "$icd" ] && [ -w /etc/OpenCL/vendors ] && echo "$icd" > /etc/OpenCL/vendors/nvidia.icd
+build=${BUILD_DIR:-build-h100}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLDNN_BUILD_TESTS=OFF > /tmp/mma-build.log 2>&1 &&
+  cmake --build "$build" -j"$(nproc)" --target cldnn-bench >> /tmp/mma-build.log 2>&1 ||
+  { tail -n 40 /tmp/mma-build.log; exit 1; }
+# shellcheck source=perf/cuda-libs.sh
+. perf/cuda-libs.sh
+cuda_libs_export > /dev/null 2>&1 || true
+B="$build/perf/cldnn-bench"
+export CLDNN_DEVICE=gpu CLDNN_LOG_LEVEL=${CLDNN_LOG_LEVEL:-1}
+ms=${MS:-30}
+shapes=${SHAPES:-perf/shapes/gemm-square.csv}
+log="$out/mma-h100.txt"
+: > "$log"
+fails=0
+run() { echo "+ $*" >> "$log"; "$@" >> "$log" 2>&1 || { fails=$((fails + 1)); echo "  (exit $?)" >> "$log"; }; }
+whats=${*:-check sweep}
+for what in $whats; do
+  case $what in
+    check)
+      for s in "1 1 1" "1 300 70" "300 1 70" "129 67 33" "1000 1000 1000" "64 64 4096" "2049 130 517" "96 2000 8"; do
+        set -- $s
+        for ta in 0 1; do for tb in 0 1; do
+          run "$B" gemm -m "$1" -n "$2" -k "$3" --transA $ta --transB $tb --math tensor -V 1 -t 0
+        done; done
+      done
+      run "$B" gemm -m 333 -n 257 -k 129 --layout row --transA 1 --math tensor -V 1 -t 0 -A 0.5 -B 0.25
+      run "$B" gemm -m 256 -n 256 -k 256 --lda 257 --ldb 259 --ldc 300 --math tensor -V 1 -t 0
+      run "$B" gemm -m 200 -n 100 -k 300 --batch 3 --math tensor -V 1 -t 0 -B 1
+      run "$B" gemm -m 128 -n 128 -k 20000 --math tensor -V 1 -t 0
+      ;;
+    sweep)
+      for p in ${MMA_SETS:-default}; do
+        echo "## params $p" >> "$log"
+        if [ "$p" = default ]; then
+          run "$B" gemm --shapes "$shapes" --math tensor -V 1 --ms "$ms"
+        else
+          CLDNN_GEMM_MMA_PARAMS=$p run "$B" gemm --shapes "$shapes" --math tensor -V 1 --ms "$ms"
+        fi
+      done
+      chmod +x .carry/baselines/cublas_gemm 2>/dev/null
+      run .carry/baselines/cublas_gemm "$shapes" --ms "$ms" --tf32
+      run .carry/baselines/cublas_gemm "$shapes" --ms "$ms"
+      ;;
+  esac
+done
+echo "failures: $fails" >> "$log"
+tail -c 11000 "$log"
