@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# run-mma-h100.sh: the tensor-core (TF32) GEMM on the lent H100 in one device call: correctness over
-# edge shapes, transposes, layouts and unaligned leading dimensions (cldnn-bench -V 1), then the
-# square sizes for each parameter set in MMA_SETS (CLDNN_GEMM_MMA_PARAMS; "default" = the
-# library's choice) and cuBLAS with CUBLAS_TF32_TENSOR_OP_MATH and with FP32, timed in the same run.
-#   device tool, carry [".carry/baselines"]:  ./perf/run-mma-h100.sh [check] [sweep]
-# Writes $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES (perf/shapes/gemm-square.csv) override.
+# run-mma-h100.sh: the tensor-core (TF32) GEMM on the lent H100 in one device call. Stages:
+#   check   correctness over edge shapes, transposes, layouts, unaligned leading dimensions, batch
+#           and split-k (cldnn-bench -V 1 --math tensor)
+#   sweep   the shapes of SHAPES (perf/shapes/gemm-square.csv) for each parameter set in MMA_SETS
+#           (CLDNN_GEMM_MMA_PARAMS; "default" = the library's choice), with cuBLAS TF32 and FP32
+#   tables  the mma.sync ceiling (cldnn-mma-peak > $OUT/mma-peak-h100.txt) and the results table
+#           $OUT/gemm-tf32-h100.md: perf/run-gemm-h100.sh run with MATH=tensor against cuBLAS TF32
+#           (CUBLAS_TF32_TENSOR_OP_MATH, its error measured with --verify), squares + DeepBench
+#   device tool, carry [".carry/baselines"]:  ./perf/run-mma-h100.sh [check] [sweep] [tables]
+# check and sweep write $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES override.
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-.}
@@ -12,7 +16,7 @@ icd=/usr/lib/libnvidia-opencl.so.1
 [ -e "$icd" ] && [ -w /etc/OpenCL/vendors ] && echo "$icd" > /etc/OpenCL/vendors/nvidia.icd
 build=${BUILD_DIR:-build-h100}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLDNN_BUILD_TESTS=OFF > /tmp/mma-build.log 2>&1 &&
-  cmake --build "$build" -j"$(nproc)" --target cldnn-bench >> /tmp/mma-build.log 2>&1 ||
+  cmake --build "$build" -j"$(nproc)" --target cldnn-bench cldnn-mma-peak >> /tmp/mma-build.log 2>&1 ||
   { tail -n 40 /tmp/mma-build.log; exit 1; }
 # shellcheck source=perf/cuda-libs.sh
 . perf/cuda-libs.sh
@@ -52,6 +56,11 @@ for what in $whats; do
       chmod +x .carry/baselines/cublas_gemm 2>/dev/null
       run .carry/baselines/cublas_gemm "$shapes" --ms "$ms" --tf32
       run .carry/baselines/cublas_gemm "$shapes" --ms "$ms"
+      ;;
+    tables)
+      "$build"/perf/cldnn-mma-peak 4096 8 16 64 > "$out/mma-peak-h100.txt" 2>&1 || fails=$((fails + 1))
+      MATH=tensor BASELINES=cublas OUTNAME=gemm-tf32-h100.md MS="$ms" BUILD_DIR="$build" OUT="$out" \
+        ./perf/run-gemm-h100.sh run > "$out/gemm-tf32-run.log" 2>&1 || fails=$((fails + 1))
       ;;
   esac
 done

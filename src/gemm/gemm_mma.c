@@ -92,10 +92,11 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
     cldnn_gemm_mma_params p = {128, 128, 32, 64, 64, 3, 4, 0};
     /* Large products: 256 x 128 blocks of 8 warps, one per compute unit (180 KiB of local memory),
     ** carry the least traffic per product and measured best on the H100 in every transpose
-    ** (perf/results/gemm-tf32-h100.md); they need enough blocks to fill the device. */
-    if (pr->m >= 2048 && pr->n >= 1024) {
+    ** (perf/results/gemm-tf32-h100.md) once there are two waves of them: 2048^3 (128 blocks, one
+    ** wave at 0.9 of the compute units) ran at 72 TFLOP/s against 87 with 128 x 128 blocks. */
+    uint64_t big_blocks = (uint64_t)((pr->m + 255) / 256) * (uint64_t)((pr->n + 127) / 128) * (uint64_t)pr->batch;
+    if (pr->m >= 1024 && pr->n >= 512 && big_blocks >= 2u * (uint64_t)(dev->compute_units ? dev->compute_units : 1))
         p.bm = 256;
-    }
     if (pr->m <= 64) {
         p.bm = 64;
         p.wm = 32;
