@@ -204,6 +204,10 @@ static void gemm_start(grun* r, const gcase* c) {
     FX_ASSERT(s == CLDNN_STATUS_SUCCESS, "%s: returned %s; last error: \"%s\"", r->what, cldnnGetErrorString(s), err);
 }
 
+/* Relative rounding of the products' inputs added to the tolerance: 0, or 2 * 2^-11 while a
+** TF32 tensor-core test runs (both inputs rounded to 10 mantissa bits). */
+static double g_input_rel = 0.0;
+
 /* Waits for r's result and checks every element of C against ref_gemm within the tolerance
 ** above, that C outside the products is unchanged, and that A and B are unchanged; then frees
 ** r. Fails the test with the case described. */
@@ -227,7 +231,7 @@ static void gemm_check(grun* r) {
             for (int64_t j = 0; j < c->n; j++)
                 in[cb + ref_mat_index(c->row, i, j, C->ld)] = 1;
     }
-    const double rel = 4.0 * UNIT_ROUNDOFF * sqrt((double)c->k);
+    const double rel = 4.0 * UNIT_ROUNDOFF * sqrt((double)c->k) + g_input_rel;
     int64_t bad = 0, changed = 0, first_bad = -1, first_changed = -1;
     double bad_tol = 0.0;
     for (int64_t e = 0; e < C->nbuf; e++) {
@@ -1119,5 +1123,29 @@ Test(gemm_math, tensor_op_math_without_tensor_cores) {
     FX_OK(cldnnSetGemmMathType(h, CLDNN_TENSOR_OP_MATH));
     gcase c = plain(37, 29, 300, 1.0f, 0.5f);
     run_orientations(c, 2);
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
+}
+
+/* On a device with TF32 tensor cores, TENSOR_OP_MATH runs the tensor-core kernel: every layout and
+** transpose, edges around its tiles, unaligned leading dimensions (single-float copies), batches,
+** split-k and beta, within the FP32 tolerance plus the TF32 rounding of both inputs. (On PoCL it
+** has nothing to run: see tensor_op_math_without_tensor_cores.) */
+Test(gemm_math, tensor_cores_tf32) {
+    cldnnHandle_t h = fx_handle();
+    if (!cldnn_mma_tf32_available(&h->prof)) {
+        cr_log_info("%s has no TF32 tensor cores: nothing to test here", h->prof.name);
+        return;
+    }
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_TENSOR_OP_MATH));
+    g_input_rel = 2.0 / 2048.0;
+    run_orientations(plain(1, 1, 1, 1.0f, 0.0f), 2);
+    run_orientations(plain(129, 67, 33, 0.5f, 0.25f), 2);
+    run_orientations(aligned(plain(300, 260, 100, 1.0f, 0.0f)), 1);
+    run_orientations(unaligned(plain(97, 130, 45, 1.0f, 1.0f)), 1);
+    gcase sk = plain(128, 96, 9000, 1.0f, 0.0f); /* few blocks, long k: split-k */
+    run_case(&sk);
+    gcase b = batched(70, 50, 40, 3, 0, 0, 0, 0.5f);
+    run_masked(b, COL4);
+    g_input_rel = 0.0;
     FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
 }

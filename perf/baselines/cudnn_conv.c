@@ -20,6 +20,8 @@
 ** filter under --layout NHWC. Cross-correlation (what the frameworks call convolution), alpha 1,
 ** beta 0, groups through cudnnSetConvolutionGroupCount, math type CUDNN_FMA_MATH on the convolution
 ** descriptor: FMA kernels only, so no TF32 (NVIDIA_TF32_OVERRIDE set to anything but 0 is refused).
+** --math tensor: CUDNN_TENSOR_OP_MATH instead (TF32 tensor cores allowed; the baseline of cldnn's
+** TENSOR_OP_MATH), and the fastest algorithm of any math type is kept.
 ** x, w and dy repeat a random block of GEMM_BLOCK floats in [-1, 1) (gemm_shapes.h), so the power
 ** draw is that of real data.
 **
@@ -89,10 +91,13 @@ static const char* math_name(cudnnMathType_t m) {
     return "unknown";
 }
 
+/* The convolution descriptor's math type: CUDNN_FMA_MATH, or CUDNN_TENSOR_OP_MATH (--math tensor). */
+static cudnnMathType_t g_math = CUDNN_FMA_MATH;
+
 /* Prints a usage line and returns 2. */
 static int usage(void) {
     fprintf(stderr, "usage: cudnn_conv --shapes FILE[,FILE...] [--shapes FILE ...] [-F 1..7] [--layout NCHW|NHWC]\n"
-                    "                  [--ms T] [--ws-mib M] [--warmup W] [--device D] [-v]\n");
+                    "                  [--ms T] [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [-v]\n");
     return 2;
 }
 
@@ -221,7 +226,7 @@ static int find_algo(conv_call* c, const char* name, int verbose, const char** w
     int pick = -1;
     for (int i = 0; i < got; i++) {
         int ok = p[i].status == CUDNN_STATUS_SUCCESS && p[i].memory <= c->ws_size &&
-                 (p[i].math == CUDNN_FMA_MATH || p[i].math == CUDNN_DEFAULT_MATH);
+                 (g_math == CUDNN_TENSOR_OP_MATH || p[i].math == CUDNN_FMA_MATH || p[i].math == CUDNN_DEFAULT_MATH);
         if (ok && pick < 0) pick = i;
         if (verbose)
             fprintf(stderr, "cudnn_conv: %s %s: candidate %-21s %s, %.4f ms, workspace %.1f MiB, math %s%s\n", name,
@@ -281,7 +286,7 @@ static const char* set_descriptors(conv_call* c, const conv_shape* s, cudnnTenso
         st = cudnnSetConvolution2dDescriptor(c->cd, s->pad_h, s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w,
                                              CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);
     if (st == CUDNN_STATUS_SUCCESS) st = cudnnSetConvolutionGroupCount(c->cd, s->groups);
-    if (st == CUDNN_STATUS_SUCCESS) st = cudnnSetConvolutionMathType(c->cd, CUDNN_FMA_MATH);
+    if (st == CUDNN_STATUS_SUCCESS) st = cudnnSetConvolutionMathType(c->cd, g_math);
     int on = 0, ok = 0, oh = 0, ow = 0;
     if (st == CUDNN_STATUS_SUCCESS) st = cudnnGetConvolution2dForwardOutputDim(c->cd, c->xd, c->wd, &on, &ok, &oh, &ow);
     if (st != CUDNN_STATUS_SUCCESS) {
@@ -376,7 +381,12 @@ int main(int argc, char** argv) {
         else if (!strcmp(a, "--ws-mib") && more) ws_mib = atof(argv[++i]);
         else if (!strcmp(a, "--warmup") && more) warmup = atoi(argv[++i]);
         else if (!strcmp(a, "--device") && more) dev = atoi(argv[++i]);
-        else if (!strcmp(a, "-v")) verbose = 1;
+        else if (!strcmp(a, "--math") && more) {
+            const char* m = argv[++i];
+            if (!strcmp(m, "tensor")) g_math = CUDNN_TENSOR_OP_MATH;
+            else if (!strcmp(m, "fma")) g_math = CUDNN_FMA_MATH;
+            else return usage();
+        } else if (!strcmp(a, "-v")) verbose = 1;
         else return usage();
     }
     if (!nfiles || mask < 1 || mask > 7 || !(target_ms > 0) || !(ws_mib >= 0) || ws_mib > 1048576 || warmup < 0)
@@ -429,8 +439,9 @@ int main(int argc, char** argv) {
     printf("# device: %s (%d SMs, cc %d.%d); cuDNN %zu.%zu.%zu (built with %d.%d.%d), CUDA runtime %d, driver API %d\n",
            prop.name, prop.multiProcessorCount, prop.major, prop.minor, v / 10000, v % 10000 / 100, v % 100,
            CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL, rt, drv);
-    printf("# setup: FP32, math CUDNN_FMA_MATH (no TF32), %s, cross-correlation, alpha 1, beta 0; "
+    printf("# setup: FP32, math %s, %s, cross-correlation, alpha 1, beta 0; "
            "algorithm: fastest of cudnnFind*AlgorithmEx with a %.0f MiB workspace\n",
+           g_math == CUDNN_TENSOR_OP_MATH ? "CUDNN_TENSOR_OP_MATH (TF32 tensor cores allowed)" : "CUDNN_FMA_MATH (no TF32)",
            fmt == CUDNN_TENSOR_NHWC ? "NHWC (filter KRSC)" : "NCHW (filter KCRS)", (double)c.ws_size / 1048576.0);
     printf("# timing: CUDA events, %d warm-up, 5 repetitions of ~%g ms in all, median per call\n", warmup, target_ms);
     fflush(stdout);

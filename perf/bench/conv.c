@@ -84,6 +84,8 @@ static const bench_flag k_flags[] = {
      "FILE: every row of a conv_shapes CSV, one RESULT line per shape and direction; excludes the shape flags"},
     {"--ms", BENCH_FLAG_DOUBLE, NULL, "without -i: iterations per measurement so that the 5 repetitions take ~T ms"},
     {"--vsample", BENCH_FLAG_INT, "4000", "elements checked above 2^27 multiply-adds (0: check all)"},
+    {"--math", BENCH_FLAG_STRING, "default",
+     "default|tensor|fma: cldnnSetConvolutionMathType (tensor: TF32 tensor cores where the device has them)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 /* Above this many multiply-adds (or 2^24 output elements) verification samples the output. */
@@ -118,6 +120,7 @@ typedef struct {
     int mask;                           /* DIR_* bits */
     int pick, algo_num;                 /* -a */
     int flip;                           /* --mode conv */
+    cldnnMathType_t math;               /* --math */
     size_t ws_max;                      /* find's cap in bytes */
     double target_ms;                   /* > 0: iterations from --ms */
     int64_t vsample;
@@ -528,6 +531,7 @@ static void check_elem(const conv_run* r, const conv_prob* p, int dir, const con
     double f = algo_is_transform(dir, res->algo) ? 32.0 : 2.0;
     double tol = f * FLT_EPSILON * (sqrt((double)o->terms) + 1.0) * scale + FLT_MIN;
     if (opts->dtype == CLDNN_DATA_HALF) tol += ldexp(fabs(want), -10) + ldexp(1.0, -24);
+    if (r->math == CLDNN_TENSOR_OP_MATH) tol += 2.0 * ldexp(scale, -11); /* TF32 inputs: 2^-11 each */
     double got = (double)p->got[off], err = fabs(got - want);
     res->checked++;
     if (want != 0 && isfinite(err) && err / fabs(want) > res->max_rel) res->max_rel = err / fabs(want);
@@ -735,6 +739,8 @@ static int prob_init(conv_run* r, conv_prob* p, const conv_shape* s, char* why, 
         goto lib_failed;
     what = "cldnnSetConvolutionGroupCount";
     if ((st = cldnnSetConvolutionGroupCount(p->cd, s->groups))) goto lib_failed;
+    what = "cldnnSetConvolutionMathType";
+    if ((st = cldnnSetConvolutionMathType(p->cd, r->math))) goto lib_failed;
     int yn = 0, yc = 0, yh = 0, yw = 0;
     what = "cldnnGetConvolution2dForwardOutputDim";
     if ((st = cldnnGetConvolution2dForwardOutputDim(p->cd, p->xd, p->wd, &yn, &yc, &yh, &yw))) goto lib_failed;
@@ -937,6 +943,14 @@ static int conv_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
     else if (!strcmp(m, "conv") || !strcmp(m, "convolution")) r.flip = 1;
     else {
         fprintf(stderr, "cldnn-bench conv: --mode %s: expected xcorr or conv\n", m);
+        return 2;
+    }
+    const char* mt = bench_arg_str(args, "--math");
+    if (!strcmp(mt, "default")) r.math = CLDNN_DEFAULT_MATH;
+    else if (!strcmp(mt, "tensor")) r.math = CLDNN_TENSOR_OP_MATH;
+    else if (!strcmp(mt, "fma")) r.math = CLDNN_FMA_MATH;
+    else {
+        fprintf(stderr, "cldnn-bench conv: --math %s: expected default, tensor or fma\n", mt);
         return 2;
     }
     double wsmax = bench_arg_double(args, "--ws-max", 1024);

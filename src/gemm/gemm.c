@@ -197,6 +197,24 @@ static const cldnn_solver gemm_solvers[] = {
     {"gemm_tiled", -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
 };
 
+/* The GEMM family's heuristic choice for an internal product (convolution's GEMM-based solvers):
+** the tensor-core kernel when the problem's math type and the device allow it, else gemm_tiled
+** with its table's parameters. *tensor_ops (may be NULL) says which ran. */
+cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b,
+                                 int* tensor_ops) {
+    const int mma = cldnn_gemm_mma_applicable(g, &h->prof);
+    if (tensor_ops)
+        *tensor_ops = mma;
+    if (mma) {
+        cldnn_gemm_mma_params q;
+        cldnn_gemm_mma_params_select(g, &h->prof, &q);
+        return cldnn_gemm_mma_run_params(h, g, &q, b);
+    }
+    cldnn_gemm_params prm;
+    cldnn_gemm_params_select(g, &h->prof, &prm);
+    return cldnn_gemm_run_params(h, g, &prm, b);
+}
+
 /* ---- public entry points */
 
 static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOperation_t ta, cldnnOperation_t tb,
