@@ -210,7 +210,12 @@ static cldnnStatus_t conv_shapes(const struct cldnnConvolutionStruct* cd, const 
     out[0] = x->dims[0];
     out[1] = f->dims[0];
     for (int i = 0; i < 2; ++i) {
-        int64_t window, padded = x->dims[2 + i] + 2 * (int64_t)cd->pad[i];
+        int64_t window, padded;
+        /* a dim of a 1-byte tensor may reach 2^63 - 1: the padding must not wrap it */
+        if (__builtin_add_overflow(x->dims[2 + i], 2 * (int64_t)cd->pad[i], &padded))
+            return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                              "the padded input of spatial dim %d (%lld + 2 x %d) exceeds 2^63 - 1", i,
+                              (long long)x->dims[2 + i], cd->pad[i]);
         if (__builtin_mul_overflow(f->dims[2 + i] - 1, (int64_t)cd->dilation[i], &window) || window >= INT64_MAX / 2 ||
             ++window > padded)
             return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,

@@ -63,12 +63,16 @@ cl_device_id fx_device(void) {
 void fx_finish(void) {
     cl_int e = clFinish(fx_queue());
     FX_ASSERT(e == CL_SUCCESS, "clFinish = %d", (int)e);
+    fx_canary_check("at fx_finish");
 }
+
+static void canary_release_all(void);
 
 void fx_fini(void) {
     if (g_handle == NULL)
         return;
     clFinish(g_queue);
+    canary_release_all();
     cldnnDestroy(g_handle);
     g_handle = NULL;
     g_queue = NULL;
@@ -76,7 +80,141 @@ void fx_fini(void) {
     g_device = NULL;
 }
 
-cl_mem fx_buffer(size_t bytes) {
+/* ------------------------------------------------------------------------- canary mode */
+
+/* A guarded buffer: `parent` holds [guard | the sub-buffer handed out | guard], `guard` bytes on
+** each side (a multiple of the device's base-address alignment, at least CANARY_MIN_GUARD). */
+typedef struct {
+    cl_mem parent, sub;
+    size_t bytes, guard;
+    char name[160];
+} canary_buf;
+
+enum { CANARY_MIN_GUARD = 1024 };
+
+static int g_canary = -1; /* -1: CLDNN_TEST_CANARY not read yet */
+static canary_buf* g_canaries;
+static size_t g_ncanaries, g_canary_cap;
+
+int fx_canary_enabled(void) {
+    if (g_canary < 0) {
+        const char* v = getenv("CLDNN_TEST_CANARY");
+        g_canary = v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+    }
+    return g_canary;
+}
+
+/* The guard pattern's byte at guard position i (side 0 before, 1 after): varies along the guard so
+** that a stray store of any value, zero and NaN included, changes it. */
+static unsigned char canary_byte(size_t i, int side) { return (unsigned char)(0xA5u ^ (i * 29u) ^ (side ? 0x5Au : 0u)); }
+
+/* Reads one guard of c and fails the test on a changed byte. */
+static void canary_check_one(const canary_buf* c, int side, const char* when) {
+    unsigned char* got = malloc(c->guard);
+    FX_ASSERT(got != NULL, "canary: out of host memory");
+    size_t off = side ? c->guard + c->bytes : 0;
+    cl_int e = clEnqueueReadBuffer(fx_queue(), c->parent, CL_TRUE, off, c->guard, got, 0, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        free(got);
+        FX_ASSERT(0, "canary: reading the guard of %s: clEnqueueReadBuffer = %d", c->name, (int)e);
+    }
+    size_t changed = 0, first = 0;
+    for (size_t i = 0; i < c->guard; i++)
+        if (got[i] != canary_byte(i, side)) {
+            if (changed++ == 0)
+                first = i;
+        }
+    free(got);
+    /* byte distance from the buffer: before it, -1 is the last guard byte; after it, +0 the first */
+    long long at = side ? (long long)first : (long long)first - (long long)c->guard;
+    FX_ASSERT(changed == 0,
+              "canary %s: %s (%zu bytes) was written outside its extent: %zu of the %zu guard bytes %s it changed, "
+              "the first at byte %s%lld relative to its %s",
+              when, c->name, c->bytes, changed, c->guard, side ? "after" : "before", side ? "+" : "", at,
+              side ? "end" : "start");
+}
+
+void fx_canary_check(const char* when) {
+    if (!fx_canary_enabled())
+        return;
+    for (size_t k = 0; k < g_ncanaries; k++) {
+        canary_check_one(&g_canaries[k], 0, when);
+        canary_check_one(&g_canaries[k], 1, when);
+    }
+}
+
+/* A guarded sub-buffer of `bytes` bytes, registered under `name`. */
+static cl_mem canary_buffer(size_t bytes, const char* name) {
+    cl_uint align_bits = 0;
+    cl_int e = clGetDeviceInfo(fx_device(), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
+    FX_ASSERT(e == CL_SUCCESS, "canary: CL_DEVICE_MEM_BASE_ADDR_ALIGN = %d", (int)e);
+    size_t align = align_bits / 8 ? align_bits / 8 : 1;
+    size_t guard = (CANARY_MIN_GUARD + align - 1) / align * align;
+    if (g_ncanaries == g_canary_cap) {
+        size_t cap = g_canary_cap ? 2 * g_canary_cap : 16;
+        canary_buf* nb = realloc(g_canaries, cap * sizeof *nb);
+        FX_ASSERT(nb != NULL, "canary: out of host memory");
+        g_canaries = nb;
+        g_canary_cap = cap;
+    }
+    canary_buf* c = &g_canaries[g_ncanaries];
+    memset(c, 0, sizeof *c);
+    c->bytes = bytes;
+    c->guard = guard;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->parent = clCreateBuffer(fx_context(), CL_MEM_READ_WRITE, bytes + 2 * guard, NULL, &e);
+    FX_ASSERT(e == CL_SUCCESS && c->parent != NULL, "canary: clCreateBuffer(%zu bytes) = %d", bytes + 2 * guard,
+              (int)e);
+    unsigned char* pat = malloc(guard);
+    FX_ASSERT(pat != NULL, "canary: out of host memory");
+    for (int side = 0; side < 2; side++) {
+        for (size_t i = 0; i < guard; i++)
+            pat[i] = canary_byte(i, side);
+        e = clEnqueueWriteBuffer(fx_queue(), c->parent, CL_TRUE, side ? guard + bytes : 0, guard, pat, 0, NULL, NULL);
+        if (e != CL_SUCCESS)
+            break;
+    }
+    free(pat);
+    FX_ASSERT(e == CL_SUCCESS, "canary: writing the guards = %d", (int)e);
+    cl_buffer_region region = {guard, bytes};
+    c->sub = clCreateSubBuffer(c->parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &e);
+    FX_ASSERT(e == CL_SUCCESS && c->sub != NULL, "canary: clCreateSubBuffer(origin %zu, %zu bytes) = %d", guard, bytes,
+              (int)e);
+    g_ncanaries++;
+    return c->sub;
+}
+
+/* Checks and releases the registered buffer m; returns 0 when m is not a canary buffer. */
+static int canary_release(cl_mem m) {
+    for (size_t k = 0; k < g_ncanaries; k++)
+        if (g_canaries[k].sub == m) {
+            canary_buf c = g_canaries[k];
+            g_canaries[k] = g_canaries[--g_ncanaries]; /* unregistered before a failing check leaves */
+            clReleaseMemObject(c.sub);
+            clFinish(fx_queue());
+            canary_check_one(&c, 0, "at release");
+            canary_check_one(&c, 1, "at release");
+            clReleaseMemObject(c.parent);
+            return 1;
+        }
+    return 0;
+}
+
+/* fx_fini: checks every buffer still live, then releases them all. */
+static void canary_release_all(void) {
+    if (g_ncanaries == 0)
+        return;
+    fx_canary_check("at the end of the test");
+    for (size_t k = 0; k < g_ncanaries; k++) {
+        clReleaseMemObject(g_canaries[k].sub);
+        clReleaseMemObject(g_canaries[k].parent);
+    }
+    g_ncanaries = 0;
+}
+
+cl_mem fx_buffer_named(size_t bytes, const char* name) {
+    if (fx_canary_enabled())
+        return canary_buffer(bytes ? bytes : 1, name);
     cl_int e = CL_SUCCESS;
     cl_mem m = clCreateBuffer(fx_context(), CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
     FX_ASSERT(e == CL_SUCCESS && m != NULL, "clCreateBuffer(%zu bytes) = %d", bytes, (int)e);
@@ -95,6 +233,7 @@ void fx_read(cl_mem m, size_t off, void* dst, size_t bytes) {
         return;
     cl_int e = clEnqueueReadBuffer(fx_queue(), m, CL_TRUE, off, bytes, dst, 0, NULL, NULL);
     FX_ASSERT(e == CL_SUCCESS, "clEnqueueReadBuffer(off %zu, %zu bytes) = %d", off, bytes, (int)e);
+    fx_canary_check("after a read-back");
 }
 
 void fx_write_floats(cl_mem m, size_t off, const float* src, size_t n) { fx_write(m, off, src, n * sizeof(float)); }
@@ -102,7 +241,7 @@ void fx_write_floats(cl_mem m, size_t off, const float* src, size_t n) { fx_writ
 void fx_read_floats(cl_mem m, size_t off, float* dst, size_t n) { fx_read(m, off, dst, n * sizeof(float)); }
 
 void fx_release(cl_mem m) {
-    if (m != NULL)
+    if (m != NULL && !canary_release(m))
         clReleaseMemObject(m);
 }
 
@@ -238,7 +377,13 @@ static void fx_tensor_alloc(fx_tensor* t, size_t offset_bytes) {
         FX_ASSERT(!t->mask[at], "fx_tensor: view overlaps itself at element %zu", at);
         t->mask[at] = 1;
     }
-    t->mem = fx_buffer(t->nbuf * t->elem);
+    char name[160];
+    int at = snprintf(name, sizeof name, "tensor ");
+    for (int d = 0; d < t->view.nd && at > 0 && (size_t)at < sizeof name; d++)
+        at += snprintf(name + at, sizeof name - (size_t)at, "%s%lld", d ? "x" : "", (long long)t->view.dims[d]);
+    if (at > 0 && (size_t)at < sizeof name)
+        snprintf(name + at, sizeof name - (size_t)at, " (%zu-byte elements, offset %zu bytes)", t->elem, offset_bytes);
+    t->mem = fx_buffer_named(t->nbuf * t->elem, name);
 }
 
 void fx_tensor_nd(fx_tensor* t, cldnnDataType_t dt, int nd, const int64_t* dims, const int64_t* strides,

@@ -20,6 +20,13 @@
 **   - IEEE binary16 conversions (round to nearest even) for HALF storage tests.
 **   - FX_EXPECT_STATUS / FX_OK: status checks that print the status name and last-error detail,
 **     and for failures also require a non-empty cldnnGetLastErrorString.
+**   - canary mode (CLDNN_TEST_CANARY=1; .ci/run sets it for the ASan stage): every buffer from
+**     fx_buffer (so every fx_tensor too) is a sub-buffer between two guard regions of a larger
+**     buffer, each filled with a known byte pattern. The library sees a cl_mem of exactly the size
+**     asked for; a kernel that writes outside it lands in a guard. All live guards are checked
+**     after every read-back through the fixture (fx_read, fx_tensor_download, fx_expect_untouched),
+**     at fx_finish, when a buffer is released and at fx_fini; a changed guard fails the test,
+**     naming the buffer (allocation site or tensor shape), the side and the first changed byte.
 */
 #ifndef CLDNN_TEST_FIXTURE_H_
 #define CLDNN_TEST_FIXTURE_H_
@@ -79,15 +86,24 @@ void fx_finish(void);
 /* Criterion .fini hook: destroys the handle if one was created. Safe to call more than once. */
 void fx_fini(void);
 
-/* A read-write buffer of `bytes` bytes in the fixture context (contents undefined). */
-cl_mem fx_buffer(size_t bytes);
+/* A read-write buffer of `bytes` bytes in the fixture context (contents undefined); in canary mode
+** a guarded sub-buffer named by `name` in failure messages. fx_buffer names it by its call site. */
+cl_mem fx_buffer_named(size_t bytes, const char* name);
+#define FX_STR2_(x) #x
+#define FX_STR_(x) FX_STR2_(x)
+#define fx_buffer(bytes) fx_buffer_named((bytes), "fx_buffer at " __FILE__ ":" FX_STR_(__LINE__))
+/* Canary mode: fails the test if any live buffer's guard changed; `when` says at which point.
+** Without canary mode it does nothing. */
+void fx_canary_check(const char* when);
+/* Whether canary mode is on (CLDNN_TEST_CANARY set and not "0"). */
+int fx_canary_enabled(void);
 /* Blocking write/read of `bytes` bytes at byte offset `off` through the fixture queue. */
 void fx_write(cl_mem m, size_t off, const void* src, size_t bytes);
 void fx_read(cl_mem m, size_t off, void* dst, size_t bytes);
 /* Floats at a byte offset. */
 void fx_write_floats(cl_mem m, size_t off, const float* src, size_t n);
 void fx_read_floats(cl_mem m, size_t off, float* dst, size_t n);
-/* clReleaseMemObject; NULL is a no-op. */
+/* clReleaseMemObject (in canary mode after checking the buffer's guards); NULL is a no-op. */
 void fx_release(cl_mem m);
 
 /* cldnnGetLastErrorString into buf (always NUL-terminated). */

@@ -136,8 +136,11 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
 
 /* ------------------------------------------------------------------ im2col + GEMM */
 
+/* Elements of one image's column matrix: taps (below 2^31) times P x Q (below 2^31), so below
+** 2^62; callers compare it against limits in elements, never multiply it by the element size
+** before it is known to fit (a product by 4 could pass 2^63). */
 static int64_t col_per_image(const cldnn_conv_problem* p) {
-    return (int64_t)p->cg * p->r * p->s * p->p * p->q;
+    return (int64_t)p->cg * p->r * p->s * ((int64_t)p->p * p->q);
 }
 
 static int64_t images_per_chunk(const cldnn_conv_problem* p) {
@@ -153,7 +156,7 @@ int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile
     (void)dev;
     if (!is_layout(p->ylayout, "NCHW") && !is_layout(p->ylayout, "NHWC"))
         return 0;
-    return col_per_image(p) * 4 <= ((int64_t)1 << 30);
+    return col_per_image(p) <= ((int64_t)1 << 28); /* 2^30 bytes of columns per image */
 }
 
 int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev) {
