@@ -494,13 +494,14 @@ typedef enum {
 
 /** C = alpha * op(A) op(B) + beta * C with BLAS semantics: C is m x n, op(A) m x k, op(B) k x n,
 ** every matrix stored in `layout` with its leading dimension (lda >= rows of A as stored for
-** COL_MAJOR, >= columns for ROW_MAJOR; likewise ldb, ldc). m, n, k >= 1. alpha and beta point
-** to float (FLOAT data, the one type computed today). With *beta == 0, C is not read. Offsets
-** are in bytes.
+** COL_MAJOR, >= columns for ROW_MAJOR; likewise ldb, ldc). m, n, k >= 1. dataType FLOAT, or
+** HALF as storage (A, B and C hold IEEE halves; products are summed in float and C is rounded
+** once, to nearest even). alpha and beta point to float for both. With *beta == 0, C is not
+** read. Offsets are in bytes (multiples of the element size).
 ** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
 ** BAD_PARAM_OUT_OF_BOUND (m, n or k < 1, a leading dimension too small, layout or an operation not
 ** of its enum); NOT_SUPPORTED_SHAPE (a size or leading dimension of 2^31 or more);
-** NOT_SUPPORTED_DATA_TYPE (not FLOAT).
+** NOT_SUPPORTED_DATA_TYPE (neither FLOAT nor HALF).
 ** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
 ** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA,

@@ -272,7 +272,9 @@ struct cldnnFilterStruct {
 
 /* Size in bytes of one element; 0 for a value outside the enum. */
 size_t cldnn_dtype_size(cldnnDataType_t t);
-const char* cldnn_dtype_name(cldnnDataType_t t); /* "f32", "f16", ... */
+const char* cldnn_dtype_name(cldnnDataType_t t); /* "float", "half", ... */
+/* The kernels' storage build option (kernels/common/helpers.h): " -DDATA_HALF=1" for HALF, else "". */
+const char* cldnn_dtype_build_option(cldnnDataType_t t);
 /* NULL / never-Set descriptor checks, recording which argument. */
 cldnnStatus_t cldnn_check_tensor(const struct cldnnTensorStruct* d, const char* what);
 /* Same dims (count and extents) -> SUCCESS, else BAD_PARAM_SHAPE_MISMATCH naming both. */
@@ -368,6 +370,9 @@ typedef struct {
     int64_t batch;
     uint64_t off_a, off_b, off_c;         /* elements */
     float alpha, beta;
+    cldnnDataType_t dtype;      /* storage of A and B (and of C for public calls): FLOAT or HALF */
+    cldnnDataType_t dtype_c;    /* storage of C; FLOAT with HALF A and B for internal callers
+                                ** whose C is a float workspace of partial sums */
 } cldnn_gemm_problem;
 
 typedef struct {
