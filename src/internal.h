@@ -444,6 +444,7 @@ typedef struct {
     int cg, kg;                  /* channels per group */
     int kord;                    /* filter format: 0 KCRS, 1 KRSC */
     cldnnMathType_t math;
+    cldnnDataType_t dtype;       /* x, w and y (dx, dw, dy) alike: FLOAT, or HALF as storage */
     int64_t xs[4], ys[4];        /* element strides of x and y in n, c, h, w order */
     const char* xlayout;         /* "NCHW", "NHWC" or NULL (not packed): cldnn_tensor_layout */
     const char* ylayout;
@@ -493,9 +494,10 @@ int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile
 size_t cldnn_conv_direct_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* out[out_off + i] = alpha * sum_s part[part_off + s * total + i] + beta * out[...] for i < total
-** (a fixed order: deterministic). Offsets in elements. */
+** (a fixed order: deterministic). Offsets in elements; part is float, out of data type out_dt. */
 cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
-                                         float alpha, float beta, cl_mem out, uint64_t out_off);
+                                         float alpha, float beta, cl_mem out, uint64_t out_off,
+                                         cldnnDataType_t out_dt);
 int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev);
 size_t cldnn_conv_gemm1x1_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
