@@ -273,6 +273,8 @@ struct cldnnFilterStruct {
 /* Size in bytes of one element; 0 for a value outside the enum. */
 size_t cldnn_dtype_size(cldnnDataType_t t);
 const char* cldnn_dtype_name(cldnnDataType_t t); /* "float", "half", ... */
+/* The type's field in problem keys (find-db, tuning db, logs): "f32", "f16", else the name. */
+const char* cldnn_dtype_key(cldnnDataType_t t);
 /* The kernels' storage build option (kernels/common/helpers.h): " -DDATA_HALF=1" for HALF, else "". */
 const char* cldnn_dtype_build_option(cldnnDataType_t t);
 /* NULL / never-Set descriptor checks, recording which argument. */

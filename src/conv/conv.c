@@ -335,7 +335,7 @@ static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const str
              "conv-%s:n%d-c%d-h%d-w%d-k%d-r%d-s%d-p%dx%d-u%dx%d-d%dx%d-g%d-%s-%s-%s-%s-%s-math%d", dir_name(dir), p->n,
              p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->groups,
              p->xlayout ? p->xlayout : "strided", p->ylayout ? p->ylayout : "strided", p->kord ? "KRSC" : "KCRS",
-             p->flip ? "conv" : "xcorr", cldnn_dtype_name(p->dtype), (int)p->math);
+             p->flip ? "conv" : "xcorr", cldnn_dtype_key(p->dtype), (int)p->math);
     return CLDNN_STATUS_SUCCESS;
 }
 

@@ -49,8 +49,8 @@ static cldnnStatus_t check_operand(cldnnHandle_t h, const char* name, cl_mem m, 
 static void problem_key(const cldnn_gemm_problem* p, char* buf, size_t size) {
     snprintf(buf, size, "gemm:m%lld-n%lld-k%lld-%c%c-lda%lld-ldb%lld-ldc%lld-b%lld-%s%s%s", (long long)p->m,
              (long long)p->n, (long long)p->k, p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', (long long)p->lda,
-             (long long)p->ldb, (long long)p->ldc, (long long)p->batch, cldnn_dtype_name(p->dtype),
-             p->dtype_c != p->dtype ? "-c" : "", p->dtype_c != p->dtype ? cldnn_dtype_name(p->dtype_c) : "");
+             (long long)p->ldb, (long long)p->ldc, (long long)p->batch, cldnn_dtype_key(p->dtype),
+             p->dtype_c != p->dtype ? "-c" : "", p->dtype_c != p->dtype ? cldnn_dtype_key(p->dtype_c) : "");
 }
 
 /* Largest load width <= want that divides the leading dimension, the offset and the stride. */
