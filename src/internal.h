@@ -274,7 +274,11 @@ struct cldnnFilterStruct {
 
 /* Size in bytes of one element; 0 for a value outside the enum. */
 size_t cldnn_dtype_size(cldnnDataType_t t);
-const char* cldnn_dtype_name(cldnnDataType_t t); /* "f32", "f16", ... */
+const char* cldnn_dtype_name(cldnnDataType_t t); /* "float", "half", ... */
+/* The type's field in problem keys (find-db, tuning db, logs): "f32", "f16", else the name. */
+const char* cldnn_dtype_key(cldnnDataType_t t);
+/* The kernels' storage build option (kernels/common/helpers.h): " -DDATA_HALF=1" for HALF, else "". */
+const char* cldnn_dtype_build_option(cldnnDataType_t t);
 /* NULL / never-Set descriptor checks, recording which argument. */
 cldnnStatus_t cldnn_check_tensor(const struct cldnnTensorStruct* d, const char* what);
 /* Same dims (count and extents) -> SUCCESS, else BAD_PARAM_SHAPE_MISMATCH naming both. */
@@ -371,6 +375,9 @@ typedef struct {
     uint64_t off_a, off_b, off_c;         /* elements */
     float alpha, beta;
     cldnnMathType_t math;       /* TENSOR_OP_MATH lets solvers use TF32 tensor cores */
+    cldnnDataType_t dtype;      /* storage of A and B (and of C for public calls): FLOAT or HALF */
+    cldnnDataType_t dtype_c;    /* storage of C; FLOAT with HALF A and B for internal callers
+                                ** whose C is a float workspace of partial sums */
 } cldnn_gemm_problem;
 
 typedef struct {
@@ -491,6 +498,7 @@ typedef struct {
     int cg, kg;                  /* channels per group */
     int kord;                    /* filter format: 0 KCRS, 1 KRSC */
     cldnnMathType_t math;
+    cldnnDataType_t dtype;       /* x, w and y (dx, dw, dy) alike: FLOAT, or HALF as storage */
     int64_t xs[4], ys[4];        /* element strides of x and y in n, c, h, w order */
     const char* xlayout;         /* "NCHW", "NHWC" or NULL (not packed): cldnn_tensor_layout */
     const char* ylayout;
@@ -540,9 +548,10 @@ int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile
 size_t cldnn_conv_direct_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* out[out_off + i] = alpha * sum_s part[part_off + s * total + i] + beta * out[...] for i < total
-** (a fixed order: deterministic). Offsets in elements. */
+** (a fixed order: deterministic). Offsets in elements; part is float, out of data type out_dt. */
 cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
-                                         float alpha, float beta, cl_mem out, uint64_t out_off);
+                                         float alpha, float beta, cl_mem out, uint64_t out_off,
+                                         cldnnDataType_t out_dt);
 int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev);
 size_t cldnn_conv_gemm1x1_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);

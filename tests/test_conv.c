@@ -25,6 +25,11 @@
 **                 forward in double (L is linear, so h = 1e-2 is exact up to rounding).
 **   conv_bias     cldnnConvolutionBackwardBias, db 1 x K x 1 x 1, NCHW / NHWC / padded dy, every
 **                 (alpha, beta) pair of the fixture.
+**   conv_half     HALF storage (x, w, y half, float arithmetic): a subset of the table through
+**                 every algorithm that claims it, Get_v7 and Find, the bias, and bad data types
+**                 (mixed types BAD_PARAM, others NOT_SUPPORTED_DATA_TYPE, odd byte offsets).
+**                 The reference reads the half-rounded inputs; the tolerance adds the output's
+**                 one rounding to half (2^-11 relative, 2^-25 absolute).
 **   conv_desc     descriptor Set/Get round trips, cldnnGetConvolution2dForwardOutputDim, and
 **                 every bad input: NULL pointers, negative pad, zero stride or dilation, zero
 **                 groups, enums out of range, mismatched y / dx / dy / dw, channels that do not
@@ -62,12 +67,21 @@ TestSuite(conv_select, .fini = fx_fini);
 TestSuite(conv_grad, .fini = fx_fini);
 TestSuite(conv_bias, .fini = fx_fini);
 TestSuite(conv_desc, .fini = fx_fini);
+TestSuite(conv_half, .fini = fx_fini);
 
 #define ATOL 1e-6
 #define RTOL 1e-5
 #define RTOL_TRANSFORM 1e-4 /* FFT and Winograd */
 #define WS_TAIL 64          /* bytes after a workspace that must stay untouched */
 #define MAX_ALGOS 16
+#define HALF_REL (1.0 / 2048.0)     /* a half output's rounding: 0.5 ulp, relative (2^-11) */
+#define HALF_ABS (1.0 / 33554432.0) /* ... and absolute near 0 (half the subnormal spacing, 2^-25) */
+
+/* The data type of this process's problems (x, w, y alike): FLOAT, or HALF for the conv_half
+** suite, whose tests set it first (Criterion runs every test in its own process). The table's
+** element offsets and the reference's inputs (the values the device holds) are the same for
+** both; HALF outputs add their rounding to the tolerance (out_tolerance). */
+static cldnnDataType_t g_dt = CLDNN_DATA_FLOAT;
 
 /* ----------------------------------------------------------------------------- directions */
 
@@ -200,29 +214,30 @@ static void prob_init(prob* pb, const conv_case* c, conv_dir dir) {
     FX_ASSERT(rc == 0, "case \"%s\" is not a valid convolution", c->name);
     int P = (int)pb->p.p, Q = (int)pb->p.q, cg = c->c / c->groups;
     cldnnTensorFormat_t fmt = c->nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
-    size_t xo = c->off * 4, yo = (c->off + 1) * 4, wo = (c->off + 2) * 4;
+    const size_t es = fx_dtype_size(g_dt);
+    size_t xo = c->off * es, yo = (c->off + 1) * es, wo = (c->off + 2) * es;
     int ex = dir == DIR_FWD ? c->ex : 0;
     if (ex == 1) {
         int hs = c->w + 2, cs = (c->h + 1) * hs, ns = c->c * cs + 3;
-        fx_tensor_4d_ex(&pb->x, CLDNN_DATA_FLOAT, c->n, c->c, c->h, c->w, ns, cs, hs, 1, xo);
+        fx_tensor_4d_ex(&pb->x, g_dt, c->n, c->c, c->h, c->w, ns, cs, hs, 1, xo);
         int yhs = Q + 1, ycs = P * yhs + 2, yns = c->k * ycs + 1;
-        fx_tensor_4d_ex(&pb->y, CLDNN_DATA_FLOAT, c->n, c->k, P, Q, yns, ycs, yhs, 1, yo);
+        fx_tensor_4d_ex(&pb->y, g_dt, c->n, c->k, P, Q, yns, ycs, yhs, 1, yo);
     } else if (ex == 2) {
-        fx_tensor_4d(&pb->x, fmt, CLDNN_DATA_FLOAT, c->n, c->c, c->h, c->w, xo);
+        fx_tensor_4d(&pb->x, fmt, g_dt, c->n, c->c, c->h, c->w, xo);
         int yws = c->k + 2, yhs = Q * yws + 1, yns = P * yhs + 3;
-        fx_tensor_4d_ex(&pb->y, CLDNN_DATA_FLOAT, c->n, c->k, P, Q, yns, 1, yhs, yws, yo);
+        fx_tensor_4d_ex(&pb->y, g_dt, c->n, c->k, P, Q, yns, 1, yhs, yws, yo);
     } else {
-        fx_tensor_4d(&pb->x, fmt, CLDNN_DATA_FLOAT, c->n, c->c, c->h, c->w, xo);
-        fx_tensor_4d(&pb->y, fmt, CLDNN_DATA_FLOAT, c->n, c->k, P, Q, yo);
+        fx_tensor_4d(&pb->x, fmt, g_dt, c->n, c->c, c->h, c->w, xo);
+        fx_tensor_4d(&pb->y, fmt, g_dt, c->n, c->k, P, Q, yo);
     }
-    fx_tensor_4d(&pb->w, fmt, CLDNN_DATA_FLOAT, c->k, cg, c->r, c->s, wo);
+    fx_tensor_4d(&pb->w, fmt, g_dt, c->k, cg, c->r, c->s, wo);
     for (int d = 0; d < 4; d++) {
         pb->p.xs[d] = pb->x.view.strides[d];
         pb->p.ws[d] = pb->w.view.strides[d];
         pb->p.ys[d] = pb->y.view.strides[d];
     }
     FX_OK(cldnnCreateFilterDescriptor(&pb->wdesc));
-    FX_OK(cldnnSetFilter4dDescriptor(pb->wdesc, CLDNN_DATA_FLOAT, fmt, c->k, cg, c->r, c->s));
+    FX_OK(cldnnSetFilter4dDescriptor(pb->wdesc, g_dt, fmt, c->k, cg, c->r, c->s));
     FX_OK(cldnnCreateConvolutionDescriptor(&pb->conv));
     FX_OK(cldnnSetConvolution2dDescriptor(pb->conv, c->ph, c->pw, c->sh, c->sw, c->dh, c->dw, c->mode,
                                           CLDNN_DATA_FLOAT));
@@ -244,13 +259,37 @@ static void prob_free(prob* pb) {
     memset(pb, 0, sizeof *pb);
 }
 
-/* The view's first element in a host mirror, as floats (the reference indexes it by stride). */
-static const float* view_floats(const fx_tensor* t) { return (const float*)(const void*)t->host + t->offset / 4; }
+/* The view's first element in a host mirror as floats (the reference indexes it by stride): the
+** mirror itself for FLOAT; for HALF a widened copy of the whole buffer, left in *copy for the
+** caller to free (NULL for FLOAT). */
+static const float* view_floats(const fx_tensor* t, float** copy) {
+    *copy = NULL;
+    if (t->dtype != CLDNN_DATA_HALF)
+        return (const float*)(const void*)t->host + t->offset / 4;
+    *copy = malloc(t->nbuf * sizeof(float));
+    FX_ASSERT(*copy != NULL, "out of memory");
+    for (size_t i = 0; i < t->nbuf; i++) {
+        uint16_t h;
+        memcpy(&h, t->host + 2 * i, 2);
+        (*copy)[i] = fx_half_to_float(h);
+    }
+    return *copy + t->offset / 2;
+}
+
+/* Turns scale[i] (the magnitude a float result's rounding error scales with) into element i's
+** tolerance: atol + rtol * scale, plus for HALF outputs their one rounding to half. */
+static void out_tolerance(const double* want, double* scale, int64_t n, double atol, double rtol) {
+    for (int64_t i = 0; i < n; i++) {
+        double acc = atol + rtol * scale[i];
+        scale[i] = g_dt == CLDNN_DATA_HALF ? acc + HALF_REL * (fabs(want[i]) + acc) + HALF_ABS : acc;
+    }
+}
 
 /* want/scale over the output's view (logical row-major order), from the host mirrors. */
 static void prob_reference(const prob* pb, float alpha, float beta, double* want, double* scale) {
     const ref_conv* p = &pb->p;
-    const float *x = view_floats(&pb->x), *w = view_floats(&pb->w), *y = view_floats(&pb->y);
+    float *cx, *cw, *cy;
+    const float *x = view_floats(&pb->x, &cx), *w = view_floats(&pb->w, &cw), *y = view_floats(&pb->y, &cy);
     const fx_tensor* out = pb->dir == DIR_FWD ? &pb->y : pb->dir == DIR_BWD_DATA ? &pb->x : &pb->w;
     int64_t idx[4];
     for (int64_t i = 0; i < out->count; i++) {
@@ -266,6 +305,9 @@ static void prob_reference(const prob* pb, float alpha, float beta, double* want
         want[i] = alpha * v + prior;
         scale[i] = fabs(alpha) * mag + fabs(prior);
     }
+    free(cx);
+    free(cw);
+    free(cy);
 }
 
 /* "2x3x7x6 k4 3x3 pad 1,1 str 1,1 dil 1,1 g1 CROSS nchw" for messages. */
@@ -472,10 +514,11 @@ static double check_output(prob* pb, int algo, float alpha, float beta, double r
     fx_tensor_download(out);
     char msg[512], d[320];
     double worst = 0;
-    int64_t bad = fx_compare(out, want, scale, ATOL, rtol, msg, sizeof msg, &worst);
-    FX_ASSERT(bad == 0, "%s %s %s, case %s, alpha %g beta %g: %lld of %lld wrong (rtol %g); first: %s",
-              ctx, k_dir_name[pb->dir], algo_name(pb->dir, algo), describe(pb->cs, d, sizeof d), alpha, beta,
-              (long long)bad, (long long)out->count, rtol, msg);
+    out_tolerance(want, scale, out->count, ATOL, rtol);
+    int64_t bad = fx_compare(out, want, scale, 0.0, 1.0, msg, sizeof msg, &worst);
+    FX_ASSERT(bad == 0, "%s %s %s %s, case %s, alpha %g beta %g: %lld of %lld wrong (rtol %g); first: %s",
+              ctx, g_dt == CLDNN_DATA_HALF ? "HALF" : "FLOAT", k_dir_name[pb->dir], algo_name(pb->dir, algo),
+              describe(pb->cs, d, sizeof d), alpha, beta, (long long)bad, (long long)out->count, rtol, msg);
     int64_t gaps = fx_tensor_gaps_changed(out);
     FX_ASSERT(gaps == 0, "%s %s %s, case %s: %lld output elements outside the view changed", ctx,
               k_dir_name[pb->dir], algo_name(pb->dir, algo), describe(pb->cs, d, sizeof d), (long long)gaps);
@@ -824,7 +867,8 @@ static void check_gradients(const conv_case* c) {
             base[ref_view_offset(&var->view, i)] = fx_uniform(-1.0, 1.0);
         float* xv = dir == DIR_BWD_DATA ? base : (float*)(void*)pb.x.host + pb.x.offset / 4;
         float* wv = dir == DIR_BWD_FILTER ? base : (float*)(void*)pb.w.host + pb.w.offset / 4;
-        const float* dyv = view_floats(&pb.y);
+        float* dy_copy;
+        const float* dyv = view_floats(&pb.y, &dy_copy);
         int64_t picks[SAMPLES];
         double fd[SAMPLES], mag[SAMPLES];
         int64_t idx[4];
@@ -865,6 +909,7 @@ static void check_gradients(const conv_case* c) {
         }
         FX_ASSERT(ran > 0, "gradcheck %s, case %s: no algorithm applies", k_dir_name[dir], d);
         free(vals);
+        free(dy_copy);
         prob_free(&pb);
     }
 }
@@ -893,9 +938,9 @@ Test(conv_grad, dense_nchw) {
 static double check_bias_once(int n, int k, int h, int w, const fx_tdesc* dyd, int db_nhwc, float alpha, float beta) {
     const int64_t dims[4] = {n, k, h, w};
     fx_tensor dy, db;
-    fx_tensor_from_desc(&dy, 4, dims, dyd, CLDNN_DATA_FLOAT);
+    fx_tensor_from_desc(&dy, 4, dims, dyd, g_dt);
     fill_input(&dy);
-    fx_tensor_4d(&db, db_nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, 1, k, 1, 1, 12);
+    fx_tensor_4d(&db, db_nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW, g_dt, 1, k, 1, 1, 3 * fx_dtype_size(g_dt));
     fx_poison_out(&db, beta);
     fx_tensor_upload(&db);
     ref_conv p;
@@ -909,8 +954,10 @@ static double check_bias_once(int n, int k, int h, int w, const fx_tdesc* dyd, i
     double* want = malloc((size_t)k * sizeof(double));
     double* scale = malloc((size_t)k * sizeof(double));
     FX_ASSERT(want && scale, "out of memory");
+    float* dy_copy;
+    const float* dyv = view_floats(&dy, &dy_copy);
     for (int j = 0; j < k; j++) {
-        double mag, v = ref_conv_bwd_bias_at(&p, view_floats(&dy), j, &mag);
+        double mag, v = ref_conv_bwd_bias_at(&p, dyv, j, &mag);
         double prior = beta != 0.0f ? beta * fx_tensor_host(&db, j) : 0.0;
         want[j] = alpha * v + prior;
         scale[j] = fabs(alpha) * mag + fabs(prior);
@@ -920,7 +967,9 @@ static double check_bias_once(int n, int k, int h, int w, const fx_tdesc* dyd, i
     fx_tensor_download(&db);
     char msg[512];
     double worst = 0;
-    int64_t bad = fx_compare(&db, want, scale, ATOL, RTOL, msg, sizeof msg, &worst);
+    free(dy_copy);
+    out_tolerance(want, scale, k, ATOL, RTOL);
+    int64_t bad = fx_compare(&db, want, scale, 0.0, 1.0, msg, sizeof msg, &worst);
     FX_ASSERT(bad == 0, "backward bias, dy %dx%dx%dx%d (form %d, strides %lld,%lld,%lld,%lld), alpha %g beta %g: "
                         "%lld of %d wrong; first: %s",
               n, k, h, w, (int)dyd->kind, (long long)dy.view.strides[0], (long long)dy.view.strides[1],
@@ -934,7 +983,8 @@ static double check_bias_once(int n, int k, int h, int w, const fx_tdesc* dyd, i
     return worst;
 }
 
-Test(conv_bias, layouts) {
+/* Every dy layout of the table with every (alpha, beta) pair, in g_dt. */
+static void bias_layouts(void) {
     typedef struct {
         int n, k, h, w;
         fx_tdesc dy;
@@ -960,6 +1010,8 @@ Test(conv_bias, layouts) {
         }
     cr_log_info("backward bias: largest error / tolerance = %.3f", worst);
 }
+
+Test(conv_bias, layouts) { bias_layouts(); }
 
 Test(conv_bias, bad_input) {
     cldnnHandle_t h = fx_handle();
@@ -989,6 +1041,115 @@ Test(conv_bias, bad_input) {
     fx_tensor_free(&dy);
     fx_tensor_free(&db);
     fx_tensor_free(&dbk);
+}
+
+/* ------------------------------------------------------------------------------- HALF */
+
+/* HALF storage through the same checks as FLOAT: cases of both layouts with odd element offsets,
+** 3x3 stride 1 (Winograd), dilation with CONVOLUTION mode, 1x1 (the plain GEMM, and its NCHW
+** backward-filter's per-image partial sums), stride 2, depthwise (per element, per row, tiled),
+** groups, and padded 4dEx tensors (forward), through every algorithm that claims them. A few
+** cases keep the PoCL builds of HALF kernel variants (about 60) modest. */
+static const size_t k_half_cases[] = {0, 3, 7, 8, 10, 11, 12, 16, 21};
+
+static void check_half(conv_dir dir) {
+    g_dt = CLDNN_DATA_HALF;
+    double worst = 0;
+    for (size_t i = 0; i < sizeof k_half_cases / sizeof k_half_cases[0]; i++) {
+        const conv_case* c = &k_cases[k_half_cases[i]];
+        char claimed[64] = "";
+        size_t at = 0;
+        for (int a = 0; a < k_algo_count[dir]; a++)
+            if (check_case(c, dir, a, &worst) && at < sizeof claimed)
+                at += (size_t)snprintf(claimed + at, sizeof claimed - at, "%s%d", at ? "," : "", a);
+        char d[320];
+        FX_ASSERT(at > 0, "HALF %s, case %s: no algorithm claims it", k_dir_name[dir], describe(c, d, sizeof d));
+        cr_log_info("HALF %s, case %s: algorithms %s", k_dir_name[dir], describe(c, d, sizeof d), claimed);
+    }
+    cr_log_info("HALF %s: largest error / tolerance = %.3f", k_dir_name[dir], worst);
+}
+
+Test(conv_half, forward) { check_half(DIR_FWD); }
+Test(conv_half, backward_data) { check_half(DIR_BWD_DATA); }
+Test(conv_half, backward_filter) { check_half(DIR_BWD_FILTER); }
+
+/* Get_v7, the workspace queries and Find agree on HALF problems, and their choices run right. */
+Test(conv_half, get_v7_and_find) {
+    g_dt = CLDNN_DATA_HALF;
+    const size_t cs[] = {0, 12};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+        for (int dir = 0; dir < 3; dir++) {
+            check_get_v7(&k_cases[cs[i]], (conv_dir)dir);
+            check_find(&k_cases[cs[i]], (conv_dir)dir, 0);
+        }
+}
+
+Test(conv_half, bias) {
+    g_dt = CLDNN_DATA_HALF;
+    bias_layouts();
+}
+
+/* Mixed data types in one call, types neither FLOAT nor HALF, and odd byte offsets of halves. */
+Test(conv_half, bad_data_types) {
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    const cldnnDataType_t HF = CLDNN_DATA_HALF, F = CLDNN_DATA_FLOAT, D = CLDNN_DATA_DOUBLE;
+    fx_tensor x, y, yf, xd, yd, dbf;
+    fx_tensor_4d(&x, CLDNN_TENSOR_NCHW, HF, 2, 4, 6, 6, 4);
+    fx_tensor_4d(&y, CLDNN_TENSOR_NCHW, HF, 2, 3, 6, 6, 4);
+    fx_tensor_4d(&yf, CLDNN_TENSOR_NCHW, F, 2, 3, 6, 6, 4);
+    fx_tensor_4d(&xd, CLDNN_TENSOR_NCHW, D, 2, 4, 6, 6, 8);
+    fx_tensor_4d(&yd, CLDNN_TENSOR_NCHW, D, 2, 3, 6, 6, 8);
+    fx_tensor_4d(&dbf, CLDNN_TENSOR_NCHW, F, 1, 3, 1, 1, 0);
+    fill_input(&y);
+    cl_mem wm = fx_buffer(3 * 4 * 9 * 8 + 16);
+    cldnnFilterDescriptor_t wh, wf, wd;
+    FX_OK(cldnnCreateFilterDescriptor(&wh));
+    FX_OK(cldnnCreateFilterDescriptor(&wf));
+    FX_OK(cldnnCreateFilterDescriptor(&wd));
+    FX_OK(cldnnSetFilter4dDescriptor(wh, HF, CLDNN_TENSOR_NCHW, 3, 4, 3, 3));
+    FX_OK(cldnnSetFilter4dDescriptor(wf, F, CLDNN_TENSOR_NCHW, 3, 4, 3, 3));
+    FX_OK(cldnnSetFilter4dDescriptor(wd, D, CLDNN_TENSOR_NCHW, 3, 4, 3, 3));
+    cldnnConvolutionDescriptor_t cd;
+    FX_OK(cldnnCreateConvolutionDescriptor(&cd));
+    FX_OK(cldnnSetConvolution2dDescriptor(cd, 1, 1, 1, 1, 1, 1, XC, F));
+    const cldnnConvolutionFwdAlgo_t IG = CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM;
+    const cldnnStatus_t BP = CLDNN_STATUS_BAD_PARAM, DT = CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                        MIS = CLDNN_STATUS_BAD_PARAM_MISALIGNED;
+    size_t need = 0;
+    FX_EXPECT_STATUS(BP, cldnnConvolutionForward(h, &one, x.desc, x.mem, 4, wf, wm, 0, cd, IG, NULL, 0, 0, &zero,
+                                                 y.desc, y.mem, 4));
+    FX_EXPECT_STATUS(BP, cldnnConvolutionForward(h, &one, x.desc, x.mem, 4, wh, wm, 0, cd, IG, NULL, 0, 0, &zero,
+                                                 yf.desc, yf.mem, 4));
+    FX_EXPECT_STATUS(BP, cldnnGetConvolutionForwardWorkspaceSize(h, x.desc, wf, cd, y.desc, IG, &need));
+    FX_EXPECT_STATUS(BP, cldnnConvolutionBackwardData(h, &one, wh, wm, 0, yf.desc, yf.mem, 4, cd,
+                                                      CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, NULL, 0, 0, &zero, x.desc,
+                                                      x.mem, 4));
+    FX_EXPECT_STATUS(BP, cldnnConvolutionBackwardFilter(h, &one, x.desc, x.mem, 4, yf.desc, yf.mem, 4, cd,
+                                                        CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, NULL, 0, 0, &zero, wh,
+                                                        wm, 0));
+    FX_EXPECT_STATUS(BP, cldnnConvolutionBackwardBias(h, &one, y.desc, y.mem, 4, &zero, dbf.desc, dbf.mem, 0));
+    FX_EXPECT_STATUS(DT, cldnnGetConvolutionForwardWorkspaceSize(h, xd.desc, wd, cd, yd.desc, IG, &need));
+    FX_EXPECT_STATUS(DT, cldnnConvolutionForward(h, &one, xd.desc, xd.mem, 8, wd, wm, 0, cd, IG, NULL, 0, 0, &zero,
+                                                 yd.desc, yd.mem, 8));
+    FX_EXPECT_STATUS(MIS, cldnnConvolutionForward(h, &one, x.desc, x.mem, 3, wh, wm, 0, cd, IG, NULL, 0, 0, &zero,
+                                                  y.desc, y.mem, 4));
+    FX_EXPECT_STATUS(MIS, cldnnConvolutionForward(h, &one, x.desc, x.mem, 4, wh, wm, 1, cd, IG, NULL, 0, 0, &zero,
+                                                  y.desc, y.mem, 4));
+    FX_EXPECT_STATUS(MIS, cldnnConvolutionForward(h, &one, x.desc, x.mem, 4, wh, wm, 0, cd, IG, NULL, 0, 0, &zero,
+                                                  y.desc, y.mem, 5));
+    fx_expect_untouched(&y, "y", "rejected HALF convolutions");
+    cldnnDestroyConvolutionDescriptor(cd);
+    cldnnDestroyFilterDescriptor(wh);
+    cldnnDestroyFilterDescriptor(wf);
+    cldnnDestroyFilterDescriptor(wd);
+    fx_release(wm);
+    fx_tensor_free(&x);
+    fx_tensor_free(&y);
+    fx_tensor_free(&yf);
+    fx_tensor_free(&xd);
+    fx_tensor_free(&yd);
+    fx_tensor_free(&dbf);
 }
 
 /* ---------------------------------------------------------------------------- descriptors */

@@ -23,6 +23,12 @@
 ** therefore run in two alignment classes, and the table sets are split over four tests so that
 ** their builds run in parallel.
 **
+** HALF (gemm_half): the same harness with A, B and C stored as halves (host mirrors hold the
+** half-rounded values the reference reads; NaN halves poison C when beta == 0) over the unit,
+** long-k (split-k), random (16 problems), offset and batch-count tests (the last two in
+** column-major only, fewer PoCL builds); the tolerance adds C's one rounding to
+** half, 2^-11 (|want| + tol) + 2^-25.
+**
 ** Bad inputs: each must return its status and leave a non-empty last-error string, and none
 ** may touch C. Failures print the seed (CLDNN_TEST_SEED=<seed> ./test_gemm --filter ...).
 */
@@ -38,11 +44,22 @@ TestSuite(gemm_batched, .fini = fx_fini);
 TestSuite(gemm_params, .fini = fx_fini);
 TestSuite(gemm_errors, .fini = fx_fini);
 TestSuite(gemm_math, .fini = fx_fini);
+TestSuite(gemm_half, .fini = fx_fini);
 
 #define UNIT_ROUNDOFF (1.0 / 16777216.0) /* 2^-24 */
 #define TOL_TINY 1e-30
 #define TAIL 3     /* floats after each buffer's last element */
 #define BCAST (-1) /* a stride gap meaning "stride 0": one matrix for every product */
+#define HALF_REL (1.0 / 2048.0)     /* a half output's rounding: 0.5 ulp, relative (2^-11) */
+#define HALF_ABS (1.0 / 33554432.0) /* ... and absolute near 0 (half the subnormal spacing, 2^-25) */
+
+/* The data type of this process's cases: FLOAT, or HALF for the gemm_half suite, whose tests set
+** it first (Criterion runs every test in its own process). Host mirrors stay float and hold
+** values half represents exactly; a case's offsets (bytes of floats) and strides count the same
+** elements in both types, so a 4-byte float offset is a 2-byte half offset. */
+static cldnnDataType_t g_dt = CLDNN_DATA_FLOAT;
+
+static size_t elem_size(void) { return g_dt == CLDNN_DATA_HALF ? 2 : 4; }
 
 /* One GEMM call. Leading dimensions are given as padding above the minimum, batch strides as
 ** gaps above one matrix's span, so a case stays valid for every layout and transpose. */
@@ -93,17 +110,18 @@ static void describe(const gcase* c, const operand* A, const operand* B, const o
     }
     snprintf(buf, size,
              "%s %s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld offsets(bytes) A=%zu B=%zu C=%zu "
-             "alpha=%g beta=%g batch=%lld strides=%lld/%lld/%lld%s",
+             "alpha=%g beta=%g batch=%lld strides=%lld/%lld/%lld%s%s",
              c->params  ? "run_params"
              : c->batch ? "GemmStridedBatched"
                         : "Gemm",
              c->row ? "row-major" : "col-major", c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', (long long)c->m, (long long)c->n,
              (long long)c->k, (long long)A->ld, (long long)B->ld, (long long)C->ld, c->oa, c->ob, c->oc,
              (double)c->alpha, (double)c->beta, (long long)(c->batch ? c->batch : 1), (long long)A->stride,
-             (long long)B->stride, (long long)C->stride, ps);
+             (long long)B->stride, (long long)C->stride, ps, g_dt == CLDNN_DATA_HALF ? " HALF (offsets / 2)" : "");
 }
 
-/* Host floats for a whole buffer: random non-zero in [-1, 1), or NaN when nan != 0. */
+/* Host floats for a whole buffer: random non-zero in [-1, 1) (rounded to half for HALF), or
+** NaN when nan != 0. */
 static float* host_buffer(int64_t n, int nan) {
     float* p = malloc((size_t)n * sizeof(float));
     FX_ASSERT(p != NULL, "out of host memory (%lld floats)", (long long)n);
@@ -111,24 +129,56 @@ static float* host_buffer(int64_t n, int nan) {
         ref_fill_nan(p, (size_t)n);
     else
         ref_fill_uniform(fx_rng(), p, (size_t)n, -1.0, 1.0);
+    for (int64_t i = 0; g_dt == CLDNN_DATA_HALF && !nan && i < n; i++)
+        p[i] = fx_round_half(p[i]);
     return p;
 }
 
-/* A device buffer holding the n floats of host. */
+/* A device buffer holding the n values of host in g_dt. */
 static cl_mem device_copy(const float* host, int64_t n) {
-    cl_mem m = fx_buffer((size_t)n * sizeof(float));
-    fx_write_floats(m, 0, host, (size_t)n);
+    cl_mem m = fx_buffer((size_t)n * elem_size());
+    if (g_dt != CLDNN_DATA_HALF) {
+        fx_write_floats(m, 0, host, (size_t)n);
+        return m;
+    }
+    uint16_t* h = malloc((size_t)n * sizeof(uint16_t));
+    FX_ASSERT(h != NULL, "out of host memory");
+    for (int64_t i = 0; i < n; i++)
+        h[i] = fx_float_to_half(host[i]);
+    fx_write(m, 0, h, (size_t)n * sizeof(uint16_t));
+    free(h);
     return m;
 }
 
-/* Requires device buffer m to hold exactly the n floats of host (bitwise; NaN included). */
+/* The n values of device buffer m (in g_dt) as floats. */
+static void read_values(cl_mem m, float* dst, int64_t n) {
+    if (g_dt != CLDNN_DATA_HALF) {
+        fx_read_floats(m, 0, dst, (size_t)n);
+        return;
+    }
+    uint16_t* h = malloc((size_t)n * sizeof(uint16_t));
+    FX_ASSERT(h != NULL, "out of host memory");
+    fx_read(m, 0, h, (size_t)n * sizeof(uint16_t));
+    for (int64_t i = 0; i < n; i++)
+        dst[i] = fx_half_to_float(h[i]);
+    free(h);
+}
+
+/* 1 when two values are the same element of g_dt, bit for bit (NaN included). */
+static int same_value(float a, float b) {
+    if (g_dt == CLDNN_DATA_HALF)
+        return fx_float_to_half(a) == fx_float_to_half(b);
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Requires device buffer m to hold exactly the n values of host (bitwise; NaN included). */
 static void expect_unchanged(cl_mem m, const float* host, int64_t n, const char* name, const char* what) {
     float* got = malloc((size_t)n * sizeof(float));
     FX_ASSERT(got != NULL, "out of host memory");
-    fx_read_floats(m, 0, got, (size_t)n);
+    read_values(m, got, n);
     int64_t first = -1;
     for (int64_t i = 0; i < n && first < 0; i++)
-        if (memcmp(&got[i], &host[i], sizeof(float)) != 0)
+        if (!same_value(got[i], host[i]))
             first = i;
     FX_ASSERT(first < 0, "%s: %s was modified at element %lld (%.9g -> %.9g)", what, name, (long long)first,
               first >= 0 ? (double)host[first] : 0.0, first >= 0 ? (double)got[first] : 0.0);
@@ -166,6 +216,7 @@ static void gemm_start(grun* r, const gcase* c) {
     cldnnHandle_t h = fx_handle();
     const cldnnLayout_t lay = c->row ? CLDNN_ROW_MAJOR : CLDNN_COL_MAJOR;
     const cldnnOperation_t opa = c->ta ? CLDNN_OP_T : CLDNN_OP_N, opb = c->tb ? CLDNN_OP_T : CLDNN_OP_N;
+    const size_t es = elem_size();
     cldnnStatus_t s;
     if (c->params != NULL) {
         FX_ASSERT(!c->row, "run_params cases are column-major");
@@ -188,16 +239,17 @@ static void gemm_start(grun* r, const gcase* c) {
         pr.off_c = r->C.off;
         pr.alpha = c->alpha;
         pr.beta = c->beta;
+        pr.dtype = pr.dtype_c = g_dt;
         const cldnn_gemm_buffers bufs = {r->mA, r->mB, r->mC};
         cldnn_error_clear();
         s = cldnn_gemm_run_params(h, &pr, c->params, &bufs);
     } else if (c->batch == 0) {
-        s = cldnnGemm(h, lay, opa, opb, c->m, c->n, c->k, &c->alpha, r->mA, c->oa, r->A.ld, r->mB, c->ob, r->B.ld,
-                      &c->beta, r->mC, c->oc, r->C.ld, CLDNN_DATA_FLOAT);
+        s = cldnnGemm(h, lay, opa, opb, c->m, c->n, c->k, &c->alpha, r->mA, r->A.off * es, r->A.ld, r->mB,
+                      r->B.off * es, r->B.ld, &c->beta, r->mC, r->C.off * es, r->C.ld, g_dt);
     } else {
-        s = cldnnGemmStridedBatched(h, lay, opa, opb, c->m, c->n, c->k, &c->alpha, r->mA, c->oa, r->A.ld, r->A.stride,
-                                    r->mB, c->ob, r->B.ld, r->B.stride, &c->beta, r->mC, c->oc, r->C.ld, r->C.stride,
-                                    c->batch, CLDNN_DATA_FLOAT);
+        s = cldnnGemmStridedBatched(h, lay, opa, opb, c->m, c->n, c->k, &c->alpha, r->mA, r->A.off * es, r->A.ld,
+                                    r->A.stride, r->mB, r->B.off * es, r->B.ld, r->B.stride, &c->beta, r->mC,
+                                    r->C.off * es, r->C.ld, r->C.stride, c->batch, g_dt);
     }
     char err[1024];
     fx_last_error(err, sizeof err);
@@ -219,7 +271,7 @@ static void gemm_check(grun* r) {
     double* scale = malloc((size_t)C->nbuf * sizeof(double));
     unsigned char* in = calloc((size_t)C->nbuf, 1);
     FX_ASSERT(got && want && scale && in, "out of host memory");
-    fx_read_floats(r->mC, 0, got, (size_t)C->nbuf);
+    read_values(r->mC, got, C->nbuf);
     for (int64_t b = 0; b < r->batch; b++) {
         const float* a = r->hA + A->off + b * A->stride;
         const float* bb = r->hB + B->off + b * B->stride;
@@ -236,7 +288,7 @@ static void gemm_check(grun* r) {
     double bad_tol = 0.0;
     for (int64_t e = 0; e < C->nbuf; e++) {
         if (!in[e]) {
-            if (memcmp(&got[e], &r->hC[e], sizeof(float)) != 0 && changed++ == 0)
+            if (!same_value(got[e], r->hC[e]) && changed++ == 0)
                 first_changed = e;
             continue;
         }
@@ -244,6 +296,8 @@ static void gemm_check(grun* r) {
         if (c->beta != 0.0f)
             mag += fabs((double)c->beta) * fabs((double)r->hC[e]);
         double tol = rel * mag + TOL_TINY, d;
+        if (g_dt == CLDNN_DATA_HALF) /* C's one rounding to half */
+            tol += HALF_REL * (fabs(want[e]) + tol) + HALF_ABS;
         if (!ref_close((double)got[e], want[e], tol, &d) && bad++ == 0) {
             first_bad = e;
             bad_tol = tol;
@@ -335,10 +389,20 @@ static gcase unaligned(gcase c) {
 
 /* ------------------------------------------------------------------------------ shapes */
 
+/* A test body run twice: as Test(suite, name) in FLOAT and as Test(gemm_half, name) in HALF. */
+#define FLOAT_AND_HALF(suite, name)                                                                   \
+    static void name(void);                                                                           \
+    Test(suite, name) { name(); }                                                                     \
+    Test(gemm_half, name) {                                                                           \
+        g_dt = CLDNN_DATA_HALF;                                                                       \
+        name();                                                                                       \
+    }                                                                                                 \
+    static void name(void)
+
 /* The shape tests run in two alignment classes (all global loads 4 wide, or all scalar); the
 ** other widths are left to the leading-dimension and offset tests, which use one shape class. */
 
-Test(gemm, unit_dimensions) {
+FLOAT_AND_HALF(gemm, unit_dimensions) {
     static const int64_t s[][3] = {{1, 1, 1},   {1, 37, 19}, {41, 1, 23}, {29, 33, 1},
                                    {1, 1, 300}, {1, 64, 1},  {65, 1, 1}};
     for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
@@ -361,7 +425,7 @@ Test(gemm, tile_edges) {
 }
 
 /* Long k against tiny m and n: the default parameters split k across work-groups here. */
-Test(gemm, k_much_larger_than_m_and_n) {
+FLOAT_AND_HALF(gemm, k_much_larger_than_m_and_n) {
     run_orientations(unaligned(plain(5, 5, 1000, 1.0f, 0.0f)), 2);
     run_orientations(aligned(plain(5, 5, 1000, 1.0f, 0.0f)), 2);
     run_orientations(unaligned(plain(3, 7, 2049, 0.5f, 1.0f)), 2);
@@ -403,7 +467,7 @@ Test(gemm, leading_dimensions) {
 
 /* Non-zero byte offsets on A, B and C: multiples of 16 bytes (vector loads stay aligned) and
 ** not (4, 8, 12 bytes past one), with the load-width mixes of the test above. */
-Test(gemm, byte_offsets) {
+static void byte_offsets(unsigned orient) {
     static const struct {
         size_t o[3];
         unsigned mask;
@@ -415,8 +479,17 @@ Test(gemm, byte_offsets) {
         c.ob = offs[i].o[1];
         c.oc = offs[i].o[2];
         c.pc = (int64_t)(i % 3);
-        run_masked(c, offs[i].mask);
+        run_masked(c, offs[i].mask & orient);
     }
+}
+
+Test(gemm, byte_offsets) { byte_offsets(ALL8); }
+
+/* HALF: column-major only (a row-major call reaches the same kernel variants with A and B
+** swapped; the other HALF tests run both layouts), which halves the PoCL builds. */
+Test(gemm_half, byte_offsets) {
+    g_dt = CLDNN_DATA_HALF;
+    byte_offsets(COL4);
 }
 
 /* alpha / beta combinations; beta == 0 runs on a NaN-poisoned C, which must not be read. */
@@ -434,10 +507,10 @@ Test(gemm, alpha_beta) {
 /* Seeded random problems over every knob at once (a quarter of them batched). Each is either
 ** aligned for vector loads (every ld, offset and stride a multiple of 4 elements) or not (A and
 ** B 1 and 3 floats past a multiple of 16 bytes), which keeps the number of kernel builds small. */
-Test(gemm, random_problems) {
+static void random_problems(int count) {
     static const int64_t edges[] = {1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129};
     ref_rng* r = fx_rng();
-    for (int t = 0; t < 48; t++) {
+    for (int t = 0; t < count; t++) {
         int64_t d[3];
         for (int q = 0; q < 3; q++)
             d[q] = ref_rng_next(r) % 4 == 0 ? edges[ref_rng_next(r) % (sizeof edges / sizeof edges[0])]
@@ -464,6 +537,14 @@ Test(gemm, random_problems) {
     }
 }
 
+Test(gemm, random_problems) { random_problems(48); }
+
+/* Fewer in HALF: each problem can reach a new kernel variant (a PoCL build). */
+Test(gemm_half, random_problems) {
+    g_dt = CLDNN_DATA_HALF;
+    random_problems(16);
+}
+
 /* --------------------------------------------------------------------------- batched */
 
 /* A strided-batched case with stride gaps ga, gb, gc. */
@@ -478,13 +559,21 @@ static gcase batched(int64_t m, int64_t n, int64_t k, int64_t batch, int64_t ga,
 
 /* Batch counts 1, 3 and 7; the long-k product has few blocks of C, so the default parameters
 ** split k (by 4, 2 and 1 on a device of 2 compute units) and the partial sums are batched. */
-Test(gemm_batched, batch_counts) {
+static void batch_counts(int layouts) {
     static const int64_t counts[] = {1, 3, 7};
     for (size_t i = 0; i < 3; i++) {
-        run_orientations(unaligned(batched(33, 20, 17, counts[i], 0, 0, 0, 0.0f)), 2);
-        run_orientations(aligned(batched(16, 65, 40, counts[i], 4, 8, 4, -0.5f)), 2);
-        run_orientations(unaligned(batched(5, 7, 600, counts[i], 1, 2, 3, i == 1 ? 0.0f : 1.0f)), 2);
+        run_orientations(unaligned(batched(33, 20, 17, counts[i], 0, 0, 0, 0.0f)), layouts);
+        run_orientations(aligned(batched(16, 65, 40, counts[i], 4, 8, 4, -0.5f)), layouts);
+        run_orientations(unaligned(batched(5, 7, 600, counts[i], 1, 2, 3, i == 1 ? 0.0f : 1.0f)), layouts);
     }
+}
+
+Test(gemm_batched, batch_counts) { batch_counts(2); }
+
+/* HALF: column-major only, as byte_offsets. */
+Test(gemm_half, batch_counts) {
+    g_dt = CLDNN_DATA_HALF;
+    batch_counts(1);
 }
 
 /* Strides larger than a matrix's span: by multiples of 4 (vector loads stay aligned) and not. */
@@ -769,14 +858,14 @@ Test(gemm_errors, sizes_and_enums) {
         OOB, cldnnGemm(h, ROW, ON, (cldnnOperation_t)3, 5, 6, 7, &one, e.a, 0, 7, e.b, 0, 6, &zero, e.c, 0, 6, F32));
     FX_EXPECT_STATUS(OOB, cldnnGemmStridedBatched(h, (cldnnLayout_t)7, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7,
                                                   0, &zero, e.c, 0, 5, 30, 2, F32));
-    /* Data types: only FLOAT is computed. */
+    /* Data types: FLOAT and HALF are computed (HALF in test_half.c). */
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0,
                                                                      7, &zero, e.c, 0, 5, CLDNN_DATA_DOUBLE));
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
-                     cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, CLDNN_DATA_HALF));
+                     cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, CLDNN_DATA_INT8));
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
                      cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, &zero, e.c, 0,
-                                             5, 30, 2, CLDNN_DATA_HALF));
+                                             5, 30, 2, CLDNN_DATA_BFLOAT16));
     FX_EXPECT_STATUS(
         OOB, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, (cldnnDataType_t)99));
     ebufs_done(&e);
@@ -861,6 +950,40 @@ Test(gemm_errors, buffer_extent_and_alignment) {
                                                   0, 6, 30, 1, F32));
     fx_release(small);
     ebufs_done(&e);
+}
+
+/* HALF: offsets must be multiples of 2 bytes, and the extents count halves (a buffer that holds
+** the halves exactly is enough, one half less is not). */
+Test(gemm_errors, half_alignment_and_extent) {
+    cldnnHandle_t h = fx_handle();
+    const float one = 1.0f, zero = 0.0f;
+    const cldnnDataType_t H = CLDNN_DATA_HALF;
+    /* Column-major 5 x 6 x 7: A spans 35 halves, B 42, C 30; each buffer holds one more. */
+    cl_mem a = fx_buffer(2 * 36), b = fx_buffer(2 * 43), c = fx_buffer(2 * 31);
+    uint16_t init[43];
+    for (int i = 0; i < 43; i++)
+        init[i] = fx_float_to_half(fx_uniform(-1.0, 1.0));
+    fx_write(a, 0, init, 2 * 36);
+    fx_write(b, 0, init, 2 * 43);
+    fx_write(c, 0, init, 2 * 31);
+    FX_EXPECT_STATUS(MIS, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 1, 5, b, 0, 7, &zero, c, 0, 5, H));
+    FX_EXPECT_STATUS(MIS, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 0, 5, b, 3, 7, &zero, c, 0, 5, H));
+    FX_EXPECT_STATUS(MIS, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 0, 5, b, 0, 7, &zero, c, 1, 5, H));
+    FX_EXPECT_STATUS(MIS, cldnnGemmStridedBatched(h, ROW, OT, ON, 5, 6, 7, &one, a, 3, 5, 0, b, 0, 6, 0, &zero, c, 0,
+                                                  6, 30, 1, H));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 4, 5, b, 0, 7, &zero, c, 0, 5, H));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 0, 5, b, 4, 7, &zero, c, 0, 5, H));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 0, 5, b, 0, 7, &zero, c, 4, 5, H));
+    FX_EXPECT_STATUS(SZ, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 0, 5, b, 0, 7, &zero, c, 0, 5, F32));
+    uint16_t got[31];
+    fx_read(c, 0, got, 2 * 31);
+    FX_ASSERT(memcmp(got, init, 2 * 31) == 0, "a refused HALF GEMM modified C");
+    FX_OK(cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, a, 2, 5, b, 2, 7, &zero, c, 2, 5, H));
+    fx_read(c, 0, got, 2);
+    FX_ASSERT(got[0] == init[0], "the HALF GEMM wrote before C's offset");
+    fx_release(a);
+    fx_release(b);
+    fx_release(c);
 }
 
 /* Strided-batched extents: negative strides, extents that overflow 63 bits (as elements or as

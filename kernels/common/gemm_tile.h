@@ -83,12 +83,19 @@
 #define VEC_T(W) CAT(VEC_T_, W)
 /* Aligned vector loads (the host guarantees the alignment of global vectors: see VWA/VWB; local
  * tiles are 16-byte aligned with row lengths that keep VWM/VWN chunks aligned). */
-#define VLOADG(W, p) (*(__global const VEC_T(W)*)(p))
+#define VLOADG_H0(W, p) (*(__global const VEC_T(W)*)(p))
+#define VLOADG_H1(W, p) CAT(VLOAD_HALF_, W)(p)
+#define VLOAD_HALF_1(p) vload_half(0, (p))
+#define VLOAD_HALF_2(p) vload_half2(0, (p))
+#define VLOAD_HALF_4(p) vload_half4(0, (p))
+/* A W-wide global load of an operand of storage flag H (common/helpers.h): half vectors widen
+ * to float and need only 2-byte alignment. */
+#define VLOADG(H, W, p) CAT(VLOADG_H, H)(W, p)
 #define VLOADL(W, p) (*(__local const VEC_T(W)*)(p))
 #define VSTORE_PRIV(W, v, p) CAT(vstore_w_private_, W)((v), (p))
 
 /*
- * Tile loader: moves an R x KWG tile of an operand X (element (r, kk) at X[r * SR + kk * SK],
+ * Tile loader: moves an R x KWG tile of an operand X of storage flag XH (1 half, 0 float) (element (r, kk) at X[r * SR + kk * SK],
  * R_UNIT: unit stride along r, else along k) into registers (TILE_LOAD) and then into local
  * memory laid out [kk][r] with row length LDL (TILE_STORE). The tile origin (r0, k0) and the
  * operand's extents (RTOT, KTOT) decide, per chunk, the vector or the guarded path.
@@ -105,19 +112,19 @@
  * wholly inside the operand is still one vector load, and a chunk across the edge is loaded
  * element by element with zeros outside. (One test per chunk on every tile cost 2048^3 about 20%
  * on the H100; per-tile-only tests made thin products scalar: perf/results/gemm-h100.md.) */
-#define TILE_VLOAD_CHUNK(X, SR, SK, W, rr, kk, regs, ci)                                               \
+#define TILE_VLOAD_CHUNK(XH, X, SR, SK, W, rr, kk, regs, ci)                                           \
     do {                                                                                              \
-        __global const float* p_ = (X) + (long)(rr) * (SR) + (long)(kk) * (SK);                       \
-        VEC_T(W) v_ = VLOADG(W, p_);                                                                  \
+        __global const STORAGE_OF(XH)* p_ = (X) + (long)(rr) * (SR) + (long)(kk) * (SK);              \
+        VEC_T(W) v_ = VLOADG(XH, W, p_);                                                              \
         VSTORE_PRIV(W, v_, (regs) + (ci) * (W));                                                      \
     } while (0)
 
-#define TILE_LOAD(X, SR, SK, R_UNIT, R, W, r0, k0, RTOT, KTOT, tid, regs)                              \
+#define TILE_LOAD(XH, X, SR, SK, R_UNIT, R, W, r0, k0, RTOT, KTOT, tid, regs)                              \
     do {                                                                                              \
         if ((r0) + (R) <= (RTOT) && (k0) + KWG <= (KTOT)) {                                           \
             for (int ci_ = 0; ci_ < TILE_CHUNKS(R, W); ++ci_) {                                       \
                 const int c_ = (tid) + ci_ * NTHREADS;                                                \
-                TILE_VLOAD_CHUNK(X, SR, SK, W, (r0) + CHUNK_R(R_UNIT, R, W, c_),                      \
+                TILE_VLOAD_CHUNK(XH, X, SR, SK, W, (r0) + CHUNK_R(R_UNIT, R, W, c_),                      \
                                  (k0) + CHUNK_K(R_UNIT, R, W, c_), regs, ci_);                        \
             }                                                                                         \
         } else {                                                                                      \
@@ -126,13 +133,13 @@
                 const int r_ = CHUNK_R(R_UNIT, R, W, c_), k_ = CHUNK_K(R_UNIT, R, W, c_);             \
                 if ((R_UNIT) ? ((r0) + r_ + (W) <= (RTOT) && (k0) + k_ < (KTOT))                      \
                              : ((r0) + r_ < (RTOT) && (k0) + k_ + (W) <= (KTOT))) {                   \
-                    TILE_VLOAD_CHUNK(X, SR, SK, W, (r0) + r_, (k0) + k_, regs, ci_);                  \
+                    TILE_VLOAD_CHUNK(XH, X, SR, SK, W, (r0) + r_, (k0) + k_, regs, ci_);                  \
                 } else {                                                                              \
                     for (int w_ = 0; w_ < (W); ++w_) {                                                \
                         const int rr_ = (r0) + r_ + ((R_UNIT) ? w_ : 0);                              \
                         const int kk_ = (k0) + k_ + ((R_UNIT) ? 0 : w_);                              \
                         (regs)[ci_ * (W) + w_] = (rr_ < (RTOT) && kk_ < (KTOT))                       \
-                                                     ? (X)[(long)rr_ * (SR) + (long)kk_ * (SK)]       \
+                                                     ? LOAD_OF(XH, X, (long)rr_ * (SR) + (long)kk_ * (SK)) \
                                                      : 0.0f;                                          \
                     }                                                                                 \
                 }                                                                                     \
@@ -153,20 +160,21 @@
     } while (0)
 
 /* Stores the finished sum of C(m, n) (column-major, inside C): with split-k (nsplit > 1) the raw
- * sum into the workspace W (m fastest, M per column); else alpha * sum + beta * C(m, n), not
- * reading C when beta == 0. Every GEMM-shaped kernel with gemm_tiled's contract stores so. */
-inline void gemm_store_sum(float sum, int m, int n, int M, int ldc, float alpha, float beta, int nsplit,
-                           __global float* C, __global float* W) {
-    if (nsplit > 1) {
-        W[(long)n * M + m] = sum;
-        return;
-    }
-    const long idx = (long)n * ldc + m;
-    float r = alpha * sum;
-    if (beta != 0.0f)
-        r = fma(beta, C[idx], r);
-    C[idx] = r;
-}
+ * sum into the float workspace W (m fastest, M per column); else alpha * sum + beta * C(m, n),
+ * not reading C when beta == 0, C stored as half when CH is 1 (helpers.h LOAD_OF / STORE_OF).
+ * Every GEMM-shaped kernel with gemm_tiled's contract stores so. */
+#define GEMM_STORE_SUM(sum, m, n, M, ldc, alpha, beta, nsplit, C, W, CH)                               \
+    do {                                                                                              \
+        if ((nsplit) > 1) {                                                                           \
+            (W)[(long)(n) * (M) + (m)] = (sum);                                                       \
+        } else {                                                                                      \
+            const long gidx_ = (long)(n) * (ldc) + (m);                                               \
+            float gr_ = (alpha) * (sum);                                                              \
+            if ((beta) != 0.0f)                                                                       \
+                gr_ = fma((beta), LOAD_OF(CH, C, gidx_), gr_);                                        \
+            STORE_OF(CH, C, gidx_, gr_);                                                              \
+        }                                                                                             \
+    } while (0)
 
 inline void vstore_w_private_1(float v, float* p) { p[0] = v; }
 inline void vstore_w_private_2(float2 v, float* p) { vstore2(v, 0, p); }

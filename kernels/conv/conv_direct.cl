@@ -14,6 +14,8 @@
  * (r' = R-1-r) on the activation side, as conv_igemm.cl does.
  *
  * Build options
+ *   DATA_HALF  1: x, w, y (dx, dw, dy, db) and im2col's column matrix are half (common/helpers.h);
+ *              sums stay float, as do col2im's column matrix and the per-image partial sums
  *   CHLAST   1: work-items walk the channel fastest (NHWC tensors), 0: the column (NCHW)
  *   KORD     tap order of the column matrix (0: c, r, s as KCRS; 1: r, s, c as KRSC)
  *   WG       work-group size of conv_bwd_bias and conv_dw_bwd_filter (a power of two; default 256)
@@ -48,8 +50,8 @@
 /* y(n, k, oh, ow) = alpha * sum_{r,s} w[k, 0, r, s] x(n, k / Kg, ih, iw) + beta * y. Filter
  * K x 1 x R x S (the same bytes in KCRS and KRSC). Work-items walk y in its memory order:
  * (n, oh, ow, k) with CHLAST, else (n, k, oh, ow); dv0..dv2 divide by the three fastest extents. */
-__kernel void conv_dw_fwd(int total, float alpha, float beta, __global const float* X, ulong x_off, int4 xs,
-                          __global const float* Wt, ulong w_off, __global float* Y, ulong y_off, int4 ys, int H,
+__kernel void conv_dw_fwd(int total, float alpha, float beta, __global const STORAGE_T* X, ulong x_off, int4 xs,
+                          __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y, ulong y_off, int4 ys, int H,
                           int Wd, int R, int S, int Kg, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w,
                           int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_kg) {
     const int i = (int)get_global_id(0);
@@ -62,26 +64,26 @@ __kernel void conv_dw_fwd(int total, float alpha, float beta, __global const flo
     SPLIT4(i, n, k, oh, ow, dv0, dv1, dv2);
 #endif
     const int c = fdiv(k, dv_kg);
-    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
-    __global const float* wp = Wt + w_off + k * R * S;
+    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    __global const STORAGE_T* wp = Wt + w_off + k * R * S;
     const int ih0 = oh * su - pad_h, iw0 = ow * sv - pad_w;
     float acc = 0.0f;
     for (int r = 0; r < R; ++r) {
         const int ih = ih0 + (flip ? R - 1 - r : r) * dil_h;
         if ((uint)ih >= (uint)H)
             continue;
-        __global const float* row = xp + ih * xs.s2;
+        __global const STORAGE_T* row = xp + ih * xs.s2;
         for (int s = 0; s < S; ++s) {
             const int iw = iw0 + (flip ? S - 1 - s : s) * dil_w;
             if ((uint)iw < (uint)Wd)
-                acc = fma(wp[r * S + s], row[iw * xs.s3], acc);
+                acc = fma(LOAD(wp, r * S + s), LOAD(row, iw * xs.s3), acc);
         }
     }
-    __global float* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
+    __global STORAGE_T* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
     float out = alpha * acc;
     if (beta != 0.0f)
-        out = fma(beta, *yp, out);
-    *yp = out;
+        out = fma(beta, LOAD(yp, 0), out);
+    STORE(yp, 0, out);
 }
 
 /* Tiled depthwise forward for NCHW-strided planes (FR x FS filters, build options): a work-group
@@ -104,8 +106,8 @@ __kernel void conv_dw_fwd(int total, float alpha, float beta, __global const flo
 #endif
 #ifdef DW_TILED
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
-void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global const float* X, ulong x_off, int4 xs,
-                       __global const float* Wt, ulong w_off, __global float* Y, ulong y_off, int4 ys, int H, int Wd,
+void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X, ulong x_off, int4 xs,
+                       __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y, ulong y_off, int4 ys, int H, int Wd,
                        int Kg, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int flip, uint4 dv_kg) {
     __local float tile[DW_LOCAL];
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
@@ -116,20 +118,20 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
     const int tw = (TX - 1) * sv + (FS - 1) * dil_w + 1;     /* staged region: th rows x tw columns */
     const int th = (TY * OPY - 1) * su + (FR - 1) * dil_h + 1;
     const int ih0 = oh0 * su - pad_h, iw0 = ow0 * sv - pad_w;
-    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;
     for (int rr = ty; rr < th; rr += TY) {
         const int ih = ih0 + rr;
         const int okh = (uint)ih < (uint)H;
         for (int cc = tx; cc < tw; cc += TX) {
             const int iw = iw0 + cc;
-            tile[rr * tw + cc] = (okh && (uint)iw < (uint)Wd) ? xp[ih * xs.s2 + iw * xs.s3] : 0.0f;
+            tile[rr * tw + cc] = (okh && (uint)iw < (uint)Wd) ? LOAD(xp, ih * xs.s2 + iw * xs.s3) : 0.0f;
         }
     }
     float wr[FR * FS];
-    __global const float* wp = Wt + w_off + k * (FR * FS);
+    __global const STORAGE_T* wp = Wt + w_off + k * (FR * FS);
 #pragma unroll
     for (int t = 0; t < FR * FS; ++t)
-        wr[t] = wp[t];
+        wr[t] = LOAD(wp, t);
     barrier(CLK_LOCAL_MEM_FENCE);
     const int ow = ow0 + tx;
 #pragma unroll
@@ -144,11 +146,11 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
                 acc = fma(wr[(flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s)],
                           tile[(lr + r * dil_h) * tw + lc + s * dil_w], acc);
         if (oh < P && ow < Q) {
-            __global float* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
+            __global STORAGE_T* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
             float out = alpha * acc;
             if (beta != 0.0f)
-                out = fma(beta, *yp, out);
-            *yp = out;
+                out = fma(beta, LOAD(yp, 0), out);
+            STORE(yp, 0, out);
         }
     }
 }
@@ -161,8 +163,8 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
  * unrolling. Work-items: N * K * P, oh fastest. */
 #ifdef QMAX
 #define XMAX ((QMAX - 1) * SV + (FS - 1) * DW + 1)
-__kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, float beta, __global const float* X,
-                               ulong x_off, int4 xs, __global const float* Wt, ulong w_off, __global float* Y,
+__kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X,
+                               ulong x_off, int4 xs, __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y,
                                ulong y_off, int4 ys, int H, int Wd, int pad_h, int pad_w, int su, int dil_h, int flip,
                                uint4 dv_p, uint4 dv_k, uint4 dv_kg) {
     const int i = (int)get_global_id(0);
@@ -171,8 +173,8 @@ __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, floa
     const int nk = fdiv(i, dv_p), oh = i - nk * P;
     const int n = fdiv(nk, dv_k), k = nk - n * K;
     const int c = fdiv(k, dv_kg);
-    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
-    __global const float* wp = Wt + w_off + k * (FR * FS);
+    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    __global const STORAGE_T* wp = Wt + w_off + k * (FR * FS);
     const int iw0 = -pad_w;
     float acc[QMAX];
 #pragma unroll
@@ -183,31 +185,31 @@ __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, floa
         const int ih = oh * su - pad_h + r * dil_h; /* r, s: positions in the window */
         if ((uint)ih >= (uint)H)
             continue;
-        __global const float* row = xp + ih * xs.s2;
+        __global const STORAGE_T* row = xp + ih * xs.s2;
         float xr[XMAX];
 #pragma unroll
         for (int j = 0; j < XMAX; ++j) {
             const int iw = iw0 + j;
-            xr[j] = (uint)iw < (uint)Wd ? row[iw * xs.s3] : 0.0f;
+            xr[j] = (uint)iw < (uint)Wd ? LOAD(row, iw * xs.s3) : 0.0f;
         }
         float wr[FS];
 #pragma unroll
         for (int s = 0; s < FS; ++s)
-            wr[s] = wp[(flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s)];
+            wr[s] = LOAD(wp, (flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s));
 #pragma unroll
         for (int q = 0; q < QMAX; ++q)
 #pragma unroll
             for (int s = 0; s < FS; ++s)
                 acc[q] = fma(wr[s], xr[q * SV + s * DW], acc[q]);
     }
-    __global float* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2;
+    __global STORAGE_T* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2;
 #pragma unroll
     for (int q = 0; q < QMAX; ++q) {
         if (q < Q) {
             float out = alpha * acc[q];
             if (beta != 0.0f)
-                out = fma(beta, yp[q * ys.s3], out);
-            yp[q * ys.s3] = out;
+                out = fma(beta, LOAD(yp, q * ys.s3), out);
+            STORE(yp, q * ys.s3, out);
         }
     }
 }
@@ -215,8 +217,8 @@ __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, floa
 
 /* dx(n, c, ih, iw) = alpha * sum_{m < Kg, r, s} w[c * Kg + m, 0, r, s] dy(n, c * Kg + m, oh, ow)
  * over the (oh, ow) with oh * u = ih + pad_h - r' dil_h (likewise ow) inside dy, + beta * dx. */
-__kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global float* DX, ulong x_off, int4 xs,
-                               __global const float* Wt, ulong w_off, __global const float* DY, ulong y_off, int4 ys,
+__kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global STORAGE_T* DX, ulong x_off, int4 xs,
+                               __global const STORAGE_T* Wt, ulong w_off, __global const STORAGE_T* DY, ulong y_off, int4 ys,
                                int P, int Q, int R, int S, int Kg, int pad_h, int pad_w, int su, int sv, int dil_h,
                                int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
     const int i = (int)get_global_id(0);
@@ -231,8 +233,8 @@ __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global floa
     float acc = 0.0f;
     for (int m = 0; m < Kg; ++m) {
         const int k = c * Kg + m;
-        __global const float* dyp = DY + y_off + n * ys.s0 + k * ys.s1;
-        __global const float* wp = Wt + w_off + k * R * S;
+        __global const STORAGE_T* dyp = DY + y_off + n * ys.s0 + k * ys.s1;
+        __global const STORAGE_T* wp = Wt + w_off + k * R * S;
         for (int r = 0; r < R; ++r) {
             const int th = ih + pad_h - (flip ? R - 1 - r : r) * dil_h;
             if (th < 0)
@@ -240,22 +242,22 @@ __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global floa
             const int oh = fdiv(th, dv_u);
             if (oh * su != th || oh >= P)
                 continue;
-            __global const float* row = dyp + oh * ys.s2;
+            __global const STORAGE_T* row = dyp + oh * ys.s2;
             for (int s = 0; s < S; ++s) {
                 const int tw = iw + pad_w - (flip ? S - 1 - s : s) * dil_w;
                 if (tw < 0)
                     continue;
                 const int ow = fdiv(tw, dv_v);
                 if (ow * sv == tw && ow < Q)
-                    acc = fma(wp[r * S + s], row[ow * ys.s3], acc);
+                    acc = fma(LOAD(wp, r * S + s), LOAD(row, ow * ys.s3), acc);
             }
         }
     }
-    __global float* dxp = DX + x_off + n * xs.s0 + c * xs.s1 + ih * xs.s2 + iw * xs.s3;
+    __global STORAGE_T* dxp = DX + x_off + n * xs.s0 + c * xs.s1 + ih * xs.s2 + iw * xs.s3;
     float out = alpha * acc;
     if (beta != 0.0f)
-        out = fma(beta, *dxp, out);
-    *dxp = out;
+        out = fma(beta, LOAD(dxp, 0), out);
+    STORE(dxp, 0, out);
 }
 
 /* Depthwise backward-filter, per image: part[(n * K + k) * FR * FS + t] = sum over the output
@@ -266,21 +268,21 @@ __kernel void conv_dw_bwd_data(int total, float alpha, float beta, __global floa
  * partials (gemm_splitk_reduce). Grid: WG * N * K. */
 #ifdef DW_BWD_FILTER
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void conv_dw_bwd_filter(int K, int P, int Q, __global const float* X, ulong x_off, int4 xs, __global const float* DY,
+void conv_dw_bwd_filter(int K, int P, int Q, __global const STORAGE_T* X, ulong x_off, int4 xs, __global const STORAGE_T* DY,
                         ulong y_off, int4 ys, __global float* Part, ulong part_off, int H, int Wd, int Kg, int pad_h,
                         int pad_w, int su, int sv, int dil_h, int dil_w, int flip, uint4 dv_q, uint4 dv_kg) {
     __local float red[FR * FS * WG];
     const int gid = (int)get_group_id(0), lid = (int)get_local_id(0);
     const int n = gid / K, k = gid - n * K;
     const int c = fdiv(k, dv_kg);
-    __global const float* xp = X + x_off + n * xs.s0 + c * xs.s1;
-    __global const float* dyp = DY + y_off + n * ys.s0 + k * ys.s1;
+    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;
+    __global const STORAGE_T* dyp = DY + y_off + n * ys.s0 + k * ys.s1;
     float acc[FR * FS];
     for (int t = 0; t < FR * FS; ++t)
         acc[t] = 0.0f;
     for (int pix = lid; pix < P * Q; pix += WG) {
         const int oh = fdiv(pix, dv_q), ow = pix - oh * Q;
-        const float g = dyp[oh * ys.s2 + ow * ys.s3];
+        const float g = LOAD(dyp, oh * ys.s2 + ow * ys.s3);
         const int ih0 = oh * su - pad_h, iw0 = ow * sv - pad_w;
 #pragma unroll
         for (int r = 0; r < FR; ++r) {
@@ -290,7 +292,7 @@ void conv_dw_bwd_filter(int K, int P, int Q, __global const float* X, ulong x_of
             for (int s = 0; s < FS; ++s) {
                 const int iw = iw0 + (flip ? FS - 1 - s : s) * dil_w;
                 if (okh && (uint)iw < (uint)Wd)
-                    acc[r * FS + s] = fma(g, xp[ih * xs.s2 + iw * xs.s3], acc[r * FS + s]);
+                    acc[r * FS + s] = fma(g, LOAD(xp, ih * xs.s2 + iw * xs.s3), acc[r * FS + s]);
             }
         }
     }
@@ -328,7 +330,7 @@ void conv_dw_bwd_filter(int K, int P, int Q, __global const float* X, ulong x_of
 /* col[l * cs_img + t * cs_t + pix * cs_p] = x(img0 + l, g * Cg + c, ih, iw) (0 outside) for the nb
  * images from img0, the taps t of group g and the output pixels pix = oh * Q + ow. Work-items walk
  * (l, pix, t) with CHLAST (cs_t == 1), else (l, t, pix). */
-__kernel void conv_im2col(int total, __global const float* X, ulong x_off, int4 xs, __global float* Col,
+__kernel void conv_im2col(int total, __global const STORAGE_T* X, ulong x_off, int4 xs, __global STORAGE_T* Col,
                           ulong col_off, int cs_img, int cs_t, int cs_p, int img0, int g, int Cg, int H, int Wd,
                           int Q, int S, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int R, int flip,
                           uint4 dv_fast, uint4 dv_mid, uint4 dv_q, uint4 dv_tap, uint4 dv_s) {
@@ -351,14 +353,14 @@ __kernel void conv_im2col(int total, __global const float* X, ulong x_off, int4 
     const int iw = ow * sv - pad_w + (flip ? S - 1 - s : s) * dil_w;
     float v = 0.0f;
     if ((uint)ih < (uint)H && (uint)iw < (uint)Wd)
-        v = X[x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2 + iw * xs.s3];
-    Col[col_off + l * cs_img + t * cs_t + pix * cs_p] = v;
+        v = LOAD(X, x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2 + iw * xs.s3);
+    STORE(Col, col_off + l * cs_img + t * cs_t + pix * cs_p, v);
 }
 
 /* dx(img0 + l, g * Cg + c, ih, iw) = alpha * sum over taps (r, s) whose output pixel (oh, ow)
  * exists of col[l * cs_img + t(c, r, s) * cs_t + (oh * Q + ow) * cs_p] + beta * dx. Work-items walk
  * (l, ih, iw, c) with CHLAST, else (l, c, ih, iw): dv0..dv2 divide by the three fastest extents. */
-__kernel void conv_col2im(int total, float alpha, float beta, __global float* DX, ulong x_off, int4 xs,
+__kernel void conv_col2im(int total, float alpha, float beta, __global STORAGE_T* DX, ulong x_off, int4 xs,
                           __global const float* Col, ulong col_off, int cs_img, int cs_t, int cs_p, int img0,
                           int g, int Cg, int P, int Q, int R, int S, int pad_h, int pad_w, int su, int sv, int dil_h,
                           int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
@@ -391,28 +393,28 @@ __kernel void conv_col2im(int total, float alpha, float beta, __global float* DX
             acc += cp[t * cs_t + (oh * Q + ow) * cs_p];
         }
     }
-    __global float* dxp = DX + x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2 +
+    __global STORAGE_T* dxp = DX + x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2 +
                           iw * xs.s3;
     float out = alpha * acc;
     if (beta != 0.0f)
-        out = fma(beta, *dxp, out);
-    *dxp = out;
+        out = fma(beta, LOAD(dxp, 0), out);
+    STORE(dxp, 0, out);
 }
 
 /* One work-group of WG per output channel k: db[k * db_stride] = alpha * sum_{n, oh, ow} dy + beta
  * * db, summed in a fixed order (deterministic). dv_pq divides by P*Q, dv_q by Q. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1)))
-void conv_bwd_bias(int N, int P, int Q, float alpha, float beta, __global const float* DY, ulong y_off, long4 ys,
-                   __global float* DB, ulong db_off, long db_stride, uint4 dv_pq, uint4 dv_q) {
+void conv_bwd_bias(int N, int P, int Q, float alpha, float beta, __global const STORAGE_T* DY, ulong y_off, long4 ys,
+                   __global STORAGE_T* DB, ulong db_off, long db_stride, uint4 dv_pq, uint4 dv_q) {
     __local float part[WG];
     const int k = (int)get_group_id(0), lid = (int)get_local_id(0);
     const int total = N * P * Q;
-    __global const float* dyp = DY + y_off + (long)k * ys.s1;
+    __global const STORAGE_T* dyp = DY + y_off + (long)k * ys.s1;
     float acc = 0.0f;
     for (int i = lid; i < total; i += WG) {
         const int n = fdiv(i, dv_pq), pix = i - n * P * Q;
         const int oh = fdiv(pix, dv_q), ow = pix - oh * Q;
-        acc += dyp[(long)n * ys.s0 + (long)oh * ys.s2 + (long)ow * ys.s3];
+        acc += LOAD(dyp, (long)n * ys.s0 + (long)oh * ys.s2 + (long)ow * ys.s3);
     }
     part[lid] = acc;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -422,10 +424,10 @@ void conv_bwd_bias(int N, int P, int Q, float alpha, float beta, __global const 
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) {
-        __global float* o = DB + db_off + (long)k * db_stride;
+        __global STORAGE_T* o = DB + db_off + (long)k * db_stride;
         float out = alpha * part[0];
         if (beta != 0.0f)
-            out = fma(beta, *o, out);
-        *o = out;
+            out = fma(beta, LOAD(o, 0), out);
+        STORE(o, 0, out);
     }
 }

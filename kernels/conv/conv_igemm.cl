@@ -32,6 +32,10 @@
  * the host guarantees every tensor spans fewer than 2^31 elements past its offset. Divisions by runtime sizes use host-computed magic numbers (fdiv below):
  * common/fastdiv.h, instead of an integer division per gathered element.
  *
+ * Storage: -DDATA_HALF=1 (common/helpers.h) makes x, w and y (dx, dw, dy) half: every gathered
+ * and tiled load widens to float, each output is rounded once when stored; the backward-filter
+ * partial sums (Part) stay float.
+ *
  * Edges: rows, columns and taps outside the problem, and activation positions outside the
  * (padded) input, load as zeros; stores are guarded. beta == 0 never reads the output.
  */
@@ -92,7 +96,7 @@
 /* An im2col element: pixel part (base, ih0, iw0) and tap part (base, dh, dw). */
 #define XGATHER(Xp, pb, ih0, iw0, tb, rd, sd)                                                       \
     ((uint)((ih0) + (rd)) < (uint)H && (uint)((iw0) + (sd)) < (uint)Wd                              \
-         ? (Xp)[(pb) + (tb) + (int)((ih0) + (rd)) * xs.s2 + (int)((iw0) + (sd)) * xs.s3]          \
+         ? LOAD(Xp, (pb) + (tb) + (int)((ih0) + (rd)) * xs.s2 + (int)((iw0) + (sd)) * xs.s3)      \
          : 0.0f)
 
 #define GCHUNKS_A TILE_CHUNKS(MWG, 1)
@@ -104,8 +108,8 @@
 #define A_ROWS (A_SAME_ROW ? 1 : GCHUNKS_A)
 
 __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
-void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X, ulong x_off,
-                __global float* Wt, ulong w_off, __global float* Y, ulong y_off, CONV_GEOMETRY_ARGS,
+void conv_igemm(int M, int N, int KR, float alpha, float beta, __global STORAGE_T* X, ulong x_off,
+                __global STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y, ulong y_off, CONV_GEOMETRY_ARGS,
                 CONV_DIVISOR_ARGS, int groups, int ksplit, int nsplit, __global float* Part,
                 ulong part_off) {
     __local float As[2][KWG * LDA_LOCAL] __attribute__((aligned(16)));
@@ -135,7 +139,7 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
         a_h0[AI(ci)] = m < M ? oh * su - pad_h : OUTSIDE;
         a_w0[AI(ci)] = ow * sv - pad_w;
     }
-    __global const float* Bp = Wt + (int)g * Kg * CgRS; /* B(t, n) = Bp[n * CgRS + t] */
+    __global const STORAGE_T* Bp = Wt + (int)g * Kg * CgRS; /* B(t, n) = Bp[n * CgRS + t] */
     float rb[TILE_CHUNKS(NWG, VWB) * VWB];
 #elif DIR == 1
     int a_pb[A_ROWS];
@@ -154,7 +158,7 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
         const int n = n0 + CHUNK_R(B_RUNIT, NWG, 1, tid + ci * NTHREADS);
         b_rb[ci] = n < N ? (int)n * wc : -1;
     }
-    __global const float* Bp = Wt + (int)g * Kg * CgRS;
+    __global const STORAGE_T* Bp = Wt + (int)g * Kg * CgRS;
     float rb[TILE_CHUNKS(NWG, VWB) * VWB];
 #else
     int a_rb[A_ROWS];
@@ -187,13 +191,13 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
             const int c = c0_ + CHUNK_K(A_RUNIT, MWG, 1, tid + ci * NTHREADS);                      \
             const int ih = a_h0[AI(ci)] + rd, iw = a_w0[AI(ci)] + sd;                                       \
             ra[ci] = (c < Cg && (uint)ih < (uint)H && (uint)iw < (uint)Wd)                          \
-                         ? X[a_pb[AI(ci)] + (int)c * xs.s1 + (int)ih * xs.s2 + (int)iw * xs.s3]      \
+                         ? LOAD(X, a_pb[AI(ci)] + (int)c * xs.s1 + (int)ih * xs.s2 + (int)iw * xs.s3) \
                          : 0.0f;                                                                    \
         }                                                                                           \
         if (KORD == 0)                                                                              \
-            TILE_LOAD(Bp + rs_, CgRS, R * S, 0, NWG, VWB, n0, c0_, N, Cg, tid, rb);                 \
+            TILE_LOAD(DATA_H, Bp + rs_, CgRS, R * S, 0, NWG, VWB, n0, c0_, N, Cg, tid, rb);                 \
         else                                                                                        \
-            TILE_LOAD(Bp + (int)rs_ * Cg, CgRS, 1, 0, NWG, VWB, n0, c0_, N, Cg, tid, rb);          \
+            TILE_LOAD(DATA_H, Bp + (int)rs_ * Cg, CgRS, 1, 0, NWG, VWB, n0, c0_, N, Cg, tid, rb);          \
     } while (0)
 #define STORE_TILES(buf)                                                                            \
     do {                                                                                            \
@@ -213,14 +217,14 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
             if (kq < Kg && th >= 0 && tw >= 0) {                                                    \
                 const int oh = fdiv(th, dv_u), ow = fdiv(tw, dv_v);                                 \
                 if (oh * su == th && ow * sv == tw && oh < P && ow < Q)                             \
-                    val = Y[a_pb[AI(ci)] + (int)kq * ys.s1 + (int)oh * ys.s2 + (int)ow * ys.s3];     \
+                    val = LOAD(Y, a_pb[AI(ci)] + (int)kq * ys.s1 + (int)oh * ys.s2 + (int)ow * ys.s3); \
             }                                                                                       \
             ra[ci] = val;                                                                           \
         }                                                                                           \
         if (KORD == 0)                                                                              \
-            TILE_LOAD(Bp + rs_, R * S, CgRS, 0, NWG, VWB, n0, q0_, N, Kg, tid, rb);                 \
+            TILE_LOAD(DATA_H, Bp + rs_, R * S, CgRS, 0, NWG, VWB, n0, q0_, N, Kg, tid, rb);                 \
         else                                                                                        \
-            TILE_LOAD(Bp + (int)rs_ * Cg, 1, CgRS, 1, NWG, VWB, n0, q0_, N, Kg, tid, rb);          \
+            TILE_LOAD(DATA_H, Bp + (int)rs_ * Cg, 1, CgRS, 1, NWG, VWB, n0, q0_, N, Kg, tid, rb);          \
     } while (0)
 #define STORE_TILES(buf)                                                                            \
     do {                                                                                            \
@@ -238,7 +242,7 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
             const int sd = (flip ? S - 1 - s : s) * dil_w;                                          \
             ra[ci] = XGATHER(X, a_pb[AI(ci)], a_h0[AI(ci)], a_w0[AI(ci)], (int)c * xs.s1, rd, sd);             \
         }                                                                                           \
-        TILE_LOAD(Bp, CgRS, 1, 0, NWG, VWB, n0, (k0), N, ke, tid, rb);                              \
+        TILE_LOAD(DATA_H, Bp, CgRS, 1, 0, NWG, VWB, n0, (k0), N, ke, tid, rb);                              \
     } while (0)
 #define STORE_TILES(buf)                                                                            \
     do {                                                                                            \
@@ -258,7 +262,7 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
             if (t < ke && th >= 0 && tw >= 0) {                                                     \
                 const int oh = fdiv(th, dv_u), ow = fdiv(tw, dv_v);                                 \
                 if (oh * su == th && ow * sv == tw && oh < P && ow < Q)                             \
-                    val = Y[a_pb[AI(ci)] + (int)kq * ys.s1 + (int)oh * ys.s2 + (int)ow * ys.s3];     \
+                    val = LOAD(Y, a_pb[AI(ci)] + (int)kq * ys.s1 + (int)oh * ys.s2 + (int)ow * ys.s3); \
             }                                                                                       \
             ra[ci] = val;                                                                           \
         }                                                                                           \
@@ -267,8 +271,8 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
             int kq, r, s;                                                                           \
             TAP_DECODE(t, kq, r, s);                                                                \
             rb[ci] = (t < ke && b_rb[ci] >= 0)                                                      \
-                         ? Bp[(int)kq * CgRS + (KORD == 0 ? (int)(r * S + s)                      \
-                                                           : (int)(r * S + s) * Cg) + b_rb[ci]]    \
+                         ? LOAD(Bp, (int)kq * CgRS + (KORD == 0 ? (int)(r * S + s)                \
+                                                             : (int)(r * S + s) * Cg) + b_rb[ci]) \
                          : 0.0f;                                                                    \
         }                                                                                           \
     } while (0)
@@ -285,7 +289,7 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
             int img, oh, ow;                                                                        \
             PIXEL_DECODE(t, img, oh, ow);                                                           \
             ra[ci] = (t < ke && a_rb[AI(ci)] >= 0)                                                      \
-                         ? Y[a_rb[AI(ci)] + (int)img * ys.s0 + (int)oh * ys.s2 + (int)ow * ys.s3]    \
+                         ? LOAD(Y, a_rb[AI(ci)] + (int)img * ys.s0 + (int)oh * ys.s2 + (int)ow * ys.s3) \
                          : 0.0f;                                                                    \
         }                                                                                           \
         for (int ci = 0; ci < GCHUNKS_B; ++ci) {                                                    \
@@ -336,17 +340,19 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
 #if DIR == 0
             int img, oh, ow;
             PIXEL_DECODE(m, img, oh, ow);
-            __global float* out = Y + (int)img * ys.s0 + (int)(g * Kg) * ys.s1 + (int)oh * ys.s2 + (int)ow * ys.s3;
+            __global STORAGE_T* out = Y;
+            const int ob = (int)img * ys.s0 + (int)(g * Kg) * ys.s1 + (int)oh * ys.s2 + (int)ow * ys.s3;
             const int on = ys.s1;
 #elif DIR == 1
             int img, ih, iw;
             PIXEL_DECODE(m, img, ih, iw);
-            __global float* out = X + (int)img * xs.s0 + (int)(g * Cg) * xs.s1 + (int)ih * xs.s2 + (int)iw * xs.s3;
+            __global STORAGE_T* out = X;
+            const int ob = (int)img * xs.s0 + (int)(g * Cg) * xs.s1 + (int)ih * xs.s2 + (int)iw * xs.s3;
             const int on = xs.s1;
 #else
-            __global float* out = nsplit > 1
-                                      ? Part + ((int)split * groups + g) * (int)Kg * CgRS + (int)m * CgRS
-                                      : Wt + (int)(g * Kg + m) * CgRS;
+            __global STORAGE_T* out = Wt;
+            const int ob = (int)(g * Kg + m) * CgRS;
+            const int pb = ((int)split * groups + g) * (int)Kg * CgRS + (int)m * CgRS; /* partial sums */
             const int on = 1;
 #endif
             for (int j = 0; j < NWI / VWN; ++j)
@@ -355,17 +361,17 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global float* X
                     if (n >= N)
                         continue;
                     const float sum = acc[i * VWM + v][j * VWN + w];
-                    __global float* o = out + (int)n * on;
+                    const int oi = ob + (int)n * on;
 #if DIR == 2
                     if (nsplit > 1) {
-                        *o = sum;
+                        Part[pb + n] = sum;
                         continue;
                     }
 #endif
                     float r = alpha * sum;
                     if (beta != 0.0f)
-                        r = fma(beta, *o, r);
-                    *o = r;
+                        r = fma(beta, LOAD(out, oi), r);
+                    STORE(out, oi, r);
                 }
         }
 }

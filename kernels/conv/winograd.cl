@@ -15,7 +15,8 @@
  * NHWC and padded views share one path. Index arithmetic is 32-bit: the host keeps every buffer
  * below 2^31 elements.
  *
- * Build options: WM (2 or 4).
+ * Build options: WM (2 or 4); DATA_HALF=1 (common/helpers.h): x, w, y (dx, dw, dy) are half,
+ * loaded as float and rounded once when stored; U, V, M and S stay float.
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
@@ -44,17 +45,17 @@ __constant float AT[WM * WA] = {1, 1, 1, 1, 1, 0, 0, 1, -1, 2, -2, 0, 0, 1, 1, 4
 
 /* U = G g G^T for every (o, i), g(r, s) = w[o * wo + i * wi + r * wr + s * ws'] read rotated by
  * 180 degrees when rot. One work-item per (o, i), i fastest. */
-__kernel void wino_filter(int O, int I, __global const float* Wt, ulong w_off, int wo, int wi, int wr, int wsc,
+__kernel void wino_filter(int O, int I, __global const STORAGE_T* Wt, ulong w_off, int wo, int wi, int wr, int wsc,
                           int rot, __global float* U, ulong u_off, int uxi, int uo, int ui, uint4 dv_i) {
     const int gid = (int)get_global_id(0);
     if (gid >= O * I)
         return;
     const int o = fdiv(gid, dv_i), i = gid - o * I;
     float g[9];
-    __global const float* wp = Wt + w_off + o * wo + i * wi;
+    __global const STORAGE_T* wp = Wt + w_off + o * wo + i * wi;
     for (int r = 0; r < 3; ++r)
         for (int s = 0; s < 3; ++s)
-            g[r * 3 + s] = wp[(rot ? 2 - r : r) * wr + (rot ? 2 - s : s) * wsc];
+            g[r * 3 + s] = LOAD(wp, (rot ? 2 - r : r) * wr + (rot ? 2 - s : s) * wsc);
     float t[WA * 3]; /* G g */
     for (int a = 0; a < WA; ++a)
         for (int s = 0; s < 3; ++s)
@@ -69,7 +70,7 @@ __kernel void wino_filter(int O, int I, __global const float* Wt, ulong w_off, i
  * image img0 + n, channel i (zeros outside the image). One work-item per (i, t), t fastest;
  * dv_t divides by T, dv_tt by TH * TW, dv_tw by TW. */
 __kernel void wino_input(int I, int T, int TW, int H, int Wd, int pad_h, int pad_w, int img0,
-                         __global const float* X, ulong x_off, int4 xs, __global float* V, ulong v_off, uint4 dv_t,
+                         __global const STORAGE_T* X, ulong x_off, int4 xs, __global float* V, ulong v_off, uint4 dv_t,
                          uint4 dv_tt, uint4 dv_tw) {
     const int gid = (int)get_global_id(0);
     if (gid >= I * T)
@@ -78,13 +79,13 @@ __kernel void wino_input(int I, int T, int TW, int H, int Wd, int pad_h, int pad
     const int n = fdiv(t, dv_tt), rem = t - n * (int)dv_tt.x;
     const int th = fdiv(rem, dv_tw), tw = rem - th * TW;
     const int h0 = th * WM - pad_h, w0 = tw * WM - pad_w;
-    __global const float* xp = X + x_off + (img0 + n) * xs.s0 + i * xs.s1;
+    __global const STORAGE_T* xp = X + x_off + (img0 + n) * xs.s0 + i * xs.s1;
     float d[WA * WA];
     for (int a = 0; a < WA; ++a) {
         const int h = h0 + a;
         for (int b = 0; b < WA; ++b) {
             const int w = w0 + b;
-            d[a * WA + b] = ((uint)h < (uint)H && (uint)w < (uint)Wd) ? xp[h * xs.s2 + w * xs.s3] : 0.0f;
+            d[a * WA + b] = ((uint)h < (uint)H && (uint)w < (uint)Wd) ? LOAD(xp, h * xs.s2 + w * xs.s3) : 0.0f;
         }
     }
     float u[WA * WA]; /* B^T d */
@@ -109,7 +110,7 @@ __kernel void wino_input(int I, int T, int TW, int H, int Wd, int pad_h, int pad
 /* y(img0 + n, o, th * WM + a, tw * WM + b) = alpha * (A^T m A)(a, b) + beta * y for the outputs
  * inside P x Q, m = M[.][o][t]. One work-item per (o, t), t fastest. */
 __kernel void wino_output(int O, int T, int TW, int P, int Q, int img0, float alpha, float beta,
-                          __global const float* Mm, ulong m_off, __global float* Y, ulong y_off, int4 ys, uint4 dv_t,
+                          __global const float* Mm, ulong m_off, __global STORAGE_T* Y, ulong y_off, int4 ys, uint4 dv_t,
                           uint4 dv_tt, uint4 dv_tw) {
     const int gid = (int)get_global_id(0);
     if (gid >= O * T)
@@ -130,7 +131,7 @@ __kernel void wino_output(int O, int T, int TW, int P, int Q, int img0, float al
                 acc = fma(AT[a * WA + k], m[k * WA + b], acc);
             u[a * WA + b] = acc;
         }
-    __global float* yp = Y + y_off + (img0 + n) * ys.s0 + o * ys.s1;
+    __global STORAGE_T* yp = Y + y_off + (img0 + n) * ys.s0 + o * ys.s1;
     for (int a = 0; a < WM; ++a) {
         const int p = th * WM + a;
         if (p >= P)
@@ -142,11 +143,11 @@ __kernel void wino_output(int O, int T, int TW, int P, int Q, int img0, float al
             float acc = 0.0f;
             for (int k = 0; k < WA; ++k)
                 acc = fma(u[a * WA + k], AT[b * WA + k], acc);
-            __global float* dst = yp + p * ys.s2 + q * ys.s3;
+            const int di = p * ys.s2 + q * ys.s3;
             float out = alpha * acc;
             if (beta != 0.0f)
-                out = fma(beta, *dst, out);
-            *dst = out;
+                out = fma(beta, LOAD(yp, di), out);
+            STORE(yp, di, out);
         }
     }
 }
@@ -156,7 +157,7 @@ __kernel void wino_output(int O, int T, int TW, int P, int Q, int img0, float al
  *     S[xi](o, i)  = sum_t Y'[xi](o, t) V[xi](i, t)   the batched GEMM, reduction over tiles
  *     dw(o, i)     = alpha * G^T S(o, i) G + beta * dw     wino_filter_grad
  * with V the forward's input transform of x. One work-item per (o, t), t fastest. */
-__kernel void wino_dy(int O, int T, int TW, int P, int Q, int img0, __global const float* DY, ulong y_off, int4 ys,
+__kernel void wino_dy(int O, int T, int TW, int P, int Q, int img0, __global const STORAGE_T* DY, ulong y_off, int4 ys,
                       __global float* Yt, ulong t_off, uint4 dv_t, uint4 dv_tt, uint4 dv_tw) {
     const int gid = (int)get_global_id(0);
     if (gid >= O * T)
@@ -164,13 +165,13 @@ __kernel void wino_dy(int O, int T, int TW, int P, int Q, int img0, __global con
     const int o = fdiv(gid, dv_t), t = gid - o * T;
     const int n = fdiv(t, dv_tt), rem = t - n * (int)dv_tt.x;
     const int th = fdiv(rem, dv_tw), tw = rem - th * TW;
-    __global const float* yp = DY + y_off + (img0 + n) * ys.s0 + o * ys.s1;
+    __global const STORAGE_T* yp = DY + y_off + (img0 + n) * ys.s0 + o * ys.s1;
     float d[WM * WM];
     for (int j = 0; j < WM; ++j) {
         const int p = th * WM + j;
         for (int l = 0; l < WM; ++l) {
             const int q = tw * WM + l;
-            d[j * WM + l] = (p < P && q < Q) ? yp[p * ys.s2 + q * ys.s3] : 0.0f;
+            d[j * WM + l] = (p < P && q < Q) ? LOAD(yp, p * ys.s2 + q * ys.s3) : 0.0f;
         }
     }
     float u[WA * WM]; /* A d, A = AT^T */
@@ -195,7 +196,7 @@ __kernel void wino_dy(int O, int T, int TW, int P, int Q, int img0, __global con
 /* dw(o, i, r, s) = alpha * (G^T S(o, i) G)(r', s') + beta * dw, S(o, i)[xi] = S[xi * sxi + o * I + i],
  * (r', s') rotated by 180 degrees when rot. One work-item per (o, i). */
 __kernel void wino_filter_grad(int O, int I, __global const float* Sm, ulong s_off, int sxi, float alpha, float beta,
-                               __global float* Wt, ulong w_off, int wo, int wi, int wr, int wsc, int rot,
+                               __global STORAGE_T* Wt, ulong w_off, int wo, int wi, int wr, int wsc, int rot,
                                uint4 dv_i) {
     const int gid = (int)get_global_id(0);
     if (gid >= O * I)
@@ -214,16 +215,16 @@ __kernel void wino_filter_grad(int O, int I, __global const float* Sm, ulong s_o
             u[r * WA + b] = acc;
         }
     }
-    __global float* wp = Wt + w_off + o * wo + i * wi;
+    __global STORAGE_T* wp = Wt + w_off + o * wo + i * wi;
     for (int r = 0; r < 3; ++r)
         for (int s = 0; s < 3; ++s) {
             float acc = 0.0f;
             for (int b = 0; b < WA; ++b)
                 acc = fma(u[r * WA + b], G[b * 3 + s], acc);
-            __global float* dst = wp + (rot ? 2 - r : r) * wr + (rot ? 2 - s : s) * wsc;
+            const int di = (rot ? 2 - r : r) * wr + (rot ? 2 - s : s) * wsc;
             float out = alpha * acc;
             if (beta != 0.0f)
-                out = fma(beta, *dst, out);
-            *dst = out;
+                out = fma(beta, LOAD(wp, di), out);
+            STORE(wp, di, out);
         }
 }

@@ -15,9 +15,24 @@
  * split s covers k in [s * ksplit, min(K, (s + 1) * ksplit)) and, when nsplit > 1, writes its
  * raw sums to W[(s * batch + b) * M * N + n * M + m]; gemm_splitk_reduce then forms
  * C = alpha * sum_s W + beta * C. With nsplit == 1, W is not touched.
+ *
+ * Storage (common/helpers.h): -DDATA_HALF=1 makes A, B and C half (loads widen to float, C is
+ * rounded once when stored); A_HALF / B_HALF / C_HALF (0 or 1, default DATA_H) set one operand,
+ * for callers whose C is a float workspace of partial sums. Sums, alpha, beta and the split-k
+ * workspace W are float whatever the storage.
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h"
+
+#ifndef A_HALF
+#define A_HALF DATA_H
+#endif
+#ifndef B_HALF
+#define B_HALF DATA_H
+#endif
+#ifndef C_HALF
+#define C_HALF DATA_H
+#endif
 
 #if A_TRANS
 #define A_SM lda
@@ -36,9 +51,9 @@
 
 __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
 void gemm_tiled(int M, int N, int K, float alpha, float beta,
-                __global const float* A, ulong a_off, int lda, long a_stride,
-                __global const float* B, ulong b_off, int ldb, long b_stride,
-                __global float* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
+                __global const STORAGE_OF(A_HALF)* A, ulong a_off, int lda, long a_stride,
+                __global const STORAGE_OF(B_HALF)* B, ulong b_off, int ldb, long b_stride,
+                __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
                 __global float* W) {
     __local float As[2][KWG * LDA_LOCAL] __attribute__((aligned(16)));
     __local float Bs[2][KWG * LDB_LOCAL] __attribute__((aligned(16)));
@@ -60,8 +75,8 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
 
     float ra[TILE_CHUNKS(MWG, VWA) * VWA], rb[TILE_CHUNKS(NWG, VWB) * VWB];
     const int ntiles = (ke - kb + KWG - 1) / KWG;
-    TILE_LOAD(A, A_SM, A_SK, !A_TRANS, MWG, VWA, m0, kb, M, ke, tid, ra);
-    TILE_LOAD(B, B_SN, B_SK, B_TRANS, NWG, VWB, n0, kb, N, ke, tid, rb);
+    TILE_LOAD(A_HALF, A, A_SM, A_SK, !A_TRANS, MWG, VWA, m0, kb, M, ke, tid, ra);
+    TILE_LOAD(B_HALF, B, B_SN, B_SK, B_TRANS, NWG, VWB, n0, kb, N, ke, tid, rb);
     TILE_STORE(As[0], LDA_LOCAL, !A_TRANS, MWG, VWA, tid, ra);
     TILE_STORE(Bs[0], LDB_LOCAL, B_TRANS, NWG, VWB, tid, rb);
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -71,8 +86,8 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
         const int more = t + 1 < ntiles;
         if (more) {
             const int k1 = kb + (t + 1) * KWG;
-            TILE_LOAD(A, A_SM, A_SK, !A_TRANS, MWG, VWA, m0, k1, M, ke, tid, ra);
-            TILE_LOAD(B, B_SN, B_SK, B_TRANS, NWG, VWB, n0, k1, N, ke, tid, rb);
+            TILE_LOAD(A_HALF, A, A_SM, A_SK, !A_TRANS, MWG, VWA, m0, k1, M, ke, tid, ra);
+            TILE_LOAD(B_HALF, B, B_SN, B_SK, B_TRANS, NWG, VWB, n0, k1, N, ke, tid, rb);
         }
         __local const float* as = As[cur];
         __local const float* bs = Bs[cur];
@@ -98,7 +113,7 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
                     const int n = n0 + (j * NDIMC + ty) * VWN + w;
                     if (n >= N)
                         continue;
-                    gemm_store_sum(acc[i * VWM + v][j * VWN + w], m, n, M, ldc, alpha, beta, nsplit, C, W);
+                    GEMM_STORE_SUM(acc[i * VWM + v][j * VWN + w], m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
                 }
         }
 }
@@ -107,7 +122,7 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
  * element of C (m fastest), global size M * N * batch. Also adds the split-k partial sums of
  * conv/conv_igemm.cl's backward-filter. */
 __kernel void gemm_splitk_reduce(int M, int N, long batch, int nsplit, float alpha, float beta, __global const float* W,
-                                 ulong w_off, __global float* C, ulong c_off, int ldc, long c_stride) {
+                                 ulong w_off, __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride) {
     const long gid = (long)get_global_id(0);
     const long mn = (long)M * N;
     if (gid >= mn * batch)
@@ -120,6 +135,6 @@ __kernel void gemm_splitk_reduce(int M, int N, long batch, int nsplit, float alp
     const long idx = (long)c_off + b * c_stride + (long)n * ldc + m;
     float out = alpha * sum;
     if (beta != 0.0f)
-        out = fma(beta, C[idx], out);
-    C[idx] = out;
+        out = fma(beta, LOAD_OF(C_HALF, C, idx), out);
+    STORE_OF(C_HALF, C, idx, out);
 }

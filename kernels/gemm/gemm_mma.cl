@@ -33,7 +33,7 @@
  *   A_TRANS, B_TRANS   as in gemm.cl                                              [0, 0]
  */
 #include "common/helpers.h"
-#include "common/gemm_tile.h" /* gemm_store_sum, A_TRANS / B_TRANS defaults */
+#include "common/gemm_tile.h" /* GEMM_STORE_SUM, A_TRANS / B_TRANS defaults */
 
 #ifndef MMA_BM
 #define MMA_BM 128
@@ -343,6 +343,6 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
                 const int n = n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1));
                 if (m >= M || n >= N)
                     continue;
-                gemm_store_sum(acc[i][j][e], m, n, M, ldc, alpha, beta, nsplit, C, W);
+                GEMM_STORE_SUM(acc[i][j][e], m, n, M, ldc, alpha, beta, nsplit, C, W, 0);
             }
 }

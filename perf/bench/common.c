@@ -199,6 +199,8 @@ static float h2f(uint16_t h) {
     return f;
 }
 
+float bench_half_to_float(uint16_t h) { return h2f(h); }
+
 void bench_round(cldnnDataType_t dtype, float* p, size_t n) {
     if (dtype != CLDNN_DATA_HALF) return;
     for (size_t i = 0; i < n; i++) p[i] = h2f(f2h(p[i]));

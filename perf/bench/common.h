@@ -120,6 +120,8 @@ void bench_release(cl_mem mem);
 int bench_upload(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, const float* host, size_t n);
 /* Blocking download of n elements of dtype from mem into the float host array. Returns 0 or 1. */
 int bench_download(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, float* host, size_t n);
+/* The float value of an IEEE binary16. */
+float bench_half_to_float(uint16_t h);
 /* Rounds n floats in place to the values dtype can hold (no-op for FLOAT). */
 void bench_round(cldnnDataType_t dtype, float* p, size_t n);
 /* Host memory or NULL after printing why (n elements of size sz). */

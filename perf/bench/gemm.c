@@ -15,13 +15,15 @@
 ** [-1, 1): the block is uploaded once per buffer and doubled on the device by
 ** clEnqueueCopyBuffer, so element offset o of a buffer holds block[o % GEMM_BLOCK]. Large
 ** shapes thus cost no host fill or upload, and the host knows every element for the reference.
-** With beta == 0, C starts as NaN (the library must not read it).
+** With beta == 0, C starts as NaN (the library must not read it). -d half stores A, B and C as
+** halves (the blocks rounded to half first, so the reference sees what the device holds).
 **
 ** Verification (-V 1, one un-timed call before timing): each checked element of C against a
 ** double dot product, |got - want| <= 2 eps_float (sqrt(k) + 1) S, with S = |alpha| sum_p
-** |op(A)(i,p) op(B)(p,j)| + |beta C_prior| (the scale of a float dot product's rounding error).
-** With --math tensor on a device with TF32 tensor cores, each product also carries the rounding
-** of both inputs to TF32 (relative 2^-11 each): 2 * 2^-11 S is added to the tolerance.
+** |op(A)(i,p) op(B)(p,j)| + |beta C_prior| (the scale of a float dot product's rounding error);
+** half data add 2^-10 |want| + 2^-24 (C's rounding to half). With --math tensor on a device with
+** TF32 tensor cores, each product also carries the rounding of both inputs to TF32 (relative
+** 2^-11 each): 2 * 2^-11 S is added to the tolerance.
 ** Up to 2^27 multiply-adds (and C within 2^24 elements) every element is checked, and the ld gaps
 ** of C must be left as they were; above, --vsample random elements (plus the corners), read back
 ** one by one.
@@ -89,6 +91,7 @@ typedef struct {
     const gemm_prob* p;
     float alpha, beta;
     cl_mem a, b, c;
+    cldnnDataType_t dtype;
 } gemm_call;
 
 /* One measured problem. */
@@ -164,24 +167,21 @@ static cldnnStatus_t gemm_once(void* user) {
     cldnnOperation_t ta = p->ta ? CLDNN_OP_T : CLDNN_OP_N, tb = p->tb ? CLDNN_OP_T : CLDNN_OP_N;
     if (p->batch == 1)
         return cldnnGemm(c->ctx->handle, lay, ta, tb, p->m, p->n, p->k, &c->alpha, c->a, 0, p->lda, c->b, 0, p->ldb,
-                         &c->beta, c->c, 0, p->ldc, CLDNN_DATA_FLOAT);
+                         &c->beta, c->c, 0, p->ldc, c->dtype);
     return cldnnGemmStridedBatched(c->ctx->handle, lay, ta, tb, p->m, p->n, p->k, &c->alpha, c->a, 0, p->lda, p->sa,
                                    c->b, 0, p->ldb, p->sb, &c->beta, c->c, 0, p->ldc, p->sc, p->batch,
-                                   CLDNN_DATA_FLOAT);
+                                   c->dtype);
 }
 
-/* Fills the first span floats of mem with the repeated block blk (see the file comment).
-** Returns 0, or 1 after printing why. */
-static int fill_block(bench_ctx* ctx, cl_mem mem, const float* blk, int64_t span) {
+/* Fills the first span elements (of dtype) of mem with the repeated block blk (see the file
+** comment). Returns 0, or 1 after printing why. */
+static int fill_block(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, const float* blk, int64_t span) {
+    const size_t es = dtype == CLDNN_DATA_HALF ? 2 : 4;
     size_t total = (size_t)span, done = total < GEMM_BLOCK ? total : GEMM_BLOCK;
-    cl_int e = clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, 0, done * sizeof(float), blk, 0, NULL, NULL);
-    if (e != CL_SUCCESS) {
-        bench_print_cl("clEnqueueWriteBuffer", e);
-        return 1;
-    }
+    if (bench_upload(ctx, mem, dtype, blk, done)) return 1;
     while (done < total) {
         size_t n = total - done < done ? total - done : done;
-        e = clEnqueueCopyBuffer(ctx->queue, mem, mem, 0, done * sizeof(float), n * sizeof(float), 0, NULL, NULL);
+        cl_int e = clEnqueueCopyBuffer(ctx->queue, mem, mem, 0, done * es, n * es, 0, NULL, NULL);
         if (e != CL_SUCCESS) {
             bench_print_cl("clEnqueueCopyBuffer", e);
             return 1;
@@ -224,6 +224,7 @@ static void ref_elem(const gemm_run* r, const gemm_prob* p, int64_t b, int64_t i
     }
     *want = w;
     *tol = (2.0 * r->input_eps + 2.0 * FLT_EPSILON * (sqrt((double)p->k) + 1.0)) * scale + FLT_MIN;
+    if (o->dtype == CLDNN_DATA_HALF) *tol += ldexp(fabs(w), -10) + ldexp(1.0, -24);
 }
 
 /* Scores one checked element into res; prints the first failure. */
@@ -250,7 +251,7 @@ static int check_full(gemm_run* r, const gemm_prob* p, cl_mem c, gemm_result* re
     float* got = bench_alloc(n, sizeof *got);
     unsigned char* seen = calloc(n, 1);
     int rc = 1;
-    if (!got || !seen || bench_download(r->ctx, c, CLDNN_DATA_FLOAT, got, n)) goto out;
+    if (!got || !seen || bench_download(r->ctx, c, r->opts->dtype, got, n)) goto out;
     for (int64_t b = 0; b < p->batch; b++)
         for (int64_t j = 0; j < p->n; j++)
             for (int64_t i = 0; i < p->m; i++) {
@@ -281,8 +282,10 @@ static int check_sampled(gemm_run* r, const gemm_prob* p, cl_mem c, gemm_result*
     int64_t ns = r->vsample + 8;
     int64_t* pos = bench_alloc((size_t)ns * 3, sizeof *pos);
     float* got = bench_alloc((size_t)ns, sizeof *got);
+    uint16_t* got16 = bench_alloc((size_t)ns, sizeof *got16);
+    const int half = r->opts->dtype == CLDNN_DATA_HALF;
     int rc = 1;
-    if (!pos || !got) goto out;
+    if (!pos || !got || !got16) goto out;
     ref_rng rng;
     ref_rng_seed(&rng, r->opts->seed ^ (uint64_t)(p->m * 7919 + p->n * 104729 + p->k));
     for (int64_t s = 0; s < ns; s++) {
@@ -297,8 +300,9 @@ static int check_sampled(gemm_run* r, const gemm_prob* p, cl_mem c, gemm_result*
             q[2] = (int64_t)(ref_rng_next(&rng) % (uint64_t)p->n);
         }
         size_t off = (size_t)(q[0] * p->sc + mat_off(p->row, q[1], q[2], p->ldc));
-        cl_int e = clEnqueueReadBuffer(r->ctx->queue, c, CL_FALSE, off * sizeof(float), sizeof(float), got + s, 0,
-                                       NULL, NULL);
+        cl_int e = half ? clEnqueueReadBuffer(r->ctx->queue, c, CL_FALSE, off * 2, 2, got16 + s, 0, NULL, NULL)
+                        : clEnqueueReadBuffer(r->ctx->queue, c, CL_FALSE, off * sizeof(float), sizeof(float), got + s,
+                                              0, NULL, NULL);
         if (e != CL_SUCCESS) {
             bench_print_cl("clEnqueueReadBuffer", e);
             clFinish(r->ctx->queue);
@@ -310,6 +314,7 @@ static int check_sampled(gemm_run* r, const gemm_prob* p, cl_mem c, gemm_result*
         bench_print_cl("clFinish", e);
         goto out;
     }
+    for (int64_t s = 0; half && s < ns; s++) got[s] = bench_half_to_float(got16[s]);
     for (int64_t s = 0; s < ns; s++) {
         const int64_t* q = pos + 3 * s;
         double want, tol;
@@ -321,6 +326,7 @@ static int check_sampled(gemm_run* r, const gemm_prob* p, cl_mem c, gemm_result*
 out:
     free(pos);
     free(got);
+    free(got16);
     return rc;
 }
 
@@ -397,10 +403,11 @@ static void report(const bench_opts* o, const gemm_prob* p, const gemm_result* r
                (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch, op, p->row ? "row" : "col",
                (long long)p->lda, (long long)p->ldb, (long long)p->ldc, o->alpha, o->beta, it, t, tf, v);
     else
-        printf("gemm %lldx%lldx%lld %s %s lda=%lld ldb=%lld ldc=%lld batch=%lld A=%g B=%g  %s ms  %s TFLOP/s  "
+        printf("gemm %lldx%lldx%lld %s %s lda=%lld ldb=%lld ldc=%lld batch=%lld A=%g B=%g %s  %s ms  %s TFLOP/s  "
                "(i=%s)  verify %s\n",
                (long long)p->m, (long long)p->n, (long long)p->k, op, p->row ? "row" : "col", (long long)p->lda,
-               (long long)p->ldb, (long long)p->ldc, (long long)p->batch, o->alpha, o->beta, t, tf, it, v);
+               (long long)p->ldb, (long long)p->ldc, (long long)p->batch, o->alpha, o->beta,
+               bench_dtype_name(o->dtype), t, tf, it, v);
     fflush(stdout);
 }
 
@@ -410,19 +417,23 @@ static void gemm_one(gemm_run* r, const gemm_prob* p) {
     gemm_result res;
     memset(&res, 0, sizeof res);
     res.us = -1;
-    gemm_call c = {r->ctx, p, (float)o->alpha, (float)o->beta, NULL, NULL, NULL};
-    if (!(c.a = bench_buffer(r->ctx, (size_t)p->span_a * 4)) || !(c.b = bench_buffer(r->ctx, (size_t)p->span_b * 4)) ||
-        !(c.c = bench_buffer(r->ctx, (size_t)p->span_c * 4)) || fill_block(r->ctx, c.a, r->blk_a, p->span_a) ||
-        fill_block(r->ctx, c.b, r->blk_b, p->span_b)) {
+    gemm_call c = {r->ctx, p, (float)o->alpha, (float)o->beta, NULL, NULL, NULL, o->dtype};
+    const size_t es = o->dtype == CLDNN_DATA_HALF ? 2 : 4;
+    if (!(c.a = bench_buffer(r->ctx, (size_t)p->span_a * es)) ||
+        !(c.b = bench_buffer(r->ctx, (size_t)p->span_b * es)) ||
+        !(c.c = bench_buffer(r->ctx, (size_t)p->span_c * es)) || fill_block(r->ctx, c.a, o->dtype, r->blk_a, p->span_a) ||
+        fill_block(r->ctx, c.b, o->dtype, r->blk_b, p->span_b)) {
         snprintf(res.note, sizeof res.note, "could not create or fill the buffers");
         r->fails++;
         goto out;
     }
     if (o->beta != 0) {
-        if (fill_block(r->ctx, c.c, r->blk_c, p->span_c)) goto fill_failed;
+        if (fill_block(r->ctx, c.c, o->dtype, r->blk_c, p->span_c)) goto fill_failed;
     } else {
         const float nan = NAN;
-        cl_int e = clEnqueueFillBuffer(r->ctx->queue, c.c, &nan, sizeof nan, 0, (size_t)p->span_c * 4, 0, NULL, NULL);
+        const uint16_t nan16 = 0x7e00; /* a quiet NaN half */
+        cl_int e = clEnqueueFillBuffer(r->ctx->queue, c.c, es == 2 ? (const void*)&nan16 : (const void*)&nan, es, 0,
+                                       (size_t)p->span_c * es, 0, NULL, NULL);
         if (e != CL_SUCCESS) {
             bench_print_cl("clEnqueueFillBuffer", e);
             goto fill_failed;
@@ -463,11 +474,6 @@ out:
 
 /* The mode's run function (see bench_mode). */
 static int gemm_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_args* args) {
-    if (opts->dtype != CLDNN_DATA_FLOAT) {
-        fprintf(stderr, "cldnn-bench gemm: -d %s: the library's GEMM computes float only\n",
-                bench_dtype_name(opts->dtype));
-        return 2;
-    }
     const char* lay = bench_arg_str(args, "--layout");
     int row;
     if (!strcmp(lay, "row")) row = 1;
@@ -554,6 +560,9 @@ static int gemm_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
     gemm_fill_block(r.blk_a, GEMM_BLOCK, opts->seed * 3 + 1);
     gemm_fill_block(r.blk_b, GEMM_BLOCK, opts->seed * 3 + 2);
     gemm_fill_block(r.blk_c, GEMM_BLOCK, opts->seed * 3 + 3);
+    bench_round(opts->dtype, r.blk_a, GEMM_BLOCK);
+    bench_round(opts->dtype, r.blk_b, GEMM_BLOCK);
+    bench_round(opts->dtype, r.blk_c, GEMM_BLOCK);
     for (int s = 0; s < count; s++) gemm_one(&r, &probs[s]);
     rc = r.fails ? 1 : 0;
 out:

@@ -14,8 +14,9 @@
 ** of its first applicable solver.
 **
 ** Invariants: a problem that validates has every size and index product below 2^31 (kernels
-** index with int), dims consistent across x, w, y and the descriptor, FLOAT data everywhere,
-** and buffers that hold their views. Nothing here enqueues work except through a solver.
+** index with int), dims consistent across x, w, y and the descriptor, one data type for x, w
+** and y (FLOAT, or HALF as storage: solvers that cannot load or store halves are not
+** applicable to it), and buffers that hold their views. Nothing here enqueues work except through a solver.
 */
 #include "internal.h"
 
@@ -266,10 +267,14 @@ static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const str
     if (!f->is_set)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s was never set", fn);
     CLDNN_TRY(check_conv_desc(cd, "convDesc"));
-    if (x->dtype != CLDNN_DATA_FLOAT || y->dtype != CLDNN_DATA_FLOAT || f->dtype != CLDNN_DATA_FLOAT)
+    if (x->dtype != y->dtype || x->dtype != f->dtype)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "a convolution's tensors share one data type; %s is %s, %s %s, %s %s",
+                          xn, cldnn_dtype_name(x->dtype), fn, cldnn_dtype_name(f->dtype), yn,
+                          cldnn_dtype_name(y->dtype));
+    if (x->dtype != CLDNN_DATA_FLOAT && x->dtype != CLDNN_DATA_HALF)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
-                          "convolutions compute float data; %s is %s, %s %s, %s %s", xn, cldnn_dtype_name(x->dtype),
-                          fn, cldnn_dtype_name(f->dtype), yn, cldnn_dtype_name(y->dtype));
+                          "convolutions take float or half data (computing in float); %s, %s and %s are %s", xn, fn,
+                          yn, cldnn_dtype_name(x->dtype));
     int64_t out[4];
     CLDNN_TRY(conv_shapes(cd, x, f, out));
     if (y->nd != 4 || y->dims[0] != out[0] || y->dims[1] != out[1] || y->dims[2] != out[2] ||
@@ -323,6 +328,7 @@ static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const str
     p->kg = p->k / p->groups;
     p->kord = f->format == CLDNN_TENSOR_NHWC;
     p->math = cd->math;
+    p->dtype = x->dtype;
     for (int i = 0; i < 4; ++i) {
         p->xs[i] = x->strides[i];
         p->ys[i] = y->strides[i];
@@ -331,10 +337,10 @@ static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const str
     p->ylayout = cldnn_tensor_layout(y);
     p->dev = &h->prof;
     snprintf(p->key, sizeof p->key,
-             "conv-%s:n%d-c%d-h%d-w%d-k%d-r%d-s%d-p%dx%d-u%dx%d-d%dx%d-g%d-%s-%s-%s-%s-f32-math%d", dir_name(dir), p->n,
+             "conv-%s:n%d-c%d-h%d-w%d-k%d-r%d-s%d-p%dx%d-u%dx%d-d%dx%d-g%d-%s-%s-%s-%s-%s-math%d", dir_name(dir), p->n,
              p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->groups,
              p->xlayout ? p->xlayout : "strided", p->ylayout ? p->ylayout : "strided", p->kord ? "KRSC" : "KCRS",
-             p->flip ? "conv" : "xcorr", (int)p->math);
+             p->flip ? "conv" : "xcorr", cldnn_dtype_key(p->dtype), (int)p->math);
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -352,11 +358,12 @@ static cldnnStatus_t conv_buffers(cldnnHandle_t h, cldnn_conv_problem* p, const 
                                   size_t woff, const char* fn, const struct cldnnTensorStruct* y, cl_mem ym,
                                   size_t yoff, const char* yn) {
     CLDNN_TRY(cldnn_check_tensor_buffer(h, x, xm, xoff, xn));
-    CLDNN_TRY(cldnn_check_buffer(h, wm, woff, 4, (uint64_t)f->count * 4u, fn));
+    const size_t es = cldnn_dtype_size(p->dtype);
+    CLDNN_TRY(cldnn_check_buffer(h, wm, woff, es, (uint64_t)f->count * es, fn));
     CLDNN_TRY(cldnn_check_tensor_buffer(h, y, ym, yoff, yn));
-    p->off_x = xoff / 4;
-    p->off_w = woff / 4;
-    p->off_y = yoff / 4;
+    p->off_x = xoff / es;
+    p->off_w = woff / es;
+    p->off_y = yoff / es;
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -398,7 +405,8 @@ static conv_family family(cldnn_conv_dir dir) {
 }
 
 /* The first applicable solver serving algo into *out; BAD_PARAM_OUT_OF_BOUND for a value outside
-** the enum, NOT_SUPPORTED when no solver of algo applies. */
+** the enum, NOT_SUPPORTED when no solver of algo applies, NOT_SUPPORTED_DATA_TYPE when one would
+** apply to the same problem in FLOAT but none takes its HALF data. */
 static cldnnStatus_t solver_for(const conv_family* fam, const cldnn_conv_problem* p, int algo,
                                 const cldnn_solver** out) {
     if (algo < 0 || algo >= fam->algo_count)
@@ -409,6 +417,15 @@ static cldnnStatus_t solver_for(const conv_family* fam, const cldnn_conv_problem
             *out = &fam->table[i];
             return CLDNN_STATUS_SUCCESS;
         }
+    if (p->dtype != CLDNN_DATA_FLOAT) {
+        cldnn_conv_problem f = *p;
+        f.dtype = CLDNN_DATA_FLOAT;
+        for (size_t i = 0; i < fam->count; ++i)
+            if (fam->table[i].algo == algo && fam->table[i].applicable(&f, f.dev))
+                return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                                  "algorithm %s does not take %s data (%s on %s)", fam->algo_names[algo],
+                                  cldnn_dtype_name(p->dtype), p->key, p->dev->name);
+    }
     return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "algorithm %s does not apply to %s on %s", fam->algo_names[algo],
                       p->key, p->dev->name);
 }
@@ -431,10 +448,10 @@ static void log_cmd(const cldnn_conv_problem* p, int algo) {
         return;
     static const int mask[3] = {1, 2, 4};
     cldnn_log_cmd("conv -n %d -c %d -H %d -W %d -k %d -y %d -x %d -p %d -q %d -u %d -v %d -l %d -j %d -g %d -F %d "
-                  "-a %d -L %s -A %g -B %g --mode %s%s",
+                  "-a %d -L %s -A %g -B %g --mode %s%s%s",
                   p->n, p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w,
                   p->groups, mask[p->dir], algo, p->xlayout ? p->xlayout : "NCHW", (double)p->alpha,
-                  (double)p->beta, p->flip ? "conv" : "xcorr",
+                  (double)p->beta, p->flip ? "conv" : "xcorr", p->dtype == CLDNN_DATA_HALF ? " -d half" : "",
                   p->xlayout && p->ylayout && !strcmp(p->xlayout, p->ylayout) ? ""
                                                                              : "  # tensors are strided");
 }
@@ -746,6 +763,10 @@ static double time_igemm(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
 static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     conv_family fam = family(p->dir);
     const cldnn_solver* s = igemm_solver(&fam);
+    if (p->dtype != CLDNN_DATA_FLOAT) { /* the reference comparison below reads floats */
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: tunes float problems only; benchmarking %s as BENCHMARK", p->key);
+        return CLDNN_STATUS_SUCCESS;
+    }
     if (s == NULL || !s->applicable(p, p->dev)) {
         cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: no solver with a tuning space applies to %s; benchmarking as "
                   "BENCHMARK", p->key);
@@ -1284,8 +1305,13 @@ cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, const void* alp
     CLDNN_TRY(cldnn_check_tensor(dbDesc, "dbDesc"));
     if (alpha == NULL || beta == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", alpha == NULL ? "alpha" : "beta");
-    if (dyDesc->dtype != CLDNN_DATA_FLOAT || dbDesc->dtype != CLDNN_DATA_FLOAT)
-        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "the bias gradient computes float data");
+    if (dyDesc->dtype != dbDesc->dtype)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "dy holds %s but db holds %s", cldnn_dtype_name(dyDesc->dtype),
+                          cldnn_dtype_name(dbDesc->dtype));
+    if (dyDesc->dtype != CLDNN_DATA_FLOAT && dyDesc->dtype != CLDNN_DATA_HALF)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                          "the bias gradient takes float or half data (summing in float); got %s",
+                          cldnn_dtype_name(dyDesc->dtype));
     if (dyDesc->nd != 4)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "dyDesc must have 4 dims, has %d", dyDesc->nd);
     if (dbDesc->nd != 4 || dbDesc->dims[0] != 1 || dbDesc->dims[1] != dyDesc->dims[1] || dbDesc->dims[2] != 1 ||
@@ -1300,11 +1326,13 @@ cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, const void* alp
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, dyDesc, dy, dyOffset, "dy"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, dbDesc, db, dbOffset, "db"));
     if (cldnn_log_cmd_enabled())
-        cldnn_log_cmd("conv -n %lld -c %lld -H %lld -W %lld -k %lld -y 1 -x 1 -p 0 -q 0 -F 8 -L %s -A %g -B %g",
+        cldnn_log_cmd("conv -n %lld -c %lld -H %lld -W %lld -k %lld -y 1 -x 1 -p 0 -q 0 -F 8 -L %s -A %g -B %g%s",
                       (long long)dyDesc->dims[0], (long long)dyDesc->dims[1], (long long)dyDesc->dims[2],
                       (long long)dyDesc->dims[3], (long long)dyDesc->dims[1],
                       cldnn_tensor_layout(dyDesc) ? cldnn_tensor_layout(dyDesc) : "NCHW",
-                      (double)*(const float*)alpha, (double)*(const float*)beta);
-    return cldnn_conv_bias_run(handle, dyDesc, dy, dyOffset / 4, dbDesc, db, dbOffset / 4, *(const float*)alpha,
+                      (double)*(const float*)alpha, (double)*(const float*)beta,
+                      dyDesc->dtype == CLDNN_DATA_HALF ? " -d half" : "");
+    const size_t es = cldnn_dtype_size(dyDesc->dtype);
+    return cldnn_conv_bias_run(handle, dyDesc, dy, dyOffset / es, dbDesc, db, dbOffset / es, *(const float*)alpha,
                                *(const float*)beta);
 }

@@ -7,6 +7,10 @@
 ** solver table. Today the table has one solver, gemm_tiled (kernels/gemm/gemm.cl), whose
 ** parameters come from the device table in gemm_params.c; the global load widths are lowered at
 ** run time to what the leading dimensions, offsets and batch strides allow.
+**
+** Data: FLOAT, or HALF as storage (A, B and C half, byte offsets multiples of 2, alpha and beta
+** float host values, products summed in float, C rounded once when stored; -DDATA_HALF=1).
+** Internal callers may keep C in float (dtype_c) for workspaces of partial sums.
 */
 #include "internal.h"
 
@@ -26,7 +30,7 @@ static int64_t matrix_span(int64_t rows, int64_t cols, int64_t ld, int64_t strid
     return s;
 }
 
-static cldnnStatus_t check_operand(cldnnHandle_t h, const char* name, cl_mem m, size_t off, int64_t rows,
+static cldnnStatus_t check_operand(cldnnHandle_t h, const char* name, cl_mem m, size_t off, size_t es, int64_t rows,
                                    int64_t cols, int64_t ld, int64_t stride, int64_t batch) {
     const char* ldname = name[0] == 'A' ? "lda" : name[0] == 'B' ? "ldb" : "ldc";
     if (ld < (rows > 1 ? rows : 1))
@@ -39,14 +43,15 @@ static cldnnStatus_t check_operand(cldnnHandle_t h, const char* name, cl_mem m, 
     int64_t span = matrix_span(rows, cols, ld, stride, batch);
     if (span < 0 || span > INT64_MAX / 4)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "the extent of %s overflows 63 bits", name);
-    return cldnn_check_buffer(h, m, off, 4, (uint64_t)span * 4u, name);
+    return cldnn_check_buffer(h, m, off, es, (uint64_t)span * es, name);
 }
 
 static void problem_key(const cldnn_gemm_problem* p, char* buf, size_t size) {
-    snprintf(buf, size, "gemm:m%lld-n%lld-k%lld-%c%c-lda%lld-ldb%lld-ldc%lld-b%lld-%s", (long long)p->m,
+    snprintf(buf, size, "gemm:m%lld-n%lld-k%lld-%c%c-lda%lld-ldb%lld-ldc%lld-b%lld-%s%s%s%s", (long long)p->m,
              (long long)p->n, (long long)p->k, p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', (long long)p->lda,
-             (long long)p->ldb, (long long)p->ldc, (long long)p->batch,
-             p->math == CLDNN_TENSOR_OP_MATH ? "tf32ok" : "f32");
+             (long long)p->ldb, (long long)p->ldc, (long long)p->batch, cldnn_dtype_key(p->dtype),
+             p->dtype_c != p->dtype ? "-c" : "", p->dtype_c != p->dtype ? cldnn_dtype_key(p->dtype_c) : "",
+             p->math == CLDNN_TENSOR_OP_MATH ? "-tf32ok" : "");
 }
 
 /* Largest load width <= want that divides the leading dimension, the offset and the stride. */
@@ -75,9 +80,10 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
     char opts[320];
     snprintf(opts, sizeof opts,
              "-DMWG=%d -DNWG=%d -DKWG=%d -DMDIMC=%d -DNDIMC=%d -DVWM=%d -DVWN=%d -DVWA=%d -DVWB=%d -DPADA=%d "
-             "-DPADB=%d -DA_TRANS=%d -DB_TRANS=%d",
+             "-DPADB=%d -DA_TRANS=%d -DB_TRANS=%d%s%s",
              q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc, q.vwm, q.vwn, q.vwa, q.vwb, q.pada, q.padb, pr->trans_a,
-             pr->trans_b);
+             pr->trans_b, cldnn_dtype_build_option(pr->dtype),
+             pr->dtype == CLDNN_DATA_HALF && pr->dtype_c != CLDNN_DATA_HALF ? " -DC_HALF=0" : "");
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_tiled", &k));
     cldnn_gemm_launch L = {k, "gemm_tiled", q.mwg, q.nwg, q.kwg, q.splitk, {(size_t)q.mdimc, (size_t)q.ndimc, 1},
@@ -238,8 +244,9 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "batchCount = %lld must be >= 1", (long long)batch);
     if (cldnn_dtype_size(dt) == 0)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "dataType %d is not a cldnnDataType_t value", (int)dt);
-    if (dt != CLDNN_DATA_FLOAT)
-        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "GEMM computes float data; got %s", cldnn_dtype_name(dt));
+    if (dt != CLDNN_DATA_FLOAT && dt != CLDNN_DATA_HALF)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "GEMM takes float or half data; got %s",
+                          cldnn_dtype_name(dt));
     if (m > GEMM_INT_MAX || n > GEMM_INT_MAX || k > GEMM_INT_MAX || batch > GEMM_INT_MAX)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "m, n, k and batchCount must be below 2^31");
 
@@ -261,30 +268,32 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
     p.batch = batch;
     cl_mem ma = row ? B : A, mb = row ? A : B;
     size_t oa = row ? bOff : aOff, ob = row ? aOff : bOff;
-    p.alpha = *(const float*)alpha;
+    p.alpha = *(const float*)alpha; /* float host scalars for FLOAT and HALF data alike */
     p.beta = *(const float*)beta;
     p.math = h->gemm_math;
+    p.dtype = p.dtype_c = dt;
+    const size_t es = cldnn_dtype_size(dt);
 
     /* Stored shapes: A' is m x k (k x m when transposed), B' k x n (n x k), C m x n. The caller's
     ** names are kept in messages. */
     const char* an = row ? "B" : "A";
     const char* bn = row ? "A" : "B";
-    CLDNN_TRY(check_operand(h, an, ma, oa, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, p.lda, p.stride_a, batch));
-    CLDNN_TRY(check_operand(h, bn, mb, ob, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, p.ldb, p.stride_b, batch));
-    CLDNN_TRY(check_operand(h, "C", C, cOff, p.m, p.n, p.ldc, p.stride_c, batch));
+    CLDNN_TRY(check_operand(h, an, ma, oa, es, p.trans_a ? p.k : p.m, p.trans_a ? p.m : p.k, p.lda, p.stride_a, batch));
+    CLDNN_TRY(check_operand(h, bn, mb, ob, es, p.trans_b ? p.n : p.k, p.trans_b ? p.k : p.n, p.ldb, p.stride_b, batch));
+    CLDNN_TRY(check_operand(h, "C", C, cOff, es, p.m, p.n, p.ldc, p.stride_c, batch));
     if (batch > 1 && p.stride_c < p.ldc * (p.n - 1) + p.m)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
                           "strideC = %lld makes the %lld products of C overlap", (long long)sC, (long long)batch);
-    p.off_a = oa / 4;
-    p.off_b = ob / 4;
-    p.off_c = cOff / 4;
+    p.off_a = oa / es;
+    p.off_b = ob / es;
+    p.off_c = cOff / es;
 
     if (cldnn_log_cmd_enabled())
         cldnn_log_cmd("gemm -m %lld -n %lld -k %lld --transA %d --transB %d --layout %s --lda %lld --ldb %lld "
-                      "--ldc %lld -A %g -B %g%s%lld",
+                      "--ldc %lld -A %g -B %g%s%lld%s",
                       (long long)m, (long long)n, (long long)k, (int)ta, (int)tb, row ? "row" : "col",
                       (long long)lda, (long long)ldb, (long long)ldc, (double)p.alpha, (double)p.beta,
-                      " --batch ", (long long)batch);
+                      " --batch ", (long long)batch, dt == CLDNN_DATA_HALF ? " -d half" : "");
     char key[256];
     problem_key(&p, key, sizeof key);
     cldnn_gemm_buffers bufs = {ma, mb, C};

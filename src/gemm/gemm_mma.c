@@ -1,7 +1,7 @@
 /*
 ** gemm_mma.c: the tensor-core GEMM solver (kernels/gemm/gemm_mma.cl): TF32 mma.sync with FP32
 ** accumulation on NVIDIA devices of compute capability 8.0 or higher, offered only under
-** TENSOR_OP_MATH (cldnnSetGemmMathType) for FLOAT data.
+** TENSOR_OP_MATH (cldnnSetGemmMathType) for FLOAT data (HALF storage runs gemm_tiled).
 **
 ** Parameters are data (cldnn_gemm_mma_params): the default set comes from the problem's shape
 ** (block tiles shrink for thin products, split-k fills the device when blocks are few), and
@@ -155,7 +155,8 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
 
 int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return p->math == CLDNN_TENSOR_OP_MATH && cldnn_mma_tf32_available(dev);
+    return p->math == CLDNN_TENSOR_OP_MATH && p->dtype == CLDNN_DATA_FLOAT && p->dtype_c == CLDNN_DATA_FLOAT &&
+           cldnn_mma_tf32_available(dev);
 }
 
 void cldnn_gemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {

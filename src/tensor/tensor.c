@@ -25,6 +25,18 @@ size_t cldnn_dtype_size(cldnnDataType_t t) {
     return 0;
 }
 
+const char* cldnn_dtype_key(cldnnDataType_t t) {
+    switch (t) {
+    case CLDNN_DATA_FLOAT: return "f32";
+    case CLDNN_DATA_HALF: return "f16";
+    default: return cldnn_dtype_name(t);
+    }
+}
+
+const char* cldnn_dtype_build_option(cldnnDataType_t t) {
+    return t == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "";
+}
+
 const char* cldnn_dtype_name(cldnnDataType_t t) {
     switch (t) {
     case CLDNN_DATA_FLOAT: return "float";

@@ -11,6 +11,8 @@
 **              bandwidth-bound; a GEMM of width C/G = 1 would waste most of each tile.
 **   bias       db(k) = alpha * sum over n, p, q of dy + beta * db: one work-group per channel,
 **              a fixed-order tree (deterministic).
+** HALF data: the same kernels with -DDATA_HALF=1 (halves loaded as float, outputs rounded once);
+** the per-image partial sums stay float.
 */
 #include "internal.h"
 
@@ -60,7 +62,8 @@ size_t cldnn_conv_direct_workspace(const void* problem) {
 static cldnnStatus_t direct_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     const int wg = bwd_filter_wg(p, &h->prof);
     char opts[96];
-    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d -DDW_BWD_FILTER=1 -DFR=%d -DFS=%d", wg, p->r, p->s);
+    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d -DDW_BWD_FILTER=1 -DFR=%d -DFS=%d%s", wg, p->r, p->s,
+             cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_bwd_filter", &k));
     cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
@@ -87,7 +90,7 @@ static cldnnStatus_t direct_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem
     CLDNN_SETARG(k, a++, dv_kg);
     CLDNN_TRY(cldnn_enqueue_1d(h, k, (uint64_t)p->n * (uint64_t)p->k * (uint64_t)wg, (size_t)wg, "conv_dw_bwd_filter"));
     return cldnn_conv_reduce_partials(h, b->ws, b->ws_off / 4, p->n, (int64_t)p->k * p->r * p->s, p->alpha, p->beta,
-                                      b->w, p->off_w);
+                                      b->w, p->off_w, p->dtype);
 }
 
 /* conv_dw_fwd_tiled: a tx x ty work-group computing tx x (ty * opy) outputs per plane tile
@@ -128,8 +131,8 @@ static cldnnStatus_t set_fwd_args(cl_kernel k, int* a, const cldnn_conv_problem*
 /* conv_dw_fwd_rows: one work-item per output row. */
 static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     char opts[160];
-    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=256 -DFR=%d -DFS=%d -DQMAX=%d -DSV=%d -DDW=%d", p->r, p->s,
-             rows_qmax(p), p->v, p->dil_w);
+    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=256 -DFR=%d -DFS=%d -DQMAX=%d -DSV=%d -DDW=%d%s", p->r,
+             p->s, rows_qmax(p), p->v, p->dil_w, cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_rows", &k));
     cl_int total = (cl_int)((int64_t)p->n * p->k * p->p), K = p->k, P = p->p, Q = p->q;
@@ -190,8 +193,8 @@ static cldnnStatus_t direct_fwd_tiled(cldnnHandle_t h, const cldnn_conv_problem*
     const int th = (ty * opy - 1) * p->u + (p->r - 1) * p->dil_h + 1;
     char opts[160];
     snprintf(opts, sizeof opts,
-             "-DCHLAST=0 -DKORD=0 -DWG=256 -DDW_TILED=1 -DFR=%d -DFS=%d -DTX=%d -DTY=%d -DOPY=%d -DDW_LOCAL=%d",
-             p->r, p->s, tx, ty, opy, tw * th);
+             "-DCHLAST=0 -DKORD=0 -DWG=256 -DDW_TILED=1 -DFR=%d -DFS=%d -DTX=%d -DTY=%d -DOPY=%d -DDW_LOCAL=%d%s",
+             p->r, p->s, tx, ty, opy, tw * th, cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_tiled", &k));
     cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
@@ -250,8 +253,8 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
     /* Walk the written tensor in its memory order: channel fastest when its channel stride is 1. */
     const int64_t* os = fwd ? p->ys : p->xs;
     const int chlast = os[1] == 1 && (fwd ? p->k : p->c) > 1;
-    char opts[64];
-    snprintf(opts, sizeof opts, "-DCHLAST=%d -DKORD=0 -DWG=256", chlast);
+    char opts[80];
+    snprintf(opts, sizeof opts, "-DCHLAST=%d -DKORD=0 -DWG=256%s", chlast, cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, fwd ? "conv_dw_fwd" : "conv_dw_bwd_data", &k));
     const int ch = fwd ? p->k : p->c, rows = fwd ? p->p : p->h, cols = fwd ? p->q : p->w;
@@ -284,8 +287,8 @@ cldnnStatus_t cldnn_conv_bias_run(cldnnHandle_t h, const struct cldnnTensorStruc
                                   const struct cldnnTensorStruct* db, cl_mem dbm, uint64_t db_off, float alpha,
                                   float beta) {
     const int wg = h->prof.max_wg_size >= 256 ? 256 : 64;
-    char opts[64];
-    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d", wg);
+    char opts[80];
+    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d%s", wg, cldnn_dtype_build_option(dy->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_bwd_bias", &k));
     cl_int N = (cl_int)dy->dims[0], P = (cl_int)dy->dims[2], Q = (cl_int)dy->dims[3];

@@ -12,6 +12,12 @@
 **              least one; the workspace is exactly one chunk's column matrix.
 ** Column matrix of group g: element (tap t, output pixel) in the filter's tap order; laid out
 ** (t, pixel) for NCHW y and (pixel, t) for NHWC y, so each GEMM reads it with unit stride.
+**
+** HALF data: every GEMM reads half tensors and sums in float. Column matrices that copy x
+** (forward, backward-filter) are half; backward-data's (sums of products) is float. Where an
+** output would be accumulated over several GEMMs (backward-filter over images and chunks), the
+** sum goes to a float region at the workspace's start and is rounded into dw once. The NCHW
+** 1x1 backward-filter takes HALF only when one chunk holds every image.
 */
 #include "internal.h"
 
@@ -34,9 +40,15 @@ typedef struct {
     cl_mem a, b, c;
 } gemm_call;
 
-static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, float beta) {
+/* math: the convolution's math type; under TENSOR_OP_MATH the GEMM family runs FLOAT products on
+** TF32 tensor cores where the device has them (cldnn_gemm_run_any). */
+static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, float beta, cldnnDataType_t dt,
+                              cldnnDataType_t dt_c, cldnnMathType_t math) {
     cldnn_gemm_problem g;
     memset(&g, 0, sizeof g);
+    g.math = math;
+    g.dtype = dt;
+    g.dtype_c = dt_c;
     g.m = c->m;
     g.n = c->n;
     g.k = c->k;
@@ -54,10 +66,8 @@ static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, 
     g.off_c = c->oc;
     g.alpha = alpha;
     g.beta = beta;
-    cldnn_gemm_params prm;
-    cldnn_gemm_params_select(&g, &h->prof, &prm);
     cldnn_gemm_buffers bb = {c->a, c->b, c->c};
-    return cldnn_gemm_run_params(h, &g, &prm, &bb);
+    return cldnn_gemm_run_any(h, &g, &bb, NULL);
 }
 
 /* ------------------------------------------------------------------ 1x1 */
@@ -83,6 +93,9 @@ size_t cldnn_conv_gemm1x1_workspace(const void* problem) {
 int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     (void)dev;
+    if (p->dtype == CLDNN_DATA_HALF && p->dir == CLDNN_CONV_BWD_FILTER && !is_layout(p->xlayout, "NHWC") &&
+        images_per_chunk_1x1(p) < p->n)
+        return 0; /* chunks would round dw once each */
     return p->r == 1 && p->s == 1 && p->u == 1 && p->v == 1 && p->pad_h == 0 && p->pad_w == 0 && p->groups == 1 &&
            p->xlayout != NULL && p->ylayout != NULL && strcmp(p->xlayout, p->ylayout) == 0;
 }
@@ -103,18 +116,18 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
         else
             g = (gemm_call){HW, K, C, 0, 0, HW, C, HW, C * HW, 0, K * HW, N, p->off_x, p->off_w, p->off_y,
                             b->x, b->w, b->y};
-        return run_gemm(h, &g, p->alpha, p->beta);
+        return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math);
     case CLDNN_CONV_BWD_DATA: /* dx = W^T dy */
         if (nhwc)
             g = (gemm_call){C, N * HW, K, 0, 0, C, K, C, 0, 0, 0, 1, p->off_w, p->off_y, p->off_x, b->w, b->y, b->x};
         else
             g = (gemm_call){HW, C, K, 0, 1, HW, C, HW, K * HW, 0, C * HW, N, p->off_y, p->off_w, p->off_x,
                             b->y, b->w, b->x};
-        return run_gemm(h, &g, p->alpha, p->beta);
+        return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math);
     default: /* dw = dy x^T, summed over images */
         if (nhwc) {
             g = (gemm_call){C, K, N * HW, 0, 1, C, K, C, 0, 0, 0, 1, p->off_x, p->off_y, p->off_w, b->x, b->y, b->w};
-            return run_gemm(h, &g, p->alpha, p->beta);
+            return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math);
         }
         /* NCHW: per-image products dw_i = x_i dy_i^T (a strided-batched GEMM into the
         ** workspace), then a fixed-order sum over the images of each chunk. */
@@ -125,9 +138,9 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
                 g = (gemm_call){C, K, HW, 1, 0, HW, HW, C, C * HW, K * HW, K * C, cnt,
                                 p->off_x + (uint64_t)(img0 * C * HW), p->off_y + (uint64_t)(img0 * K * HW),
                                 b->ws_off / 4, b->x, b->y, b->ws};
-                CLDNN_TRY(run_gemm(h, &g, 1.0f, 0.0f));
+                CLDNN_TRY(run_gemm(h, &g, 1.0f, 0.0f, p->dtype, CLDNN_DATA_FLOAT, p->math));
                 CLDNN_TRY(cldnn_conv_reduce_partials(h, b->ws, b->ws_off / 4, (int)cnt, K * C, p->alpha,
-                                                     img0 == 0 ? p->beta : 1.0f, b->w, p->off_w));
+                                                     img0 == 0 ? p->beta : 1.0f, b->w, p->off_w, p->dtype));
             }
         }
         return CLDNN_STATUS_SUCCESS;
@@ -143,8 +156,20 @@ static int64_t col_per_image(const cldnn_conv_problem* p) {
     return (int64_t)p->cg * p->r * p->s * ((int64_t)p->p * p->q);
 }
 
+/* Bytes of a column-matrix element: a copy of x in x's type, or backward-data's float sums. */
+static int64_t col_elem(const cldnn_conv_problem* p) {
+    return p->dir == CLDNN_CONV_BWD_DATA ? 4 : (int64_t)cldnn_dtype_size(p->dtype);
+}
+
+/* HALF backward-filter: bytes of the float sum of dw (K * C/G * R * S) before the column matrix. */
+static int64_t acc_bytes(const cldnn_conv_problem* p) {
+    return p->dir == CLDNN_CONV_BWD_FILTER && p->dtype == CLDNN_DATA_HALF
+               ? (int64_t)p->k * p->cg * p->r * p->s * 4
+               : 0;
+}
+
 static int64_t images_per_chunk(const cldnn_conv_problem* p) {
-    int64_t per = col_per_image(p) * 4;
+    int64_t per = col_per_image(p) * col_elem(p);
     int64_t nb = (int64_t)(IM2COL_WS_MAX / (uint64_t)per);
     if (nb < 1)
         nb = 1;
@@ -166,13 +191,15 @@ int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_
 
 size_t cldnn_conv_im2col_workspace(const void* problem) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
-    return (size_t)(images_per_chunk(p) * col_per_image(p) * 4);
+    return (size_t)(acc_bytes(p) + images_per_chunk(p) * col_per_image(p) * col_elem(p));
 }
 
 /* Builds the program of conv_direct.cl for a walking order and tap order. */
-static cldnnStatus_t direct_kernel(cldnnHandle_t h, int chlast, int kord, const char* name, cl_kernel* k) {
-    char opts[64];
-    snprintf(opts, sizeof opts, "-DCHLAST=%d -DKORD=%d -DWG=256", chlast, kord);
+static cldnnStatus_t direct_kernel(cldnnHandle_t h, const cldnn_conv_problem* p, int chlast, const char* name,
+                                   cl_kernel* k) {
+    char opts[80];
+    snprintf(opts, sizeof opts, "-DCHLAST=%d -DKORD=%d -DWG=256%s", chlast, p->kord,
+             cldnn_dtype_build_option(p->dtype));
     return cldnn_kernel_get(h, "conv/conv_direct.cl", opts, name, k);
 }
 
@@ -180,11 +207,11 @@ static cldnnStatus_t direct_kernel(cldnnHandle_t h, int chlast, int kord, const 
 static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int chlast,
                             int img0, int nb, int g) {
     cl_kernel k;
-    CLDNN_TRY(direct_kernel(h, chlast, p->kord, "conv_im2col", &k));
+    CLDNN_TRY(direct_kernel(h, p, chlast, "conv_im2col", &k));
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
     cl_int total = nb * taps * pq;
     cl_int cs_img = taps * pq, cs_t = chlast ? 1 : pq, cs_p = chlast ? taps : 1;
-    cl_ulong col_off = b->ws_off / 4;
+    cl_ulong col_off = (uint64_t)((int64_t)b->ws_off + acc_bytes(p)) / (uint64_t)col_elem(p);
     cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
     cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(chlast ? taps : pq));
     cl_uint4 dv_mid = cldnn_fastdiv((uint32_t)(chlast ? pq : taps));
@@ -219,7 +246,7 @@ static cldnnStatus_t col2im(cldnnHandle_t h, const cldnn_conv_problem* p, const 
                             int img0, int nb, int g) {
     const int dx_chlast = p->xs[1] == 1 && p->c > 1;
     cl_kernel k;
-    CLDNN_TRY(direct_kernel(h, dx_chlast, p->kord, "conv_col2im", &k));
+    CLDNN_TRY(direct_kernel(h, p, dx_chlast, "conv_col2im", &k));
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
     cl_int total = nb * p->cg * p->h * p->w;
     cl_int cs_img = taps * pq, cs_t = col_chlast ? 1 : pq, cs_p = col_chlast ? taps : 1;
@@ -260,7 +287,12 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
     const int chlast = is_layout(p->ylayout, "NHWC");
     const int64_t taps = (int64_t)p->cg * p->r * p->s, pq = (int64_t)p->p * p->q, K = p->k, Kg = p->kg;
     const int64_t ys0 = p->ys[0], chunk = images_per_chunk(p);
-    const uint64_t ws = b->ws_off / 4;
+    const uint64_t ws = (uint64_t)((int64_t)b->ws_off + acc_bytes(p)) / (uint64_t)col_elem(p); /* column matrix */
+    const cldnnDataType_t dt = p->dtype;
+    /* HALF backward-filter: GEMMs sum into the float region acc (dw's layout), rounded into dw at
+    ** the end; otherwise they accumulate in dw itself. */
+    const int in_acc = acc_bytes(p) > 0;
+    const uint64_t acc = b->ws_off / 4;
     for (int64_t img0 = 0; img0 < p->n; img0 += chunk) {
         const int64_t nb = p->n - img0 < chunk ? p->n - img0 : chunk;
         for (int g = 0; g < p->groups; ++g) {
@@ -274,7 +306,7 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
                 else /* per image: y(pixel, k) = col(pixel, t) W(t, k) */
                     c = (gemm_call){pq, Kg, taps, 0, 0, pq, taps, pq, taps * pq, 0, ys0, nb, ws, wg,
                                     p->off_y + (uint64_t)(img0 * ys0 + g * Kg * pq), b->ws, b->w, b->y};
-                CLDNN_TRY(run_gemm(h, &c, p->alpha, p->beta));
+                CLDNN_TRY(run_gemm(h, &c, p->alpha, p->beta, dt, dt, p->math));
             } else if (p->dir == CLDNN_CONV_BWD_DATA) {
                 if (chlast) /* col(t, pixel) = W(t, k) dy(k, pixel) */
                     c = (gemm_call){taps, nb * pq, Kg, 0, 0, taps, K, taps, 0, 0, 0, 1, wg,
@@ -282,24 +314,30 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
                 else /* per image: col(pixel, t) = dy(pixel, k) W(k, t) */
                     c = (gemm_call){pq, taps, Kg, 0, 1, pq, taps, pq, ys0, 0, taps * pq, nb,
                                     p->off_y + (uint64_t)(img0 * ys0 + g * Kg * pq), wg, ws, b->y, b->w, b->ws};
-                CLDNN_TRY(run_gemm(h, &c, 1.0f, 0.0f));
+                CLDNN_TRY(run_gemm(h, &c, 1.0f, 0.0f, dt, CLDNN_DATA_FLOAT, p->math));
                 CLDNN_TRY(col2im(h, p, b, chlast, (int)img0, (int)nb, g));
             } else {
                 CLDNN_TRY(im2col(h, p, b, chlast, (int)img0, (int)nb, g));
-                const float beta = img0 == 0 ? p->beta : 1.0f;
+                const float alpha = in_acc ? 1.0f : p->alpha;
+                const float beta = img0 == 0 ? (in_acc ? 0.0f : p->beta) : 1.0f;
+                const uint64_t dst = in_acc ? acc + (wg - p->off_w) : wg;
+                cl_mem dm = in_acc ? b->ws : b->w;
+                const cldnnDataType_t dt_c = in_acc ? CLDNN_DATA_FLOAT : dt;
                 if (chlast) { /* dw(t, k) += col(t, pixel) dy(pixel, k) over the chunk's pixels */
                     c = (gemm_call){taps, Kg, nb * pq, 0, 1, taps, K, taps, 0, 0, 0, 1, ws,
-                                    p->off_y + (uint64_t)(img0 * ys0 + g * Kg), wg, b->ws, b->y, b->w};
-                    CLDNN_TRY(run_gemm(h, &c, p->alpha, beta));
+                                    p->off_y + (uint64_t)(img0 * ys0 + g * Kg), dst, b->ws, b->y, dm};
+                    CLDNN_TRY(run_gemm(h, &c, alpha, beta, dt, dt_c, p->math));
                 } else {
                     for (int64_t l = 0; l < nb; ++l) {
                         c = (gemm_call){taps, Kg, pq, 1, 0, pq, pq, taps, 0, 0, 0, 1, ws + (uint64_t)(l * taps * pq),
-                                        p->off_y + (uint64_t)((img0 + l) * ys0 + g * Kg * pq), wg, b->ws, b->y, b->w};
-                        CLDNN_TRY(run_gemm(h, &c, p->alpha, l == 0 ? beta : 1.0f));
+                                        p->off_y + (uint64_t)((img0 + l) * ys0 + g * Kg * pq), dst, b->ws, b->y, dm};
+                        CLDNN_TRY(run_gemm(h, &c, alpha, l == 0 ? beta : 1.0f, dt, dt_c, p->math));
                     }
                 }
             }
         }
     }
+    if (in_acc)
+        return cldnn_conv_reduce_partials(h, b->ws, acc, 1, (int64_t)K * taps, p->alpha, p->beta, b->w, p->off_w, dt);
     return CLDNN_STATUS_SUCCESS;
 }

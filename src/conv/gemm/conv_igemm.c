@@ -8,6 +8,8 @@
 ** (VWA = 1, and VWB = 1 except forward's plain filter operand, whose width the alignment of
 ** C/G*R*S and the filter's offset decide).
 **
+** HALF data (x, w, y half, -DDATA_HALF=1) takes the same kernels; the partial sums stay float.
+**
 ** Backward-filter reduces over N*P*Q, usually far more than its M*N outputs can spread over the
 ** device: it splits the reduction into nsplit ranges whose partial sums go to the caller's
 ** workspace, then gemm_splitk_reduce (kernels/gemm/gemm.cl) adds them in a fixed order, so the
@@ -137,9 +139,9 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
     char opts[360];
     snprintf(opts, sizeof opts,
              "-DMWG=%d -DNWG=%d -DKWG=%d -DMDIMC=%d -DNDIMC=%d -DVWM=%d -DVWN=%d -DVWA=1 -DVWB=%d -DPADA=%d "
-             "-DPADB=%d -DDIR=%d -DKORD=%d -DA_RUNIT=%d -DB_RUNIT=%d -DTAPLOOP=%d",
+             "-DPADB=%d -DDIR=%d -DKORD=%d -DA_RUNIT=%d -DB_RUNIT=%d -DTAPLOOP=%d%s",
              q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc, q.vwm, q.vwn, q.vwb, q.pada, q.padb, (int)p->dir, p->kord, a_runit,
-             b_runit, taploop);
+             b_runit, taploop, cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_igemm.cl", opts, "conv_igemm", &k));
 
@@ -217,14 +219,15 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
         return CLDNN_STATUS_SUCCESS;
 
     return cldnn_conv_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * taps, p->alpha, p->beta, b->w,
-                                      p->off_w);
+                                      p->off_w, p->dtype);
 }
 
 cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
-                                         float alpha, float beta, cl_mem out, uint64_t out_off) {
+                                         float alpha, float beta, cl_mem out, uint64_t out_off,
+                                         cldnnDataType_t out_dt) {
     /* gemm_splitk_reduce over one "matrix" of `total` elements and nparts splits. */
     cl_kernel r;
-    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", "", "gemm_splitk_reduce", &r));
+    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", cldnn_dtype_build_option(out_dt), "gemm_splitk_reduce", &r));
     cl_int tot = (cl_int)total, one = 1, ns = nparts;
     cl_long batch = 1, cstride = 0;
     cl_ulong po = part_off, oo = out_off;

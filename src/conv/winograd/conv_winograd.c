@@ -9,6 +9,9 @@
 ** larger rounding error; it is not offered under FMA_MATH (strict FP32), where F(2x2) is.
 ** The filter is transformed on every call (no cache keyed by buffer contents).
 **
+** HALF data: the transforms load halves as float and round each output once (-DDATA_HALF=1);
+** the transformed operands and the GEMM between them stay float.
+**
 ** Workspace: U (36 or 16 x O x I floats), then V and M for a chunk of images (as many as
 ** WINO_WS_MAX allows, at least one); exactly what cldnn_conv_winograd_workspace reports.
 */
@@ -129,7 +132,7 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
     wino_geom g;
     geom_of(p, wm, &g);
     char opts[32];
-    snprintf(opts, sizeof opts, "-DWM=%d", wm);
+    snprintf(opts, sizeof opts, "-DWM=%d%s", wm, cldnn_dtype_build_option(p->dtype));
     const size_t group = h->prof.is_cpu ? 64 : 256;
     const int T2 = g.wa * g.wa;
     const uint64_t base = b->ws_off / 4, ufl = filter_floats(&g);
@@ -267,7 +270,7 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
     wino_geom g;
     geom_of(p, wm, &g);
     char opts[32];
-    snprintf(opts, sizeof opts, "-DWM=%d", wm);
+    snprintf(opts, sizeof opts, "-DWM=%d%s", wm, cldnn_dtype_build_option(p->dtype));
     const size_t group = h->prof.is_cpu ? 64 : 256;
     const int T2 = g.wa * g.wa;
     const uint64_t base = b->ws_off / 4, sfl = filter_floats(&g);
