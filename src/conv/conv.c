@@ -484,7 +484,16 @@ typedef struct {
     float time;
     size_t memory;
     int deterministic;
+    int tensor_ops; /* runs on tensor cores (mathType TENSOR_OP_MATH in the answer) */
 } perf_entry;
+
+/* Whether solver s runs p on tensor cores: the GEMM-based solvers (1x1, explicit im2col) take
+** their products through cldnn_gemm_run_any, which runs the TF32 kernel under TENSOR_OP_MATH on
+** devices that have it; the others compute in FP32. */
+static int solver_tensor_ops(const cldnn_solver* s, const cldnn_conv_problem* p) {
+    return (s->run == cldnn_conv_gemm1x1_run || s->run == cldnn_conv_im2col_run) &&
+           p->math == CLDNN_TENSOR_OP_MATH && p->dtype == CLDNN_DATA_FLOAT && cldnn_mma_tf32_available(p->dev);
+}
 
 /* Get_v7's answer: algorithms in the order their first applicable solver appears in the table,
 ** then the rest NOT_SUPPORTED. Returns the count (the enum's size). */
@@ -501,6 +510,7 @@ static int conv_get(const cldnn_conv_problem* p, perf_entry* out) {
         out[n].time = -1.0f;
         out[n].memory = solver_workspace(s, p);
         out[n].deterministic = 1; /* every solver of the tables sums in a fixed order */
+        out[n].tensor_ops = solver_tensor_ops(s, p);
         ++n;
     }
     for (int a = 0; a < fam.algo_count; ++a)
@@ -510,6 +520,7 @@ static int conv_get(const cldnn_conv_problem* p, perf_entry* out) {
             out[n].time = -1.0f;
             out[n].memory = 0;
             out[n].deterministic = 1;
+            out[n].tensor_ops = 0;
             ++n;
         }
     return n;
@@ -643,6 +654,7 @@ static int finddb_read(cldnnHandle_t h, const cldnn_conv_problem* p, perf_entry*
         out[n].time = t;
         out[n].memory = solver_workspace(s, p);
         out[n].deterministic = det != 0;
+        out[n].tensor_ops = solver_tensor_ops(s, p);
         ++n;
     }
     if (bad)
@@ -935,7 +947,7 @@ static cldnnStatus_t conv_find_mode(cldnnHandle_t h, cldnn_conv_problem* p, cons
             (dst)[i_].memory = (src)[i_].memory;                                    \
             (dst)[i_].determinism = (src)[i_].deterministic ? CLDNN_DETERMINISTIC   \
                                                             : CLDNN_NON_DETERMINISTIC; \
-            (dst)[i_].mathType = CLDNN_FMA_MATH;                                    \
+            (dst)[i_].mathType = (src)[i_].tensor_ops ? CLDNN_TENSOR_OP_MATH : CLDNN_FMA_MATH; \
         }                                                                           \
     } while (0)
 
