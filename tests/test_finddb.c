@@ -14,7 +14,9 @@
 ** and cldnnSetDatabasePath choose the folder and CLDNN_FIND_MODE / cldnnSetFindMode the mode;
 ** the modes change what Get and Find do (a planted find-db record reorders Get and answers
 ** DB_OR_BENCHMARK's Find without timing; HEURISTIC times nothing; BENCHMARK records; TUNE fills
-** the tuning db); Prepare builds a run's programs so that the run builds nothing.
+** the tuning db); Prepare builds a run's programs so that the run builds nothing; with 1 and 4
+** build threads (CLDNN_BUILD_THREADS) a cold Prepare and Find build the same programs, disk files
+** and results, and a build error on a worker thread comes back as the call's status and message.
 */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -682,6 +684,181 @@ Test(finddb, prepare_builds_the_programs_a_run_uses) {
                      cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, CLDNN_CONVOLUTION_FWD_ALGO_FFT, c.yd));
     sc_free(&c);
     cldnnDestroy(h);
+    remove_dir(dir);
+}
+
+/* ------------------------------------------------------------------ parallel program builds */
+
+/* One child process's account of a cold Prepare (Winograd: its transforms and its GEMM) and a
+** cold Find (every applicable algorithm's programs) with CLDNN_BUILD_THREADS=threads, its own
+** empty program cache and find-db under root: the programs built in each phase, how many the
+** pool made ready, the context's program keys, and y from the prepared algorithm's run. */
+typedef struct {
+    unsigned long long prepare_built, find_built, pool;
+    char keys[16384];
+    float y[SC_X];
+} build_report;
+
+/* Forks a child that fills rep (through a file under root); the child exits 0 when every call
+** succeeded. The parent has made no OpenCL call before forking. */
+static void cold_prepare_in_child(const char* root, int threads, build_report* rep) {
+    char cache[400], db[400], out[400];
+    snprintf(cache, sizeof cache, "%s/cache-%d", root, threads);
+    snprintf(db, sizeof db, "%s/db-%d", root, threads);
+    snprintf(out, sizeof out, "%s/report-%d", root, threads);
+    pid_t kid = fork();
+    cr_assert(kid >= 0, "fork failed");
+    if (kid == 0) {
+        char t[16];
+        snprintf(t, sizeof t, "%d", threads);
+        setenv("CLDNN_BUILD_THREADS", t, 1);
+        setenv("CLDNN_CACHE_DIR", cache, 1);
+        setenv("CLDNN_DB_PATH", db, 1);
+        setenv("CLDNN_FIND_MODE", "BENCHMARK", 1);
+        build_report r;
+        memset(&r, 0, sizeof r);
+        cldnnHandle_t h;
+        if (cldnnCreateDefault(&h) != CLDNN_STATUS_SUCCESS)
+            _exit(2);
+        small_conv c;
+        sc_init(&c, h);
+        const cldnnConvolutionFwdAlgo_t algo = CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
+        cldnn_cache_stats a, b, d;
+        cldnn_cache_stats_get(&a);
+        if (cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd) != CLDNN_STATUS_SUCCESS)
+            _exit(3);
+        cldnn_cache_stats_get(&b);
+        cldnnConvolutionFwdAlgoPerf_t pe[8];
+        int n = 0;
+        if (cldnnFindConvolutionForwardAlgorithmEx(h, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, c.yd, c.y, 0, 8, &n, pe, c.ws,
+                                                   0, c.ws_size) != CLDNN_STATUS_SUCCESS)
+            _exit(4);
+        cldnn_cache_stats_get(&d);
+        float one = 1.0f, zero = 0.0f;
+        sc_poison_y(&c);
+        if (cldnnConvolutionForward(h, &one, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, algo, c.ws, 0, c.ws_size, &zero, c.yd,
+                                    c.y, 0) != CLDNN_STATUS_SUCCESS)
+            _exit(5);
+        cl_command_queue q;
+        cldnnGetQueue(h, &q);
+        if (clEnqueueReadBuffer(q, c.y, CL_TRUE, 0, sizeof r.y, r.y, 0, NULL, NULL) != CL_SUCCESS)
+            _exit(6);
+        r.prepare_built = b.builds - a.builds;
+        r.find_built = d.builds - b.builds;
+        r.pool = d.pool_programs - a.pool_programs;
+        cldnn_program_set_keys(h, r.keys, sizeof r.keys);
+        FILE* f = fopen(out, "wb");
+        if (f == NULL || fwrite(&r, sizeof r, 1, f) != 1 || fclose(f) != 0)
+            _exit(7);
+        _exit(0);
+    }
+    int st = 0;
+    cr_assert_eq(waitpid(kid, &st, 0), kid);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child with %d build threads failed (status %d)", threads,
+              WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    FILE* f = fopen(out, "rb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fread(rep, sizeof *rep, 1, f), 1);
+    fclose(f);
+}
+
+/* The sorted names of dir's files into buf (one a line). */
+static void list_names(const char* dir, char* buf, size_t size) {
+    struct dirent** names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    cr_assert_geq(n, 0, "cannot list %s", dir);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; ++i) {
+        if (names[i]->d_name[0] != '.')
+            at += (size_t)snprintf(buf + at, at < size ? size - at : 0, "%s\n", names[i]->d_name);
+        free(names[i]);
+    }
+    free(names);
+    cr_assert_lt(at, size);
+}
+
+Test(finddb, parallel_builds_make_what_serial_builds_make, .timeout = 600) {
+    char root[256];
+    temp_dir(root, sizeof root);
+    static build_report serial, parallel;
+    cold_prepare_in_child(root, 1, &serial);
+    cold_prepare_in_child(root, 4, &parallel);
+    cr_assert_geq(serial.prepare_built, 2, "the Winograd Prepare built %llu programs", serial.prepare_built);
+    cr_assert_eq(parallel.prepare_built, serial.prepare_built);
+    cr_assert_gt(serial.find_built, 0, "Find built no program of its other algorithms");
+    cr_assert_eq(parallel.find_built, serial.find_built);
+    cr_assert_eq(serial.pool, 0, "one build thread, yet %llu programs came from a pool", serial.pool);
+    cr_assert_eq(parallel.pool, parallel.prepare_built + parallel.find_built,
+                 "4 build threads made %llu of the %llu programs ready", parallel.pool,
+                 parallel.prepare_built + parallel.find_built);
+    cr_assert_str_eq(parallel.keys, serial.keys, "the contexts hold different programs:\n%s\nagainst\n%s",
+                     parallel.keys, serial.keys);
+    static char a[16384], b[16384];
+    char d1[400], d4[400];
+    snprintf(d1, sizeof d1, "%s/cache-1", root);
+    snprintf(d4, sizeof d4, "%s/cache-4", root);
+    list_names(d1, a, sizeof a);
+    list_names(d4, b, sizeof b);
+    cr_assert_str_eq(a, b, "the disk caches differ:\n%s\nagainst\n%s", a, b);
+    int files = 0;
+    for (const char* p = a; *p; ++p)
+        files += *p == '\n';
+    cr_assert_eq((unsigned long long)files, serial.prepare_built + serial.find_built, "%d cache files for %llu builds",
+                 files, serial.prepare_built + serial.find_built);
+    cr_assert_eq(memcmp(parallel.y, serial.y, sizeof serial.y), 0, "y differs between 1 and 4 build threads");
+    for (int i = 0; i < SC_X; ++i)
+        cr_assert(isfinite(serial.y[i]), "y[%d] = %g: the run did not write it", i, (double)serial.y[i]);
+    remove_dir(root);
+}
+
+/* Prepare with the programs of gemm/gemm.cl given a bad build option: the status and message of
+** that build, made on a worker thread, come back from the call, the same with 1 and 4 threads;
+** the programs of the same list that build are kept, and Prepare succeeds once the option is gone. */
+Test(finddb, a_build_error_on_a_worker_thread_comes_back_with_its_message) {
+    char dir[256];
+    temp_dir(dir, sizeof dir);
+    setenv("CLDNN_DB_PATH", dir, 1);
+    const cldnnConvolutionFwdAlgo_t algo = CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
+    char first[2][CLDNN_ERROR_TEXT_MAX];
+    const char* threads[2] = {"1", "4"};
+    for (int t = 0; t < 2; ++t) {
+        setenv("CLDNN_BUILD_THREADS", threads[t], 1);
+        cldnnHandle_t h;
+        FX_OK(cldnnCreateDefault(&h)); /* its own context: nothing in memory */
+        small_conv c;
+        sc_init(&c, h);
+        cldnn_cache_test_options("gemm/gemm.cl", "-cl-cldnn-no-such-option");
+        cldnn_cache_stats a, b;
+        cldnn_cache_stats_get(&a);
+        cldnnStatus_t st = cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd);
+        cldnn_cache_stats_get(&b);
+        char why[CLDNN_ERROR_TEXT_MAX];
+        cldnnGetLastErrorString(why, sizeof why);
+        cr_assert_eq(st, CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED, "%s threads: Prepare gave %s: %s", threads[t],
+                     cldnnGetErrorString(st), why);
+        cr_assert_not_null(strstr(why, "building gemm/gemm.cl"), "the message names no program: %s", why);
+        cr_assert_not_null(strstr(why, "-cl-cldnn-no-such-option"), "the message lacks the options: %s", why);
+        cr_assert_eq(strncmp(why, "CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED: ", 48), 0, "message: %s", why);
+        snprintf(first[t], sizeof first[t], "%.*s", (int)strcspn(why, "\n"), why);
+        /* the winograd.cl program of the same list is ready (from the pool with 4 threads) */
+        char keys[8192];
+        cldnn_program_set_keys(h, keys, sizeof keys);
+        cr_assert_not_null(strstr(keys, "conv/winograd.cl ["), "winograd.cl was not kept:\n%s", keys);
+        cr_assert_null(strstr(keys, "gemm/gemm.cl ["), "a failed program stayed in memory:\n%s", keys);
+        cr_assert_eq(b.pool_programs - a.pool_programs, t == 0 ? 0u : 1u, "%s threads: %llu pool programs",
+                     threads[t], (unsigned long long)(b.pool_programs - a.pool_programs));
+        cldnn_cache_test_options(NULL, NULL);
+        FX_OK(cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd));
+        float one = 1.0f, zero = 0.0f;
+        sc_poison_y(&c);
+        FX_OK(cldnnConvolutionForward(h, &one, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, algo, c.ws, 0, c.ws_size, &zero,
+                                      c.yd, c.y, 0));
+        cr_assert(sc_y_written(&c));
+        sc_free(&c);
+        cldnnDestroy(h);
+    }
+    cr_assert_str_eq(first[1], first[0], "4 threads reported \"%s\", 1 thread \"%s\"", first[1], first[0]);
     remove_dir(dir);
 }
 
