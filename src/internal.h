@@ -425,6 +425,15 @@ int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profi
 /* The parameter set for problem pr on dev: the device's table entry for the problem's shape
 ** class, else the heuristic default of its device type. */
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out);
+/* 1 when CLDNN_GEMM_PARAMS (the experiments' override) is set and valid on dev: it answers
+** cldnn_gemm_params_select for every problem, and cldnnGemm does not consult the tuning db. */
+int cldnn_gemm_params_overridden(const cldnn_device_profile* dev);
+/* The key of pr in the find and tuning databases ("gemm:m..-n..-k..-NN-lda..-ldb..-ldc..-b..-f32",
+** "-tf32ok" for TENSOR_OP_MATH:
+** the canonical column-major problem, so a row-major call has the key of its transpose), and
+** the solver name its tuning records go under. */
+void cldnn_gemm_problem_key(const cldnn_gemm_problem* pr, char* buf, size_t size);
+#define CLDNN_GEMM_SOLVER_NAME "gemm_tiled"
 /* Runs pr with explicit parameters (the tuner's and the tests' entry). */
 cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
                                     const cldnn_gemm_buffers* b);

@@ -16,7 +16,9 @@
 ** DB_OR_BENCHMARK's Find without timing; HEURISTIC times nothing; BENCHMARK records; TUNE fills
 ** the tuning db); Prepare builds a run's programs so that the run builds nothing; with 1 and 4
 ** build threads (CLDNN_BUILD_THREADS) a cold Prepare and Find build the same programs, disk files
-** and results, and a build error on a worker thread comes back as the call's status and message.
+** and results, and a build error on a worker thread comes back as the call's status and message;
+** cldnnGemm takes a tuning-db record another process wrote, not in HEURISTIC, and ignores a
+** corrupt or invalid one.
 */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -859,6 +861,149 @@ Test(finddb, a_build_error_on_a_worker_thread_comes_back_with_its_message) {
         cldnnDestroy(h);
     }
     cr_assert_str_eq(first[1], first[0], "4 threads reported \"%s\", 1 thread \"%s\"", first[1], first[0]);
+    remove_dir(dir);
+}
+
+/* ------------------------------------------------------------------ GEMM and the tuning db */
+
+#define TG_M 40
+#define TG_N 24
+#define TG_K 33
+
+/* One cldnnGemm problem (column-major NN, packed) with seeded inputs and its double reference. */
+typedef struct {
+    cl_mem a, b, c;
+    float ha[TG_M * TG_K], hb[TG_K * TG_N];
+    double want[TG_M * TG_N], mag[TG_M * TG_N];
+} tg_problem;
+
+static void tg_init(tg_problem* t, cldnnHandle_t h) {
+    for (int i = 0; i < TG_M * TG_K; ++i)
+        t->ha[i] = fx_uniform(-1.0, 1.0);
+    for (int i = 0; i < TG_K * TG_N; ++i)
+        t->hb[i] = fx_uniform(-1.0, 1.0);
+    for (int j = 0; j < TG_N; ++j)
+        for (int i = 0; i < TG_M; ++i) {
+            double acc = 0.0, mag = 0.0;
+            for (int p = 0; p < TG_K; ++p) {
+                acc += (double)t->ha[i + p * TG_M] * (double)t->hb[p + j * TG_K];
+                mag += fabs((double)t->ha[i + p * TG_M] * (double)t->hb[p + j * TG_K]);
+            }
+            t->want[i + j * TG_M] = acc;
+            t->mag[i + j * TG_M] = mag;
+        }
+    cl_int err;
+    t->a = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof t->ha, t->ha, &err);
+    t->b = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof t->hb, t->hb, &err);
+    t->c = clCreateBuffer(h->context, CL_MEM_READ_WRITE, TG_M * TG_N * 4, NULL, &err);
+    cr_assert(t->a && t->b && t->c);
+}
+
+/* Runs the problem on C poisoned with NaN and requires C to match the reference. */
+static void tg_run(tg_problem* t, cldnnHandle_t h, const char* ctx) {
+    static float nan_c[TG_M * TG_N], got[TG_M * TG_N];
+    for (int i = 0; i < TG_M * TG_N; ++i)
+        nan_c[i] = NAN;
+    cr_assert_eq(clEnqueueWriteBuffer(h->queue, t->c, CL_TRUE, 0, sizeof nan_c, nan_c, 0, NULL, NULL), CL_SUCCESS);
+    const float one = 1.0f, zero = 0.0f;
+    FX_OK(cldnnGemm(h, CLDNN_COL_MAJOR, CLDNN_OP_N, CLDNN_OP_N, TG_M, TG_N, TG_K, &one, t->a, 0, TG_M, t->b, 0, TG_K,
+                    &zero, t->c, 0, TG_M, CLDNN_DATA_FLOAT));
+    cr_assert_eq(clEnqueueReadBuffer(h->queue, t->c, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < TG_M * TG_N; ++i)
+        FX_ASSERT(fabs((double)got[i] - t->want[i]) <= 1e-5 * t->mag[i] + 1e-6, "%s: C[%d] = %.9g, want %.9g", ctx, i,
+                  (double)got[i], t->want[i]);
+}
+
+/* Records key -> value in dir's tuning db for device dev from a child process (as cldnn-tune gemm
+** --db does in its own), then makes this process forget what it read so that the file answers. */
+static void tg_record_elsewhere(const char* dir, const char* dev, const char* key, const char* value) {
+    fflush(stderr);
+    pid_t kid = fork();
+    cr_assert(kid >= 0, "fork failed");
+    if (kid == 0) {
+        cldnn_db_put(dir, dev, CLDNN_DB_TUNE, key, value); /* files only: no OpenCL in the child */
+        _exit(0);
+    }
+    int st = 0;
+    cr_assert_eq(waitpid(kid, &st, 0), kid);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    cldnn_db_reset();
+}
+
+/* 1 when the log holds `what` past byte `from`. */
+static int log_has_after(const char* path, long from, const char* what) {
+    char* s = slurp(path);
+    int r = (long)strlen(s) >= from && strstr(s + from, what) != NULL;
+    free(s);
+    return r;
+}
+
+static long log_size(const char* path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : 0;
+}
+
+Test(finddb, gemm_takes_its_parameters_from_the_tuning_db) {
+    char dir[256], log[600];
+    unsetenv("CLDNN_GEMM_PARAMS"); /* the experiments' override would answer instead of the db */
+    start_logged(dir, sizeof dir, log, sizeof log, NULL);
+    cldnnHandle_t h = fx_handle();
+    static tg_problem t;
+    tg_init(&t, h);
+    cldnn_gemm_problem pr;
+    memset(&pr, 0, sizeof pr);
+    pr.m = TG_M, pr.n = TG_N, pr.k = TG_K, pr.lda = TG_M, pr.ldb = TG_K, pr.ldc = TG_M, pr.batch = 1;
+    char key[256], tkey[400], def_s[96], tuned_s[96], want[600];
+    cldnn_gemm_problem_key(&pr, key, sizeof key);
+    snprintf(tkey, sizeof tkey, "%s|%s", key, CLDNN_GEMM_SOLVER_NAME);
+    cldnn_gemm_params def;
+    cldnn_gemm_params_select(&pr, &h->prof, &def);
+    cldnn_gemm_params_format(&def, def_s, sizeof def_s);
+    /* a tuned record that differs from the table's choice in its tile */
+    static cldnn_gemm_params space[4096];
+    size_t ns = cldnn_gemm_param_space(&h->prof, space, 4096), pick = ns;
+    for (size_t i = 0; i < ns && i < 4096 && pick == ns; ++i)
+        if (space[i].mwg <= 64 && space[i].nwg <= 64 && (space[i].mwg != def.mwg || space[i].nwg != def.nwg ||
+                                                          space[i].kwg != def.kwg))
+            pick = i;
+    cr_assert_lt(pick, ns, "no candidate differs from the table's %s", def_s);
+    cldnn_gemm_params_format(&space[pick], tuned_s, sizeof tuned_s);
+
+    /* no record: the table's parameters */
+    long at = log_size(log);
+    tg_run(&t, h, "no record");
+    snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (table)", key, def_s);
+    cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+
+    /* the record another process wrote gives the parameters */
+    tg_record_elsewhere(dir, h->prof.key, tkey, tuned_s);
+    at = log_size(log);
+    tg_run(&t, h, "tuned record");
+    snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (tuning db)", key, tuned_s);
+    cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+
+    /* HEURISTIC reads no database */
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_HEURISTIC));
+    at = log_size(log);
+    tg_run(&t, h, "HEURISTIC");
+    snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (table)", key, def_s);
+    cr_assert(log_has_after(log, at, want), "HEURISTIC: no \"%s\" in the log", want);
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC));
+
+    /* a record that does not parse, then one that is not valid on the device: ignored */
+    const char* bad[2] = {"64x64x16-16x16-banana", "64x64x16-48x8-4x4-4x4-0x0-s0"}; /* 48 does not divide 64 */
+    for (int i = 0; i < 2; ++i) {
+        tg_record_elsewhere(dir, h->prof.key, tkey, bad[i]);
+        at = log_size(log);
+        tg_run(&t, h, bad[i]);
+        snprintf(want, sizeof want, "the record \"%s\" for %s is not valid here: ignored", bad[i], key);
+        cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+        snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (table)", key, def_s);
+        cr_assert(log_has_after(log, at, want), "%s: no \"%s\" in the log", bad[i], want);
+    }
+    clReleaseMemObject(t.a);
+    clReleaseMemObject(t.b);
+    clReleaseMemObject(t.c);
     remove_dir(dir);
 }
 
