@@ -269,7 +269,8 @@ cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h);
 int cldnn_build_threads(void);
 /* Test hooks. cldnn_cache_test_options: every later program of kernel source `source` ("" or NULL:
 ** none) is built with `options` appended (a bad option makes its build fail). cldnn_program_set_keys:
-** the handle's context's ready programs as "source [options]" lines into buf; returns their count. */
+** the handle's context's ready programs as "source [options]" lines, sorted, into buf; returns
+** their count (0 when out of memory). */
 void cldnn_cache_test_options(const char* source, const char* options);
 int cldnn_program_set_keys(cldnnHandle_t h, char* buf, size_t size);
 

@@ -239,6 +239,10 @@ void cldnn_cache_test_options(const char* source, const char* options) {
     pthread_mutex_unlock(&cache_lock);
 }
 
+static int key_cmp(const void* a, const void* b) {
+    return strcmp(*(const char* const*)a, *(const char* const*)b);
+}
+
 int cldnn_program_set_keys(cldnnHandle_t h, char* buf, size_t size) {
     pthread_mutex_lock(&cache_lock);
     const struct cldnn_program_set* s = h->programs;
@@ -246,13 +250,18 @@ int cldnn_program_set_keys(cldnnHandle_t h, char* buf, size_t size) {
     int n = 0;
     if (size)
         buf[0] = '\0';
-    for (int i = 0; i < s->n; ++i)
-        if (!s->entries[i]->building) {
-            const char* k = s->entries[i]->key;
-            const char* nl = strchr(k, '\n');
-            at = cldnn_appendf(buf, size, at, "%.*s [%s]\n", (int)(nl - k), k, nl + 1);
-            n++;
-        }
+    /* sorted: the set's order is the order builds started, which threads make vary */
+    const char** keys = (const char**)malloc((size_t)(s->n ? s->n : 1) * sizeof *keys);
+    for (int i = 0; keys && i < s->n; ++i)
+        if (!s->entries[i]->building)
+            keys[n++] = s->entries[i]->key;
+    if (keys)
+        qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+    for (int i = 0; i < n; ++i) {
+        const char* nl = strchr(keys[i], '\n');
+        at = cldnn_appendf(buf, size, at, "%.*s [%s]\n", (int)(nl - keys[i]), keys[i], nl + 1);
+    }
+    free(keys);
     pthread_mutex_unlock(&cache_lock);
     return n;
 }
