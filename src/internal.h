@@ -259,7 +259,7 @@ void cldnn_cache_stats_get(cldnn_cache_stats* s);
 ** ready in memory with NULL and records (source, options) in the handle's list, cldnn_kernel_get
 ** answers NULL kernels and CLDNN_SETARG skips them: a solver run in prepare-only mode
 ** (h->prepare_only) then names every program it needs without building one. End builds or loads
-** the list's programs on cldnn_build_threads() host threads (the caller among them), each
+** the list's programs on cldnn_build_threads() worker threads (the caller when that is 1), each
 ** program on one thread, through the same cache (memory, disk, source), and returns the status
 ** of the first failing program in list order with that worker's message as this thread's last
 ** error; the rest of the list is built all the same. */

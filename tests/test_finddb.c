@@ -843,7 +843,8 @@ Test(finddb, a_build_error_on_a_worker_thread_comes_back_with_its_message) {
         cr_assert_not_null(strstr(why, "-cl-cldnn-no-such-option"), "the message lacks the options: %s", why);
         cr_assert_eq(strncmp(why, "CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED: ", 48), 0, "message: %s", why);
         snprintf(first[t], sizeof first[t], "%.*s", (int)strcspn(why, "\n"), why);
-        /* the winograd.cl program of the same list is ready (from the pool with 4 threads) */
+        /* the winograd.cl program of the same list is ready (from the pool with 4 threads, where
+        ** every build, the failing one included, ran on a worker: the message crossed threads) */
         char keys[8192];
         cldnn_program_set_keys(h, keys, sizeof keys);
         cr_assert_not_null(strstr(keys, "conv/winograd.cl ["), "winograd.cl was not kept:\n%s", keys);

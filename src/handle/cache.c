@@ -17,8 +17,9 @@
 ** Parallel builds (Prepare, Find): a handle can collect the programs a solver run needs instead
 ** of building them one by one (cldnn_program_collect_begin: a missing program is recorded and
 ** answered with NULL, and so is its kernel). cldnn_program_collect_end then builds the list on a
-** pool of host threads, each calling clBuildProgram on its own cl_program through the path
-** above: CLDNN_BUILD_THREADS threads (default min(CPUs, 8); 1 builds serially on the caller).
+** pool of host threads (the caller waits), each calling clBuildProgram on its own cl_program
+** through the path above: CLDNN_BUILD_THREADS threads (default min(CPUs, 8), at most one per
+** program; 1 builds serially on the caller).
 ** What it produces does not depend on the thread count: the same entries, the same disk files;
 ** a failure is reported as the first failing program of the list, with the worker's message.
 **
@@ -661,12 +662,13 @@ cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h) {
     build_pool pool = {h, l, 0, threads > 1};
     pthread_t tid[64];
     int started = 0;
-    for (int t = 1; t < threads; ++t) {
+    for (int t = 0; t < threads && threads > 1; ++t) {
         if (pthread_create(&tid[started], NULL, build_worker, &pool) != 0)
-            break; /* fewer threads: the caller and those started take the rest */
+            break; /* fewer threads: those started take the whole list */
         started++;
     }
-    build_worker(&pool); /* the caller is one of the pool */
+    if (started == 0)
+        build_worker(&pool); /* serial, or no thread could start: the caller builds */
     for (int t = 0; t < started; ++t)
         pthread_join(tid[t], NULL);
     cldnnStatus_t st = CLDNN_STATUS_SUCCESS;
@@ -675,7 +677,7 @@ cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h) {
         if (l->jobs[i].status != CLDNN_STATUS_SUCCESS && failed++ == 0)
             st = cldnn_error_adopt(l->jobs[i].status, l->jobs[i].message ? l->jobs[i].message : "");
     cldnn_log(CLDNN_LOG_INFO, "program cache: %d programs built or loaded on %d threads in %.1f ms, %d failed", l->n,
-              started + 1, cache_now_ms() - t0, failed);
+              started ? started : 1, cache_now_ms() - t0, failed);
     list_free(l);
     return st;
 }
