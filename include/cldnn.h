@@ -163,7 +163,7 @@ CLDNN_EXPORT cldnnStatus_t cldnnGetQueue(cldnnHandle_t handle, cl_command_queue*
 ** environment variable CLDNN_FIND_MODE read at handle creation: a name below without the prefix,
 ** or its number). Find records what it measures in the find-db in every mode that benchmarks;
 ** Get reads it in every mode but HEURISTIC; the tuning db's parameters are used in every mode
-** but HEURISTIC. */
+** but HEURISTIC, by the convolutions and by cldnnGemm / cldnnGemmStridedBatched. */
 typedef enum {
     CLDNN_FIND_MODE_HEURISTIC = 0,       /**< the heuristic only: no database; Find times nothing */
     CLDNN_FIND_MODE_DB_OR_HEURISTIC = 1, /**< Get: find-db, else heuristic; Find benchmarks */
@@ -497,7 +497,10 @@ typedef enum {
 ** COL_MAJOR, >= columns for ROW_MAJOR; likewise ldb, ldc). m, n, k >= 1. dataType FLOAT, or
 ** HALF as storage (A, B and C hold IEEE halves; products are summed in float and C is rounded
 ** once, to nearest even). alpha and beta point to float for both. With *beta == 0, C is not
-** read. Offsets are in bytes (multiples of the element size).
+** read. Offsets are in bytes (multiples of the element size). The FP32 kernel's tile parameters
+** come from the handle's tuning db when it holds a record for this problem (cldnn-tune gemm --db
+** writes them; not in CLDNN_FIND_MODE_HEURISTIC), else from the library's per-device table;
+** cldnnSetGemmMathType(TENSOR_OP_MATH) lets FLOAT products run on TF32 tensor cores.
 ** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
 ** BAD_PARAM_OUT_OF_BOUND (m, n or k < 1, a leading dimension too small, layout or an operation not
 ** of its enum); NOT_SUPPORTED_SHAPE (a size or leading dimension of 2^31 or more);
@@ -881,7 +884,9 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, co
 /** Warm-up for cldnnConvolutionForward: builds (or loads from the program cache) every program the
 ** run call with these descriptors and algo would use, and binds its kernels to the handle, without
 ** enqueuing work or touching memory, so that the first run costs what later runs cost. The tuning
-** db applies as it does to the run.
+** db applies as it does to the run. The programs it lacks are built together on
+** CLDNN_BUILD_THREADS host threads (default min(CPUs, 8); 1 builds them one by one); a failed
+** build returns its status and message whichever thread built it.
 ** Statuses: those of the run call for the descriptors and algo (no buffer checks).
 ** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
 ** meanwhile); different handles may be used from different threads at once. */

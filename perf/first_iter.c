@@ -315,9 +315,12 @@ int main(int argc, char** argv) {
         printf("iteration 1     %.1f ms (%s)\n", t_first, d_first);
         printf("steady          %.1f ms (median of %d; %s)\n", med, steady, d_steady);
         printf("ratio           %.2f\n", t_first / med);
-        printf("FIRSTITER layers=%d batch=%d prepare=%d handle_ms=%.1f setup_ms=%.1f prepare_ms=%.1f first_ms=%.1f "
-               "steady_ms=%.1f ratio=%.3f built=%llu loaded=%llu first_built=%llu first_loaded=%llu\n",
-               n, batch ? batch : L[0].s.n, prepare, t_handle, t_setup, t_prepare, t_first, med, t_first / med,
+        printf("build threads   %d (CLDNN_BUILD_THREADS, else min(CPUs, 8): a Prepare call's programs at once)\n",
+               cldnn_build_threads());
+        printf("FIRSTITER layers=%d batch=%d prepare=%d threads=%d handle_ms=%.1f setup_ms=%.1f prepare_ms=%.1f "
+               "first_ms=%.1f steady_ms=%.1f ratio=%.3f built=%llu loaded=%llu first_built=%llu first_loaded=%llu\n",
+               n, batch ? batch : L[0].s.n, prepare, cldnn_build_threads(), t_handle, t_setup, t_prepare, t_first, med,
+               t_first / med,
                (unsigned long long)(c4.builds - c0.builds), (unsigned long long)(c4.disk_hits - c0.disk_hits),
                (unsigned long long)(c3.builds - c2.builds), (unsigned long long)(c3.disk_hits - c2.disk_hits));
     }

@@ -53,9 +53,10 @@ def bench_args(k):
         return "tensor -o transform -D %s -V 0 -t 1 -i 20" % dims
     if op == "pool":
         mode, r, s, u, v, ph, pw = pool_geom(k)
-        bench_mode = {"max": "max", "maxdet": "max_det", "avg": "avg", "avgx": "avg_exclude"}[mode]
+        # The case file's mode (max, maxdet, avg, avgx) is what cldnn-bench -m, cudnn_ops and the
+        # tables all say: passed through as it is.
         return "pool -m %s -y %d -x %d -u %d -v %d -p %d -q %d -F %d %s" % (
-            bench_mode, r, s, u, v, ph, pw, 1 if d == "fwd" else 2, common)
+            mode, r, s, u, v, ph, pw, 1 if d == "fwd" else 2, common)
     if op == "bnorm":
         return "bnorm -m %d -F %d %s" % (1 if k["params"] == "spatial" else 0,
                                          {"train": 1, "bwd": 2, "infer": 3}[d], common)

@@ -14,11 +14,16 @@
 #   cold          the cache folder empty
 #   warm          the binaries the cold run stored
 #   warm+prepare  the same with --prepare (the Prepare calls before iteration 1, timed apart)
+# then twice more, each with caches of its own, empty:
+#   cold+prepare  --prepare with CLDNN_BUILD_THREADS=1 (each Prepare builds its programs one by
+#                 one), then with the library's default thread count (min(CPUs, 8); THREADS=N
+#                 sets it): the prepare column is the cold compile time, serial against parallel
 # and prints (to stdout, and to OUTFILE when given) the header (command, date, commit, device) and
-# a table: handle, setup, prepare, iteration 1, steady median, iteration 1 / steady, programs
-# built and loaded in the whole run and in iteration 1.
+# a table: build threads, handle, setup, prepare, iteration 1, steady median, iteration 1 /
+# steady, programs built and loaded in the whole run and in iteration 1.
 # Environment (defaults): SHAPES (perf/shapes/conv-nets.csv), PREFIX (resnet50/), BATCH (as listed:
-# 32), LAYERS (0: every matching row), STEADY (3). ResNet-50 at batch 32 on a GPU:
+# 32), LAYERS (0: every matching row), STEADY (3), THREADS (the library's default: the second
+# cold+prepare row's CLDNN_BUILD_THREADS). ResNet-50 at batch 32 on a GPU:
 #   perf/run-first-iter.sh -b build-h100 gpu perf/results/first-iter-h100.md
 # A small run on PoCL:
 #   BATCH=1 PREFIX=resnet50/layer1 perf/run-first-iter.sh -b /tmp/build cpu
@@ -41,13 +46,27 @@ export POCL_CACHE_DIR=$tmp/pocl CUDA_CACHE_PATH=$tmp/cuda
 status=0
 rows=()
 dev=""
-for run in cold warm warm+prepare; do
+for run in cold warm warm+prepare cold+prepare:1 "cold+prepare:${THREADS:-}"; do
   extra=()
-  [ "$run" = warm+prepare ] && extra=(--prepare)
+  threads=()
+  cache=$tmp/cache
+  case $run in
+    warm+prepare) extra=(--prepare) ;;
+    cold+prepare:*)
+      # caches of its own, empty (the driver's too); the serial row, then the default or THREADS
+      extra=(--prepare)
+      n=${run#cold+prepare:}
+      [ -n "$n" ] && threads=("CLDNN_BUILD_THREADS=$n")
+      cache=$tmp/cache-$run
+      rm -rf "$cache" "$tmp/pocl-$run" "$tmp/cuda-$run"
+      mkdir -p "$cache" "$tmp/pocl-$run" "$tmp/cuda-$run"
+      threads+=("POCL_CACHE_DIR=$tmp/pocl-$run" "CUDA_CACHE_PATH=$tmp/cuda-$run") ;;
+  esac
   rm -rf "$tmp/db" && mkdir -p "$tmp/db"
-  echo "+ CLDNN_DEVICE=$device CLDNN_CACHE_DIR=<$run cache> CLDNN_DB_PATH=<empty> $bin ${args[*]} ${extra[*]}" >&2
-  if ! CLDNN_DEVICE=$device CLDNN_CACHE_DIR=$tmp/cache CLDNN_DB_PATH=$tmp/db "$bin" "${args[@]}" "${extra[@]}" \
-      > "$tmp/$run.log"; then
+  echo "+ ${threads[*]:+${threads[0]} }CLDNN_DEVICE=$device CLDNN_CACHE_DIR=<$run cache> CLDNN_DB_PATH=<empty>" \
+       "$bin ${args[*]} ${extra[*]}" >&2
+  if ! env "${threads[@]}" CLDNN_DEVICE="$device" CLDNN_CACHE_DIR="$cache" CLDNN_DB_PATH="$tmp/db" "$bin" "${args[@]}" \
+      "${extra[@]}" > "$tmp/$run.log"; then
     echo "$0: the $run run failed" >&2
     status=1
   fi
@@ -57,17 +76,17 @@ for run in cold warm warm+prepare; do
   # field value from the FIRSTITER line
   f() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$line"; }
   if [ -n "$line" ]; then
-    rows+=("| $run | $(f layers) | $(f batch) | $(f handle_ms) | $(f setup_ms) | $(f prepare_ms) | $(f first_ms) | \
+    rows+=("| ${run%%:*} | $(f threads) | $(f layers) | $(f batch) | $(f handle_ms) | $(f setup_ms) | $(f prepare_ms) | $(f first_ms) | \
 $(f steady_ms) | $(f ratio) | $(f built) / $(f loaded) | $(f first_built) / $(f first_loaded) |")
   else
-    rows+=("| $run | FAILED | | | | | | | | | |")
+    rows+=("| ${run%%:*} | FAILED | | | | | | | | | | |")
   fi
 done
 commit=${CLDNN_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 {
   echo "# First iteration vs steady state: ${PREFIX:-resnet50/} convolutions, fwd + bwd-data + bwd-filter"
   echo
-  echo "- command: \`$(echo "${BATCH:+BATCH=$BATCH }${PREFIX:+PREFIX=$PREFIX }${LAYERS:+LAYERS=$LAYERS }perf/run-first-iter.sh -b $build $device")\`"
+  echo "- command: \`$(echo "${STEADY:+STEADY=$STEADY }${THREADS:+THREADS=$THREADS }${BATCH:+BATCH=$BATCH }${PREFIX:+PREFIX=$PREFIX }${LAYERS:+LAYERS=$LAYERS }perf/run-first-iter.sh -b $build $device")\`"
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, host $(uname -srm), $(nproc) cores"
   echo "- device: $dev"
   echo "- each row a new process; cold: empty CLDNN_CACHE_DIR (and driver caches: POCL_CACHE_DIR,"
@@ -76,8 +95,11 @@ commit=${CLDNN_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
   echo "  steady: median of ${STEADY:-3} iterations after the first. Programs: built from source / loaded"
   echo "  from the disk cache (library counters), in the whole run and in iteration 1."
   echo
-  echo "| run | layers | batch | handle | setup | prepare | iteration 1 | steady | iter 1 / steady | programs built / loaded | in iteration 1 |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "  cold+prepare rows: caches of their own, empty; build threads: CLDNN_BUILD_THREADS (each"
+  echo "  Prepare call builds the programs it needs on that many threads)."
+  echo
+  echo "| run | build threads | layers | batch | handle | setup | prepare | iteration 1 | steady | iter 1 / steady | programs built / loaded | in iteration 1 |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
 } > "$tmp/table.md"
 cat "$tmp/table.md"

@@ -29,6 +29,12 @@
 cldnnStatus_t cldnn_error_at(const char* file, int line, cldnnStatus_t s, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
 #define CLDNN_FAIL(s, ...) cldnn_error_at(__FILE__, __LINE__, (s), __VA_ARGS__)
+/* Records text, a last-error string captured on another thread (cldnnGetLastErrorString there:
+** "CLDNN_STATUS_...: detail"), as this thread's last error and returns s; logs nothing (the
+** failure was logged where it was born). */
+cldnnStatus_t cldnn_error_adopt(cldnnStatus_t s, const char* text);
+/* Bytes of a last-error string, its terminator included. */
+#define CLDNN_ERROR_TEXT_MAX 8192
 /* Appends more detail (a build log) to this thread's last error. */
 void cldnn_error_append(const char* text);
 /* Clears this thread's last error: called on entry to every public function. */
@@ -40,9 +46,13 @@ const char* cldnn_cl_error_name(cl_int err);
 cldnnStatus_t cldnn_cl_fail_at(const char* file, int line, cl_int err, const char* what);
 #define CLDNN_CL_FAIL(err, what) cldnn_cl_fail_at(__FILE__, __LINE__, (err), (what))
 
-/* Sets kernel argument i of k to the value of lvalue v, returning the mapped status on failure. */
+/* Sets kernel argument i of k to the value of lvalue v, returning the mapped status on failure. A
+** NULL k is a kernel whose program is being collected for a parallel build (cache.c: only while a
+** Prepare or Find collects, never on a run): nothing to set. */
 #define CLDNN_SETARG(k, i, v)                                                  \
     do {                                                                       \
+        if ((k) == NULL)                                                       \
+            break;                                                             \
         cl_int setarg_e_ = clSetKernelArg((k), (i), sizeof(v), &(v));          \
         if (setarg_e_ != CL_SUCCESS)                                           \
             return CLDNN_CL_FAIL(setarg_e_, "clSetKernelArg");                 \
@@ -115,7 +125,8 @@ cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* 
 
 /* ------------------------------------------------------------------ handle (handle/handle.c) */
 
-struct cldnn_program_set; /* per-context program cache, handle/cache.c */
+struct cldnn_program_set;  /* per-context program cache, handle/cache.c */
+struct cldnn_program_list; /* programs collected for a parallel build, handle/cache.c */
 
 typedef struct {
     cl_program program;
@@ -153,6 +164,9 @@ struct cldnnContext {
     /* Set while a Prepare call runs a solver: cldnn_enqueue_nd builds and binds kernels but
     ** enqueues nothing. */
     int prepare_only;
+    /* Non-NULL between cldnn_program_collect_begin and _end: missing programs are recorded here
+    ** instead of built (their kernels are NULL). */
+    struct cldnn_program_list* collect;
 };
 
 #define CLDNN_SCRATCH_MAX ((size_t)64 << 20)
@@ -234,12 +248,31 @@ cldnnStatus_t cldnn_program_set_attach(cldnnHandle_t h);
 void cldnn_program_set_detach(cldnnHandle_t h);
 /* The disk cache folder in use ("" when disabled), for tests and logs. */
 const char* cldnn_cache_dir(void);
-/* Counters since process start, for tests and logs. */
+/* Counters since process start, for tests and logs. pool_programs: programs a parallel build
+** (more than one thread) made ready, built or loaded. */
 typedef struct {
     uint64_t memory_hits, disk_hits, builds, disk_writes, disk_rejects;
+    uint64_t pool_programs;
 } cldnn_cache_stats;
 void cldnn_cache_stats_get(cldnn_cache_stats* s);
-/* Test hook: forget every in-memory program of contexts with no live handle. */
+/* Parallel program builds. Between begin and end, cldnn_program_get answers a program that is not
+** ready in memory with NULL and records (source, options) in the handle's list, cldnn_kernel_get
+** answers NULL kernels and CLDNN_SETARG skips them: a solver run in prepare-only mode
+** (h->prepare_only) then names every program it needs without building one. End builds or loads
+** the list's programs on cldnn_build_threads() worker threads (the caller when that is 1), each
+** program on one thread, through the same cache (memory, disk, source), and returns the status
+** of the first failing program in list order with that worker's message as this thread's last
+** error; the rest of the list is built all the same. */
+cldnnStatus_t cldnn_program_collect_begin(cldnnHandle_t h);
+cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h);
+/* CLDNN_BUILD_THREADS (1 = serial, at most 64), else min(online CPUs, 8). Read on every call. */
+int cldnn_build_threads(void);
+/* Test hooks. cldnn_cache_test_options: every later program of kernel source `source` ("" or NULL:
+** none) is built with `options` appended (a bad option makes its build fail). cldnn_program_set_keys:
+** the handle's context's ready programs as "source [options]" lines, sorted, into buf; returns
+** their count (0 when out of memory). */
+void cldnn_cache_test_options(const char* source, const char* options);
+int cldnn_program_set_keys(cldnnHandle_t h, char* buf, size_t size);
 
 /* --------------------------------------------------------- embedded kernels (cldnn_kernels.c) */
 
@@ -400,6 +433,15 @@ int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profi
 /* The parameter set for problem pr on dev: the device's table entry for the problem's shape
 ** class, else the heuristic default of its device type. */
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out);
+/* 1 when CLDNN_GEMM_PARAMS (the experiments' override) is set and valid on dev: it answers
+** cldnn_gemm_params_select for every problem, and cldnnGemm does not consult the tuning db. */
+int cldnn_gemm_params_overridden(const cldnn_device_profile* dev);
+/* The key of pr in the find and tuning databases ("gemm:m..-n..-k..-NN-lda..-ldb..-ldc..-b..-f32",
+** "-tf32ok" for TENSOR_OP_MATH:
+** the canonical column-major problem, so a row-major call has the key of its transpose), and
+** the solver name its tuning records go under. */
+void cldnn_gemm_problem_key(const cldnn_gemm_problem* pr, char* buf, size_t size);
+#define CLDNN_GEMM_SOLVER_NAME "gemm_tiled"
 /* Runs pr with explicit parameters (the tuner's and the tests' entry). */
 cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
                                     const cldnn_gemm_buffers* b);

@@ -14,7 +14,11 @@
 ** and cldnnSetDatabasePath choose the folder and CLDNN_FIND_MODE / cldnnSetFindMode the mode;
 ** the modes change what Get and Find do (a planted find-db record reorders Get and answers
 ** DB_OR_BENCHMARK's Find without timing; HEURISTIC times nothing; BENCHMARK records; TUNE fills
-** the tuning db); Prepare builds a run's programs so that the run builds nothing.
+** the tuning db); Prepare builds a run's programs so that the run builds nothing; with 1 and 4
+** build threads (CLDNN_BUILD_THREADS) a cold Prepare and Find build the same programs, disk files
+** and results, and a build error on a worker thread comes back as the call's status and message;
+** cldnnGemm takes a tuning-db record another process wrote, not in HEURISTIC, and ignores a
+** corrupt or invalid one.
 */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -682,6 +686,325 @@ Test(finddb, prepare_builds_the_programs_a_run_uses) {
                      cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, CLDNN_CONVOLUTION_FWD_ALGO_FFT, c.yd));
     sc_free(&c);
     cldnnDestroy(h);
+    remove_dir(dir);
+}
+
+/* ------------------------------------------------------------------ parallel program builds */
+
+/* One child process's account of a cold Prepare (Winograd: its transforms and its GEMM) and a
+** cold Find (every applicable algorithm's programs) with CLDNN_BUILD_THREADS=threads, its own
+** empty program cache and find-db under root: the programs built in each phase, how many the
+** pool made ready, the context's program keys, and y from the prepared algorithm's run. */
+typedef struct {
+    unsigned long long prepare_built, find_built, pool;
+    char keys[16384];
+    float y[SC_X];
+} build_report;
+
+/* Forks a child that fills rep (through a file under root); the child exits 0 when every call
+** succeeded. The parent has made no OpenCL call before forking. */
+static void cold_prepare_in_child(const char* root, int threads, build_report* rep) {
+    char cache[400], db[400], out[400];
+    snprintf(cache, sizeof cache, "%s/cache-%d", root, threads);
+    snprintf(db, sizeof db, "%s/db-%d", root, threads);
+    snprintf(out, sizeof out, "%s/report-%d", root, threads);
+    pid_t kid = fork();
+    cr_assert(kid >= 0, "fork failed");
+    if (kid == 0) {
+        char t[16];
+        snprintf(t, sizeof t, "%d", threads);
+        setenv("CLDNN_BUILD_THREADS", t, 1);
+        setenv("CLDNN_CACHE_DIR", cache, 1);
+        setenv("CLDNN_DB_PATH", db, 1);
+        setenv("CLDNN_FIND_MODE", "BENCHMARK", 1);
+        build_report r;
+        memset(&r, 0, sizeof r);
+        cldnnHandle_t h;
+        if (cldnnCreateDefault(&h) != CLDNN_STATUS_SUCCESS)
+            _exit(2);
+        small_conv c;
+        sc_init(&c, h);
+        const cldnnConvolutionFwdAlgo_t algo = CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
+        cldnn_cache_stats a, b, d;
+        cldnn_cache_stats_get(&a);
+        if (cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd) != CLDNN_STATUS_SUCCESS)
+            _exit(3);
+        cldnn_cache_stats_get(&b);
+        cldnnConvolutionFwdAlgoPerf_t pe[8];
+        int n = 0;
+        if (cldnnFindConvolutionForwardAlgorithmEx(h, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, c.yd, c.y, 0, 8, &n, pe, c.ws,
+                                                   0, c.ws_size) != CLDNN_STATUS_SUCCESS)
+            _exit(4);
+        cldnn_cache_stats_get(&d);
+        float one = 1.0f, zero = 0.0f;
+        sc_poison_y(&c);
+        if (cldnnConvolutionForward(h, &one, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, algo, c.ws, 0, c.ws_size, &zero, c.yd,
+                                    c.y, 0) != CLDNN_STATUS_SUCCESS)
+            _exit(5);
+        cl_command_queue q;
+        cldnnGetQueue(h, &q);
+        if (clEnqueueReadBuffer(q, c.y, CL_TRUE, 0, sizeof r.y, r.y, 0, NULL, NULL) != CL_SUCCESS)
+            _exit(6);
+        r.prepare_built = b.builds - a.builds;
+        r.find_built = d.builds - b.builds;
+        r.pool = d.pool_programs - a.pool_programs;
+        cldnn_program_set_keys(h, r.keys, sizeof r.keys);
+        FILE* f = fopen(out, "wb");
+        if (f == NULL || fwrite(&r, sizeof r, 1, f) != 1 || fclose(f) != 0)
+            _exit(7);
+        _exit(0);
+    }
+    int st = 0;
+    cr_assert_eq(waitpid(kid, &st, 0), kid);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child with %d build threads failed (status %d)", threads,
+              WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    FILE* f = fopen(out, "rb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fread(rep, sizeof *rep, 1, f), 1);
+    fclose(f);
+}
+
+/* The sorted names of dir's files into buf (one a line). */
+static void list_names(const char* dir, char* buf, size_t size) {
+    struct dirent** names = NULL;
+    int n = scandir(dir, &names, NULL, alphasort);
+    cr_assert_geq(n, 0, "cannot list %s", dir);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; ++i) {
+        if (names[i]->d_name[0] != '.')
+            at += (size_t)snprintf(buf + at, at < size ? size - at : 0, "%s\n", names[i]->d_name);
+        free(names[i]);
+    }
+    free(names);
+    cr_assert_lt(at, size);
+}
+
+Test(finddb, parallel_builds_make_what_serial_builds_make, .timeout = 600) {
+    char root[256];
+    temp_dir(root, sizeof root);
+    static build_report serial, parallel;
+    cold_prepare_in_child(root, 1, &serial);
+    cold_prepare_in_child(root, 4, &parallel);
+    cr_assert_geq(serial.prepare_built, 2, "the Winograd Prepare built %llu programs", serial.prepare_built);
+    cr_assert_eq(parallel.prepare_built, serial.prepare_built);
+    cr_assert_gt(serial.find_built, 0, "Find built no program of its other algorithms");
+    cr_assert_eq(parallel.find_built, serial.find_built);
+    cr_assert_eq(serial.pool, 0, "one build thread, yet %llu programs came from a pool", serial.pool);
+    cr_assert_eq(parallel.pool, parallel.prepare_built + parallel.find_built,
+                 "4 build threads made %llu of the %llu programs ready", parallel.pool,
+                 parallel.prepare_built + parallel.find_built);
+    cr_assert_str_eq(parallel.keys, serial.keys, "the contexts hold different programs:\n%s\nagainst\n%s",
+                     parallel.keys, serial.keys);
+    static char a[16384], b[16384];
+    char d1[400], d4[400];
+    snprintf(d1, sizeof d1, "%s/cache-1", root);
+    snprintf(d4, sizeof d4, "%s/cache-4", root);
+    list_names(d1, a, sizeof a);
+    list_names(d4, b, sizeof b);
+    cr_assert_str_eq(a, b, "the disk caches differ:\n%s\nagainst\n%s", a, b);
+    int files = 0;
+    for (const char* p = a; *p; ++p)
+        files += *p == '\n';
+    cr_assert_eq((unsigned long long)files, serial.prepare_built + serial.find_built, "%d cache files for %llu builds",
+                 files, serial.prepare_built + serial.find_built);
+    cr_assert_eq(memcmp(parallel.y, serial.y, sizeof serial.y), 0, "y differs between 1 and 4 build threads");
+    for (int i = 0; i < SC_X; ++i)
+        cr_assert(isfinite(serial.y[i]), "y[%d] = %g: the run did not write it", i, (double)serial.y[i]);
+    remove_dir(root);
+}
+
+/* Prepare with the programs of gemm/gemm.cl given a bad build option: the status and message of
+** that build, made on a worker thread, come back from the call, the same with 1 and 4 threads;
+** the programs of the same list that build are kept, and Prepare succeeds once the option is gone. */
+Test(finddb, a_build_error_on_a_worker_thread_comes_back_with_its_message) {
+    char dir[256];
+    temp_dir(dir, sizeof dir);
+    setenv("CLDNN_DB_PATH", dir, 1);
+    const cldnnConvolutionFwdAlgo_t algo = CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
+    char first[2][CLDNN_ERROR_TEXT_MAX];
+    const char* threads[2] = {"1", "4"};
+    for (int t = 0; t < 2; ++t) {
+        setenv("CLDNN_BUILD_THREADS", threads[t], 1);
+        cldnnHandle_t h;
+        FX_OK(cldnnCreateDefault(&h)); /* its own context: nothing in memory */
+        small_conv c;
+        sc_init(&c, h);
+        cldnn_cache_test_options("gemm/gemm.cl", "-cl-cldnn-no-such-option");
+        cldnn_cache_stats a, b;
+        cldnn_cache_stats_get(&a);
+        cldnnStatus_t st = cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd);
+        cldnn_cache_stats_get(&b);
+        char why[CLDNN_ERROR_TEXT_MAX];
+        cldnnGetLastErrorString(why, sizeof why);
+        cr_assert_eq(st, CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED, "%s threads: Prepare gave %s: %s", threads[t],
+                     cldnnGetErrorString(st), why);
+        cr_assert_not_null(strstr(why, "building gemm/gemm.cl"), "the message names no program: %s", why);
+        cr_assert_not_null(strstr(why, "-cl-cldnn-no-such-option"), "the message lacks the options: %s", why);
+        cr_assert_eq(strncmp(why, "CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED: ", 48), 0, "message: %s", why);
+        snprintf(first[t], sizeof first[t], "%.*s", (int)strcspn(why, "\n"), why);
+        /* the winograd.cl program of the same list is ready (from the pool with 4 threads, where
+        ** every build, the failing one included, ran on a worker: the message crossed threads) */
+        char keys[8192];
+        cldnn_program_set_keys(h, keys, sizeof keys);
+        cr_assert_not_null(strstr(keys, "conv/winograd.cl ["), "winograd.cl was not kept:\n%s", keys);
+        cr_assert_null(strstr(keys, "gemm/gemm.cl ["), "a failed program stayed in memory:\n%s", keys);
+        cr_assert_eq(b.pool_programs - a.pool_programs, t == 0 ? 0u : 1u, "%s threads: %llu pool programs",
+                     threads[t], (unsigned long long)(b.pool_programs - a.pool_programs));
+        cldnn_cache_test_options(NULL, NULL);
+        FX_OK(cldnnConvolutionForwardPrepare(h, c.xd, c.wd, c.cd, algo, c.yd));
+        float one = 1.0f, zero = 0.0f;
+        sc_poison_y(&c);
+        FX_OK(cldnnConvolutionForward(h, &one, c.xd, c.x, 0, c.wd, c.w, 0, c.cd, algo, c.ws, 0, c.ws_size, &zero,
+                                      c.yd, c.y, 0));
+        cr_assert(sc_y_written(&c));
+        sc_free(&c);
+        cldnnDestroy(h);
+    }
+    cr_assert_str_eq(first[1], first[0], "4 threads reported \"%s\", 1 thread \"%s\"", first[1], first[0]);
+    remove_dir(dir);
+}
+
+/* ------------------------------------------------------------------ GEMM and the tuning db */
+
+#define TG_M 40
+#define TG_N 24
+#define TG_K 33
+
+/* One cldnnGemm problem (column-major NN, packed) with seeded inputs and its double reference. */
+typedef struct {
+    cl_mem a, b, c;
+    float ha[TG_M * TG_K], hb[TG_K * TG_N];
+    double want[TG_M * TG_N], mag[TG_M * TG_N];
+} tg_problem;
+
+static void tg_init(tg_problem* t, cldnnHandle_t h) {
+    for (int i = 0; i < TG_M * TG_K; ++i)
+        t->ha[i] = fx_uniform(-1.0, 1.0);
+    for (int i = 0; i < TG_K * TG_N; ++i)
+        t->hb[i] = fx_uniform(-1.0, 1.0);
+    for (int j = 0; j < TG_N; ++j)
+        for (int i = 0; i < TG_M; ++i) {
+            double acc = 0.0, mag = 0.0;
+            for (int p = 0; p < TG_K; ++p) {
+                acc += (double)t->ha[i + p * TG_M] * (double)t->hb[p + j * TG_K];
+                mag += fabs((double)t->ha[i + p * TG_M] * (double)t->hb[p + j * TG_K]);
+            }
+            t->want[i + j * TG_M] = acc;
+            t->mag[i + j * TG_M] = mag;
+        }
+    cl_int err;
+    t->a = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof t->ha, t->ha, &err);
+    t->b = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof t->hb, t->hb, &err);
+    t->c = clCreateBuffer(h->context, CL_MEM_READ_WRITE, TG_M * TG_N * 4, NULL, &err);
+    cr_assert(t->a && t->b && t->c);
+}
+
+/* Runs the problem on C poisoned with NaN and requires C to match the reference. */
+static void tg_run(tg_problem* t, cldnnHandle_t h, const char* ctx) {
+    static float nan_c[TG_M * TG_N], got[TG_M * TG_N];
+    for (int i = 0; i < TG_M * TG_N; ++i)
+        nan_c[i] = NAN;
+    cr_assert_eq(clEnqueueWriteBuffer(h->queue, t->c, CL_TRUE, 0, sizeof nan_c, nan_c, 0, NULL, NULL), CL_SUCCESS);
+    const float one = 1.0f, zero = 0.0f;
+    FX_OK(cldnnGemm(h, CLDNN_COL_MAJOR, CLDNN_OP_N, CLDNN_OP_N, TG_M, TG_N, TG_K, &one, t->a, 0, TG_M, t->b, 0, TG_K,
+                    &zero, t->c, 0, TG_M, CLDNN_DATA_FLOAT));
+    cr_assert_eq(clEnqueueReadBuffer(h->queue, t->c, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < TG_M * TG_N; ++i)
+        FX_ASSERT(fabs((double)got[i] - t->want[i]) <= 1e-5 * t->mag[i] + 1e-6, "%s: C[%d] = %.9g, want %.9g", ctx, i,
+                  (double)got[i], t->want[i]);
+}
+
+/* Records key -> value in dir's tuning db for device dev from a child process (as cldnn-tune gemm
+** --db does in its own), then makes this process forget what it read so that the file answers. */
+static void tg_record_elsewhere(const char* dir, const char* dev, const char* key, const char* value) {
+    fflush(stderr);
+    pid_t kid = fork();
+    cr_assert(kid >= 0, "fork failed");
+    if (kid == 0) {
+        cldnn_db_put(dir, dev, CLDNN_DB_TUNE, key, value); /* files only: no OpenCL in the child */
+        _exit(0);
+    }
+    int st = 0;
+    cr_assert_eq(waitpid(kid, &st, 0), kid);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    cldnn_db_reset();
+}
+
+/* 1 when the log holds `what` past byte `from`. */
+static int log_has_after(const char* path, long from, const char* what) {
+    char* s = slurp(path);
+    int r = (long)strlen(s) >= from && strstr(s + from, what) != NULL;
+    free(s);
+    return r;
+}
+
+static long log_size(const char* path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : 0;
+}
+
+Test(finddb, gemm_takes_its_parameters_from_the_tuning_db) {
+    char dir[256], log[600];
+    unsetenv("CLDNN_GEMM_PARAMS"); /* the experiments' override would answer instead of the db */
+    start_logged(dir, sizeof dir, log, sizeof log, NULL);
+    cldnnHandle_t h = fx_handle();
+    static tg_problem t;
+    tg_init(&t, h);
+    cldnn_gemm_problem pr;
+    memset(&pr, 0, sizeof pr);
+    pr.m = TG_M, pr.n = TG_N, pr.k = TG_K, pr.lda = TG_M, pr.ldb = TG_K, pr.ldc = TG_M, pr.batch = 1;
+    char key[256], tkey[400], def_s[96], tuned_s[96], want[600];
+    cldnn_gemm_problem_key(&pr, key, sizeof key);
+    snprintf(tkey, sizeof tkey, "%s|%s", key, CLDNN_GEMM_SOLVER_NAME);
+    cldnn_gemm_params def;
+    cldnn_gemm_params_select(&pr, &h->prof, &def);
+    cldnn_gemm_params_format(&def, def_s, sizeof def_s);
+    /* a tuned record that differs from the table's choice in its tile */
+    static cldnn_gemm_params space[4096];
+    size_t ns = cldnn_gemm_param_space(&h->prof, space, 4096), pick = ns;
+    for (size_t i = 0; i < ns && i < 4096 && pick == ns; ++i)
+        if (space[i].mwg <= 64 && space[i].nwg <= 64 && (space[i].mwg != def.mwg || space[i].nwg != def.nwg ||
+                                                          space[i].kwg != def.kwg))
+            pick = i;
+    cr_assert_lt(pick, ns, "no candidate differs from the table's %s", def_s);
+    cldnn_gemm_params_format(&space[pick], tuned_s, sizeof tuned_s);
+
+    /* no record: the table's parameters */
+    long at = log_size(log);
+    tg_run(&t, h, "no record");
+    snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (table)", key, def_s);
+    cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+
+    /* the record another process wrote gives the parameters */
+    tg_record_elsewhere(dir, h->prof.key, tkey, tuned_s);
+    at = log_size(log);
+    tg_run(&t, h, "tuned record");
+    snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (tuning db)", key, tuned_s);
+    cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+
+    /* HEURISTIC reads no database */
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_HEURISTIC));
+    at = log_size(log);
+    tg_run(&t, h, "HEURISTIC");
+    snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (table)", key, def_s);
+    cr_assert(log_has_after(log, at, want), "HEURISTIC: no \"%s\" in the log", want);
+    FX_OK(cldnnSetFindMode(h, CLDNN_FIND_MODE_DB_OR_HEURISTIC));
+
+    /* a record that does not parse, then one that is not valid on the device: ignored */
+    const char* bad[2] = {"64x64x16-16x16-banana", "64x64x16-48x8-4x4-4x4-0x0-s0"}; /* 48 does not divide 64 */
+    for (int i = 0; i < 2; ++i) {
+        tg_record_elsewhere(dir, h->prof.key, tkey, bad[i]);
+        at = log_size(log);
+        tg_run(&t, h, bad[i]);
+        snprintf(want, sizeof want, "the record \"%s\" for %s is not valid here: ignored", bad[i], key);
+        cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+        snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (table)", key, def_s);
+        cr_assert(log_has_after(log, at, want), "%s: no \"%s\" in the log", bad[i], want);
+    }
+    clReleaseMemObject(t.a);
+    clReleaseMemObject(t.b);
+    clReleaseMemObject(t.c);
     remove_dir(dir);
 }
 

@@ -5,7 +5,8 @@
 **                    -u sh -v sw [common flags]
 **
 ** Flags follow MIOpenDriver's pool mode: -y / -x window, -p / -q padding, -u / -v stride (height /
-** width), -m the mode (the cldnnPoolingMode_t numbers 0..3 work too), -N the cldnnNanPropagation_t.
+** width), -m the mode (the cldnnPoolingMode_t numbers 0..3 work too, and the case files' avgx and
+** maxdet), -N the cldnnNanPropagation_t.
 ** The tensor (-D, -n -c -H -W, -L) is x, 4-d; y has the dims cldnnGetPooling2dForwardOutputDim
 ** gives, in the same layout. The lines the library prints with CLDNN_LOG_CMD=1 (`cldnn-bench pool
 ** -F 1 -m max -N 0 -y 3 -x 3 -p 1 -q 1 -u 2 -v 2 -A 1 -B 0 -D 32x64x112x112 -d float`) run as they
@@ -34,7 +35,7 @@
 
 static const bench_flag k_flags[] = {
     {"-F", BENCH_FLAG_INT, "0", "1 forward, 2 backward, 0 both"},
-    {"-m", BENCH_FLAG_STRING, "max", "max|avg|avg_exclude|max_det (or 0..3, cldnnPoolingMode_t) or all"},
+    {"-m", BENCH_FLAG_STRING, "max", "max|avg|avg_exclude|max_det (or avgx, maxdet; 0..3, cldnnPoolingMode_t) or all"},
     {"-N", BENCH_FLAG_INT, "0", "0 NaNs skipped, 1 NaNs propagate (cldnnNanPropagation_t)"},
     {"-y", BENCH_FLAG_INT, "3", "window height"},
     {"-x", BENCH_FLAG_INT, "3", "window width"},
@@ -184,13 +185,19 @@ static void pool_one(pool_run* r, int mode, int backward) {
     bench_report(o, &res);
 }
 
-/* Parses -m: a name, a number 0..3, or "all" (-1). Returns -2 when unknown. */
+/* The case files' spellings (perf/shapes/ops-nets.csv, perf/baselines/cudnn_ops.c and the result
+** tables use them), accepted as they are so that perf/ops_cases.py passes a case's mode through. */
+static const char* const k_mode_aliases[4] = {NULL, NULL, "avgx", "maxdet"};
+
+/* Parses -m: a name or alias, a number 0..3, or "all" (-1). Returns -2 when unknown. */
 static int parse_mode(const char* s) {
     if (strcmp(s, "all") == 0) return -1;
     for (int k = 0; k < 4; k++) {
         char num[4];
         snprintf(num, sizeof num, "%d", k);
-        if (strcmp(s, num) == 0 || strcmp(s, k_mode_names[k]) == 0) return k;
+        if (strcmp(s, num) == 0 || strcmp(s, k_mode_names[k]) == 0 ||
+            (k_mode_aliases[k] && strcmp(s, k_mode_aliases[k]) == 0))
+            return k;
     }
     return -2;
 }
@@ -199,7 +206,7 @@ static int pool_bench(bench_ctx* ctx, const bench_opts* opts, const bench_args* 
     int only = parse_mode(bench_arg_str(args, "-m"));
     long long F = bench_arg_int(args, "-F", 0), N = bench_arg_int(args, "-N", 0);
     if (only == -2) {
-        fprintf(stderr, "cldnn-bench pool: -m %s: expected max, avg, avg_exclude, max_det, 0..3 or all\n",
+        fprintf(stderr, "cldnn-bench pool: -m %s: expected max, avg, avg_exclude (avgx), max_det (maxdet), 0..3 or all\n",
                 bench_arg_str(args, "-m"));
         return 2;
     }

@@ -3,7 +3,7 @@
 ** the winners as rows of the library's parameter tables.
 **
 **   cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1]
-**                   [--budget SECONDS] [--iters N] [--quiet]
+**                   [--budget SECONDS] [--iters N] [--quiet] [--db]
 **   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] [--quiet]
 **   cldnn-tune db --shapes FILE [--prefix NAME] [--batch N] [-F MASK] [--budget SECONDS]
 **                 [--per-problem SECONDS] [--iters N] [--ws-max MiB] [--md FILE]
@@ -43,6 +43,12 @@
 ** size (rounded up to a power of two) are skipped. Progress goes to stderr; the result lines
 ** go to stdout:
 **     best <shape> class <class> <params> <TFLOP/s> (default <params> <TFLOP/s>, x<speedup>)
+** With --db each shape's winner (the default when nothing beat it) is also recorded in the user
+** tuning db (CLDNN_DB_PATH, else the user folder) under the key of the packed column-major
+** problem (lda = m or k, ldb = k or n, ldc = m, batch 1: cldnn_gemm_problem_key) and the solver
+** gemm_tiled, where later cldnnGemm calls of that problem, in any process, take it (find modes
+** other than HEURISTIC); a shape that already has a user record is not searched again (resume)
+** and prints `resumed <shape> <params>`.
 ** The device is CLDNN_DEVICE's (see the README). Links the static library for the internal
 ** parameter API.
 */
@@ -151,7 +157,9 @@ static double time_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const c
     return time_calls(h, run_gemm_ctx, &c, iters);
 }
 
-static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, int quiet) {
+static int db_user_record(cldnnHandle_t h, const char* key, const char* solver, char* value, size_t size);
+
+static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, int quiet, int db) {
     cldnn_gemm_problem pr;
     memset(&pr, 0, sizeof pr);
     pr.m = s->m;
@@ -165,6 +173,14 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
     pr.batch = 1;
     pr.alpha = 1.0f;
     pr.beta = 0.0f;
+    char key[256], rec[128];
+    cldnn_gemm_problem_key(&pr, key, sizeof key);
+    if (db && db_user_record(h, key, CLDNN_GEMM_SOLVER_NAME, rec, sizeof rec)) {
+        printf("resumed %lldx%lldx%lld %c%c %s (tuning db: %s)\n", s->m, s->n, s->k, s->ta ? 'T' : 'N',
+               s->tb ? 'T' : 'N', rec, key);
+        fflush(stdout);
+        return 0;
+    }
     size_t na = (size_t)(s->m * s->k), nb = (size_t)(s->k * s->n), nc = (size_t)(s->m * s->n);
     float* A = malloc(na * 4);
     float* B = malloc(nb * 4);
@@ -283,6 +299,10 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
            flops / t_best * 1e-12, ds, flops / t_def * 1e-12, t_def / t_best, tried, rejected, failed);
     printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d}\n", best.mwg, best.nwg, best.kwg, best.mdimc,
            best.ndimc, best.vwm, best.vwn, best.vwa, best.vwb, best.pada, best.padb);
+    if (db) {
+        cldnn_tunedb_put(h, key, CLDNN_GEMM_SOLVER_NAME, bs);
+        printf("    tuning db: %s|%s %s\n", key, CLDNN_GEMM_SOLVER_NAME, bs);
+    }
     fflush(stdout);
     clReleaseMemObject(bufs.a);
     clReleaseMemObject(bufs.b);
@@ -959,7 +979,7 @@ int main(int argc, char** argv) {
         return main_db(argc, argv);
     if (argc < 2 || strcmp(argv[1], "gemm") != 0) {
         fprintf(stderr, "usage: cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1] "
-                        "[--budget SECONDS] [--iters N] [--quiet]\n"
+                        "[--budget SECONDS] [--iters N] [--quiet] [--db]\n"
                         "       cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] "
                         "[--quiet]\n");
         return 2;
@@ -968,12 +988,13 @@ int main(int argc, char** argv) {
     int nshapes = 0;
     shape one = {1024, 1024, 1024, 0, 0};
     double budget = 120.0;
-    int iters = 50, quiet = 0;
+    int iters = 50, quiet = 0, db = 0;
     for (int i = 2; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--quiet") == 0) {
-            quiet = 1;
+        if (strcmp(a, "--quiet") == 0 || strcmp(a, "--db") == 0) {
+            quiet |= strcmp(a, "--quiet") == 0;
+            db |= strcmp(a, "--db") == 0;
             continue;
         }
         if (v == NULL) {
@@ -1014,13 +1035,14 @@ int main(int argc, char** argv) {
         return 1;
     }
     cldnn_gemm_params tmp[1];
-    printf("# cldnn-tune gemm on %s (driver %s, %u compute units); space of %zu candidates\n", h->prof.name,
-           h->prof.driver, (unsigned)h->prof.compute_units, cldnn_gemm_param_space(&h->prof, tmp, 0));
+    printf("# cldnn-tune gemm on %s (driver %s, %u compute units); space of %zu candidates%s%s\n", h->prof.name,
+           h->prof.driver, (unsigned)h->prof.compute_units, cldnn_gemm_param_space(&h->prof, tmp, 0),
+           db ? "; winners recorded in the tuning db of " : "", db ? (h->db_dir[0] ? h->db_dir : "memory only") : "");
     int status = 0;
     for (int i = 0; i < nshapes; ++i) {
         fprintf(stderr, "shape %d/%d: %lldx%lldx%lld %c%c\n", i + 1, nshapes, shapes[i].m, shapes[i].n, shapes[i].k,
                 shapes[i].ta ? 'T' : 'N', shapes[i].tb ? 'T' : 'N');
-        status |= tune_gemm(h, &shapes[i], budget, iters, quiet);
+        status |= tune_gemm(h, &shapes[i], budget, iters, quiet, db);
     }
     cldnnDestroy(h);
     return status;

@@ -544,14 +544,43 @@ static int perf_cmp(const void* a, const void* b) {
     return x->algo - y->algo;
 }
 
-/* Find: every algorithm Get lists as applicable is run once (building its kernels), then timed
-** as the best of a few runs (host clock around enqueue + clFinish); sorted fastest first. */
+/* Builds the programs solvers s[0..n) need for p together (cache.c's parallel builds): each solver
+** runs once in prepare-only mode while the handle collects the programs it lacks, then the list is
+** built on the build threads. Returns the build's status; a solver that fails while collecting is
+** left for its real run to report. */
+static cldnnStatus_t prebuild(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_solver* const* s, int n,
+                              const cldnn_conv_buffers* b) {
+    CLDNN_TRY(cldnn_program_collect_begin(h));
+    const int was = h->prepare_only;
+    h->prepare_only = 1;
+    for (int i = 0; i < n; ++i) {
+        _Alignas(16) unsigned char params[256];
+        solver_params(s[i], p, params);
+        if (s[i]->run(h, p, params, b) != CLDNN_STATUS_SUCCESS)
+            cldnn_error_clear();
+    }
+    h->prepare_only = was;
+    return cldnn_program_collect_end(h);
+}
+
+/* Find: the programs of every algorithm Get lists as applicable (and the workspace fits) are built
+** together, then each algorithm is run once (binding its kernels) and timed as the best of a few
+** runs (host clock around enqueue + clFinish); sorted fastest first. */
 static cldnnStatus_t conv_find(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b, perf_entry* out,
                                int* count) {
     int n = conv_get(p, out);
     cl_int e = clFinish(h->queue);
     if (e != CL_SUCCESS)
         return CLDNN_CL_FAIL(e, "clFinish");
+    conv_family fam = family(p->dir);
+    const cldnn_solver* cand[16];
+    int ncand = 0;
+    for (int i = 0; i < n && ncand < 16; ++i)
+        if (out[i].status == CLDNN_STATUS_SUCCESS && out[i].memory <= b->ws_size &&
+            solver_for(&fam, p, out[i].algo, &cand[ncand]) == CLDNN_STATUS_SUCCESS)
+            ncand++;
+    if (prebuild(h, p, cand, ncand, b) != CLDNN_STATUS_SUCCESS)
+        cldnn_error_clear(); /* each algorithm's own run below reports its failure */
     for (int i = 0; i < n; ++i) {
         if (out[i].status != CLDNN_STATUS_SUCCESS)
             continue;
@@ -1077,7 +1106,8 @@ static cldnnStatus_t find_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_d
 }
 
 /* Prepare: the run call's problem and solver with no buffers; the solver runs with the handle in
-** prepare-only mode, so it builds or loads its programs and binds its kernels but enqueues nothing. */
+** prepare-only mode twice: first naming the programs it needs, which are then built or loaded
+** together (prebuild: CLDNN_BUILD_THREADS), then binding its kernels. Nothing is enqueued. */
 static cldnnStatus_t prepare_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_descs* d,
                                   const struct cldnnConvolutionStruct* cd, int algo) {
     cldnn_conv_problem p;
@@ -1092,9 +1122,12 @@ static cldnnStatus_t prepare_call(cldnnHandle_t h, cldnn_conv_dir dir, const con
     _Alignas(16) unsigned char params[256];
     solver_params(s, &p, params);
     const double t0 = now_ms();
-    h->prepare_only = 1;
-    cldnnStatus_t st = s->run(h, &p, params, &b);
-    h->prepare_only = 0;
+    cldnnStatus_t st = prebuild(h, &p, &s, 1, &b);
+    if (st == CLDNN_STATUS_SUCCESS) {
+        h->prepare_only = 1;
+        st = s->run(h, &p, params, &b);
+        h->prepare_only = 0;
+    }
     cldnn_log(CLDNN_LOG_INFO, "prepare %s: algo %s, solver %s: %s in %.1f ms", p.key, fam.algo_names[algo], s->name,
               st == CLDNN_STATUS_SUCCESS ? "programs ready" : cldnnGetErrorString(st), now_ms() - t0);
     return st;

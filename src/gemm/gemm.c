@@ -4,9 +4,13 @@
 ** A call is validated (enums, sizes, leading dimensions, strides, buffer extents with 64-bit
 ** overflow checks), turned into the canonical column-major problem (a row-major product is the
 ** column-major product of the transposes with A and B swapped), and run by the GEMM family's
-** solver table. Today the table has one solver, gemm_tiled (kernels/gemm/gemm.cl), whose
-** parameters come from the device table in gemm_params.c; the global load widths are lowered at
-** run time to what the leading dimensions, offsets and batch strides allow.
+** solver table: gemm_mma_tf32 (TF32 tensor cores, under TENSOR_OP_MATH for FLOAT data where the
+** device has them; its own parameters, gemm_mma.c), then gemm_tiled (kernels/gemm/gemm.cl), whose
+** parameters come from the tuning db when it holds a record for the problem's key and the solver
+** (db.c; cldnn-tune gemm --db writes them; never in the HEURISTIC find mode, nor under the
+** CLDNN_GEMM_PARAMS override), else from the device table in gemm_params.c. A record that does not
+** parse or is not valid on the device is ignored with a log line. The global load widths are
+** lowered at run time to what the leading dimensions, offsets and batch strides allow.
 **
 ** Data: FLOAT, or HALF as storage (A, B and C half, byte offsets multiples of 2, alpha and beta
 ** float host values, products summed in float, C rounded once when stored; -DDATA_HALF=1).
@@ -46,7 +50,7 @@ static cldnnStatus_t check_operand(cldnnHandle_t h, const char* name, cl_mem m, 
     return cldnn_check_buffer(h, m, off, es, (uint64_t)span * es, name);
 }
 
-static void problem_key(const cldnn_gemm_problem* p, char* buf, size_t size) {
+void cldnn_gemm_problem_key(const cldnn_gemm_problem* p, char* buf, size_t size) {
     snprintf(buf, size, "gemm:m%lld-n%lld-k%lld-%c%c-lda%lld-ldb%lld-ldc%lld-b%lld-%s%s%s%s", (long long)p->m,
              (long long)p->n, (long long)p->k, p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', (long long)p->lda,
              (long long)p->ldb, (long long)p->ldc, (long long)p->batch, cldnn_dtype_key(p->dtype),
@@ -200,7 +204,7 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 static const cldnn_solver gemm_solvers[] = {
     {"gemm_mma_tf32", -1, cldnn_gemm_mma_applicable, NULL, cldnn_gemm_mma_defaults, sizeof(cldnn_gemm_mma_params),
      cldnn_gemm_mma_run},
-    {"gemm_tiled", -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
+    {CLDNN_GEMM_SOLVER_NAME, -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
 };
 
 /* The GEMM family's heuristic choice for an internal product (convolution's GEMM-based solvers):
@@ -219,6 +223,38 @@ cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, c
     cldnn_gemm_params prm;
     cldnn_gemm_params_select(g, &h->prof, &prm);
     return cldnn_gemm_run_params(h, g, &prm, b);
+}
+
+/* Picks p's solver and runs it with its defaults, except that gemm_tiled takes the tuning db's
+** parameters for (key, gemm_tiled) when the handle's find mode reads the databases, the
+** CLDNN_GEMM_PARAMS override is off and the record is valid here. */
+static cldnnStatus_t gemm_run(cldnnHandle_t h, const cldnn_gemm_problem* p, const cldnn_gemm_buffers* b,
+                              const char* key) {
+    const size_t n = sizeof gemm_solvers / sizeof gemm_solvers[0];
+    const cldnn_solver* s = cldnn_solver_pick(gemm_solvers, n, p, &h->prof, key);
+    if (s == NULL)
+        return CLDNN_STATUS_NOT_SUPPORTED;
+    if (strcmp(s->name, CLDNN_GEMM_SOLVER_NAME) != 0) /* gemm_mma_tf32: its own parameter table */
+        return cldnn_solver_run_default(h, gemm_solvers, n, p, b, key);
+    cldnn_gemm_params q;
+    s->default_params(p, &h->prof, &q);
+    const char* from = cldnn_gemm_params_overridden(&h->prof) ? "CLDNN_GEMM_PARAMS" : "table";
+    char v[128];
+    if (!cldnn_gemm_params_overridden(&h->prof) && cldnn_tunedb_get(h, key, s->name, v, sizeof v)) {
+        cldnn_gemm_params t;
+        if (cldnn_gemm_params_parse(v, &t) && cldnn_gemm_params_valid(&t, &h->prof)) {
+            q = t;
+            from = "tuning db";
+        } else {
+            cldnn_log(CLDNN_LOG_INFO, "tune-db: the record \"%s\" for %s is not valid here: ignored", v, key);
+        }
+    }
+    if (cldnn_log_level() >= CLDNN_LOG_DEBUG) {
+        char ps[96];
+        cldnn_gemm_params_format(&q, ps, sizeof ps);
+        cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s, parameters %s (%s)", key, s->name, ps, from);
+    }
+    return s->run(h, p, &q, b);
 }
 
 /* ---- public entry points */
@@ -295,9 +331,9 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
                       (long long)lda, (long long)ldb, (long long)ldc, (double)p.alpha, (double)p.beta,
                       " --batch ", (long long)batch, dt == CLDNN_DATA_HALF ? " -d half" : "");
     char key[256];
-    problem_key(&p, key, sizeof key);
+    cldnn_gemm_problem_key(&p, key, sizeof key);
     cldnn_gemm_buffers bufs = {ma, mb, C};
-    return cldnn_solver_run_default(h, gemm_solvers, sizeof gemm_solvers / sizeof gemm_solvers[0], &p, &bufs, key);
+    return gemm_run(h, &p, &bufs, key);
 }
 
 cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA, cldnnOperation_t transB,

@@ -95,6 +95,11 @@ static void read_override(void) {
     override_set = env && *env && cldnn_gemm_params_parse(env, &override_params);
 }
 
+int cldnn_gemm_params_overridden(const cldnn_device_profile* dev) {
+    pthread_once(&override_once, read_override);
+    return override_set && cldnn_gemm_params_valid(&override_params, dev);
+}
+
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out) {
     /* CLDNN_GEMM_PARAMS (a cldnn_gemm_params_format string, read once per process) overrides the
     ** table for every problem: for experiments and bench comparisons, ignored when not valid on

@@ -8,7 +8,20 @@
 **
 ** Memory: one program set per cl_context, shared by every handle on that context and released
 ** with the last of them. A program is keyed by (source path, build options). One mutex guards
-** every set; a build happens under it, so two threads never build the same program twice.
+** every set, but no build runs under it: a missing program gets an entry marked as building, the
+** thread that made it builds (or loads) outside the lock, and a thread that wants the same
+** program meanwhile waits on the condition variable. So threads build different programs at
+** once and never the same program twice; a failed build removes its entry (the next call tries
+** again).
+**
+** Parallel builds (Prepare, Find): a handle can collect the programs a solver run needs instead
+** of building them one by one (cldnn_program_collect_begin: a missing program is recorded and
+** answered with NULL, and so is its kernel). cldnn_program_collect_end then builds the list on a
+** pool of host threads (the caller waits), each calling clBuildProgram on its own cl_program
+** through the path above: CLDNN_BUILD_THREADS threads (default min(CPUs, 8), at most one per
+** program; 1 builds serially on the caller).
+** What it produces does not depend on the thread count: the same entries, the same disk files;
+** a failure is reported as the first failing program of the list, with the worker's message.
 **
 ** Disk: a built program's binary is stored in the cache folder under a name hashed from its key:
 **   library version, platform, device name, vendor id, driver version, options, source hash.
@@ -25,13 +38,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CACHE_MAGIC "CLDNNPRG"
 #define CACHE_FORMAT 1u
 #define CACHE_MAX_FILE (512u << 20)
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static cldnn_cache_stats stats;
+static pthread_cond_t cache_built = PTHREAD_COND_INITIALIZER; /* an entry left the building state */
+static cldnn_cache_stats stats; /* updated with atomics: builds run outside cache_lock */
+
+static void stat_add(uint64_t* counter) { __atomic_fetch_add(counter, 1u, __ATOMIC_RELAXED); }
+
+/* Test hook (cldnn_cache_test_options): options appended to the programs of one source. */
+static char test_source[256], test_options[256];
 
 /* ------------------------------------------------------------------ sources */
 
@@ -143,8 +163,9 @@ static cldnnStatus_t source_get(const char* path, const expanded_source** out) {
 /* ------------------------------------------------------------ program sets */
 
 typedef struct {
-    char* key; /* "path\noptions" */
-    cl_program program;
+    char* key;          /* "path\noptions" */
+    cl_program program; /* NULL while building */
+    int building;       /* a thread is building or loading it outside cache_lock */
 } program_entry;
 
 struct cldnn_program_set {
@@ -152,7 +173,7 @@ struct cldnn_program_set {
     cl_context context;
     cl_device_id device;
     int refs;
-    program_entry* entries;
+    program_entry** entries; /* heap entries: a builder keeps its pointer across the unlock */
     int n, cap;
 };
 
@@ -192,8 +213,9 @@ void cldnn_program_set_detach(cldnnHandle_t h) {
         if (*pp)
             *pp = s->next;
         for (int i = 0; i < s->n; ++i) {
-            clReleaseProgram(s->entries[i].program);
-            free(s->entries[i].key);
+            clReleaseProgram(s->entries[i]->program);
+            free(s->entries[i]->key);
+            free(s->entries[i]);
         }
         free(s->entries);
         clReleaseContext(s->context);
@@ -203,9 +225,46 @@ void cldnn_program_set_detach(cldnnHandle_t h) {
 }
 
 void cldnn_cache_stats_get(cldnn_cache_stats* out) {
+    out->memory_hits = __atomic_load_n(&stats.memory_hits, __ATOMIC_RELAXED);
+    out->disk_hits = __atomic_load_n(&stats.disk_hits, __ATOMIC_RELAXED);
+    out->builds = __atomic_load_n(&stats.builds, __ATOMIC_RELAXED);
+    out->disk_writes = __atomic_load_n(&stats.disk_writes, __ATOMIC_RELAXED);
+    out->disk_rejects = __atomic_load_n(&stats.disk_rejects, __ATOMIC_RELAXED);
+    out->pool_programs = __atomic_load_n(&stats.pool_programs, __ATOMIC_RELAXED);
+}
+
+void cldnn_cache_test_options(const char* source, const char* options) {
     pthread_mutex_lock(&cache_lock);
-    *out = stats;
+    snprintf(test_source, sizeof test_source, "%s", source ? source : "");
+    snprintf(test_options, sizeof test_options, "%s", options ? options : "");
     pthread_mutex_unlock(&cache_lock);
+}
+
+static int key_cmp(const void* a, const void* b) {
+    return strcmp(*(const char* const*)a, *(const char* const*)b);
+}
+
+int cldnn_program_set_keys(cldnnHandle_t h, char* buf, size_t size) {
+    pthread_mutex_lock(&cache_lock);
+    const struct cldnn_program_set* s = h->programs;
+    size_t at = 0;
+    int n = 0;
+    if (size)
+        buf[0] = '\0';
+    /* sorted: the set's order is the order builds started, which threads make vary */
+    const char** keys = (const char**)malloc((size_t)(s->n ? s->n : 1) * sizeof *keys);
+    for (int i = 0; keys && i < s->n; ++i)
+        if (!s->entries[i]->building)
+            keys[n++] = s->entries[i]->key;
+    if (keys)
+        qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+    for (int i = 0; i < n; ++i) {
+        const char* nl = strchr(keys[i], '\n');
+        at = cldnn_appendf(buf, size, at, "%.*s [%s]\n", (int)(nl - keys[i]), keys[i], nl + 1);
+    }
+    free(keys);
+    pthread_mutex_unlock(&cache_lock);
+    return n;
 }
 
 /* ------------------------------------------------------------------- disk */
@@ -270,7 +329,7 @@ static unsigned char* disk_read(const char* key, size_t* len) {
     free(k);
     if (!ok) {
         free(bin);
-        stats.disk_rejects++;
+        stat_add(&stats.disk_rejects);
         cldnn_log(CLDNN_LOG_INFO, "program cache: %s is not a valid entry for this key; rebuilding", path);
         return NULL;
     }
@@ -295,7 +354,7 @@ static void disk_write(const char* key, const unsigned char* bin, size_t len) {
         cldnn_log(CLDNN_LOG_INFO, "program cache: writing %s failed (%s)", path, strerror(errno));
         return;
     }
-    stats.disk_writes++;
+    stat_add(&stats.disk_writes);
 }
 
 /* ------------------------------------------------------------------ build */
@@ -368,18 +427,18 @@ static cldnnStatus_t program_load(cldnnHandle_t h, const expanded_source* src, c
             cl_program p = build_from_binary(h, bin, len, options);
             free(bin);
             if (p) {
-                stats.disk_hits++;
+                stat_add(&stats.disk_hits);
                 cldnn_log(CLDNN_LOG_DEBUG, "program cache: disk hit %s [%s] in %.1f ms", src->path, options,
                           cache_now_ms() - t0);
                 *out = p;
                 return CLDNN_STATUS_SUCCESS;
             }
-            stats.disk_rejects++;
+            stat_add(&stats.disk_rejects);
             cldnn_log(CLDNN_LOG_INFO, "program cache: driver refused the stored binary of %s; rebuilding", src->path);
         }
     }
     CLDNN_TRY(build_from_source(h, src, options, out));
-    stats.builds++;
+    stat_add(&stats.builds);
     cldnn_log(CLDNN_LOG_INFO, "program cache: built %s [%s] in %.1f ms", src->path, options, cache_now_ms() - t0);
     if (use_disk) {
         size_t len = 0;
@@ -394,60 +453,258 @@ static cldnnStatus_t program_load(cldnnHandle_t h, const expanded_source* src, c
     return CLDNN_STATUS_SUCCESS;
 }
 
-cldnnStatus_t cldnn_program_get(cldnnHandle_t h, const char* source, const char* options, cl_program* out) {
-    char opts[1024];
-    snprintf(opts, sizeof opts, "-cl-std=CL1.2 %s", options ? options : "");
-    size_t slen = strlen(source), olen = strlen(opts);
-    pthread_mutex_lock(&cache_lock);
-    struct cldnn_program_set* s = h->programs;
+/* ------------------------------------------------------------ lookups */
+
+/* The entry of (source, opts) in s, or NULL; cache_lock held. */
+static program_entry* entry_find(const struct cldnn_program_set* s, const char* source, const char* opts) {
+    size_t slen = strlen(source);
     for (int i = 0; i < s->n; ++i) {
-        const char* k = s->entries[i].key;
-        if (strncmp(k, source, slen) == 0 && k[slen] == '\n' && strcmp(k + slen + 1, opts) == 0) {
-            *out = s->entries[i].program;
-            stats.memory_hits++;
-            pthread_mutex_unlock(&cache_lock);
-            return CLDNN_STATUS_SUCCESS;
+        const char* k = s->entries[i]->key;
+        if (strncmp(k, source, slen) == 0 && k[slen] == '\n' && strcmp(k + slen + 1, opts) == 0)
+            return s->entries[i];
+    }
+    return NULL;
+}
+
+/* A new entry of (source, opts) marked as building; NULL (recorded) when out of memory. cache_lock
+** held. */
+static program_entry* entry_add(struct cldnn_program_set* s, const char* source, const char* opts) {
+    if (s->n == s->cap) {
+        int cap = s->cap ? s->cap * 2 : 16;
+        program_entry** ne = (program_entry**)realloc(s->entries, (size_t)cap * sizeof *ne);
+        if (ne == NULL) {
+            CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "program cache growth");
+            return NULL;
         }
+        s->entries = ne;
+        s->cap = cap;
+    }
+    size_t slen = strlen(source), olen = strlen(opts);
+    program_entry* e = (program_entry*)calloc(1, sizeof *e);
+    char* key = (char*)malloc(slen + olen + 2);
+    if (e == NULL || key == NULL) {
+        free(e);
+        free(key);
+        CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "program cache key");
+        return NULL;
+    }
+    memcpy(key, source, slen);
+    key[slen] = '\n';
+    memcpy(key + slen + 1, opts, olen + 1);
+    e->key = key;
+    e->building = 1;
+    s->entries[s->n++] = e;
+    return e;
+}
+
+/* Drops e (a failed build) from s; cache_lock held. */
+static void entry_remove(struct cldnn_program_set* s, program_entry* e) {
+    for (int i = 0; i < s->n; ++i)
+        if (s->entries[i] == e) {
+            s->entries[i] = s->entries[--s->n];
+            break;
+        }
+    free(e->key);
+    free(e);
+}
+
+/* The options a program is built and keyed with: the language version, the caller's options and
+** the test hook's for its source. cache_lock held. */
+static void full_options(const char* source, const char* options, char* opts, size_t size) {
+    int hooked = test_options[0] != '\0' && strcmp(source, test_source) == 0;
+    snprintf(opts, size, "-cl-std=CL1.2 %s%s%s", options ? options : "", hooked ? " " : "", hooked ? test_options : "");
+}
+
+/* The program of (source, opts), called with cache_lock held and returning with it released: from
+** memory (waiting while another thread builds it), else built or loaded by this thread outside
+** the lock, its entry marked as building meanwhile. */
+static cldnnStatus_t program_get_locked(cldnnHandle_t h, const char* source, const char* opts, cl_program* out) {
+    struct cldnn_program_set* s = h->programs;
+    program_entry* e;
+    while ((e = entry_find(s, source, opts)) != NULL && e->building)
+        pthread_cond_wait(&cache_built, &cache_lock);
+    if (e != NULL) {
+        *out = e->program;
+        stat_add(&stats.memory_hits);
+        pthread_mutex_unlock(&cache_lock);
+        return CLDNN_STATUS_SUCCESS;
     }
     const expanded_source* src = NULL;
-    cl_program p = NULL;
     cldnnStatus_t st = source_get(source, &src);
-    if (st == CLDNN_STATUS_SUCCESS)
-        st = program_load(h, src, opts, &p);
+    if (st == CLDNN_STATUS_SUCCESS && (e = entry_add(s, source, opts)) == NULL)
+        st = CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED;
+    pthread_mutex_unlock(&cache_lock);
+    if (st != CLDNN_STATUS_SUCCESS)
+        return st;
+    cl_program p = NULL;
+    st = program_load(h, src, opts, &p);
+    pthread_mutex_lock(&cache_lock);
     if (st == CLDNN_STATUS_SUCCESS) {
-        if (s->n == s->cap) {
-            int cap = s->cap ? s->cap * 2 : 16;
-            program_entry* ne = (program_entry*)realloc(s->entries, (size_t)cap * sizeof *ne);
-            if (ne == NULL) {
-                clReleaseProgram(p);
-                pthread_mutex_unlock(&cache_lock);
-                return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "program cache growth");
-            }
-            s->entries = ne;
-            s->cap = cap;
-        }
-        char* key = (char*)malloc(slen + olen + 2);
-        if (key == NULL) {
-            clReleaseProgram(p);
-            pthread_mutex_unlock(&cache_lock);
-            return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "program cache key");
-        }
-        memcpy(key, source, slen);
-        key[slen] = '\n';
-        memcpy(key + slen + 1, opts, olen + 1);
-        s->entries[s->n].key = key;
-        s->entries[s->n].program = p;
-        s->n++;
+        e->program = p;
+        e->building = 0;
         *out = p;
+    } else {
+        entry_remove(s, e);
     }
+    pthread_cond_broadcast(&cache_built);
     pthread_mutex_unlock(&cache_lock);
     return st;
+}
+
+/* ------------------------------------------------------------ collecting and building in parallel */
+
+typedef struct {
+    char* source;
+    char* opts;             /* full options */
+    cldnnStatus_t status;
+    char* message;          /* the worker's last-error text when status fails */
+} build_job;
+
+struct cldnn_program_list {
+    build_job* jobs;
+    int n, cap;
+};
+
+/* Records (source, opts) in list unless it is there already. */
+static cldnnStatus_t list_add(struct cldnn_program_list* l, const char* source, const char* opts) {
+    for (int i = 0; i < l->n; ++i)
+        if (strcmp(l->jobs[i].source, source) == 0 && strcmp(l->jobs[i].opts, opts) == 0)
+            return CLDNN_STATUS_SUCCESS;
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 8;
+        build_job* nj = (build_job*)realloc(l->jobs, (size_t)cap * sizeof *nj);
+        if (nj == NULL)
+            return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "program build list");
+        l->jobs = nj;
+        l->cap = cap;
+    }
+    build_job* j = &l->jobs[l->n];
+    memset(j, 0, sizeof *j);
+    j->source = strdup(source);
+    j->opts = strdup(opts);
+    if (j->source == NULL || j->opts == NULL) {
+        free(j->source);
+        free(j->opts);
+        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "program build list");
+    }
+    l->n++;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static void list_free(struct cldnn_program_list* l) {
+    if (l == NULL)
+        return;
+    for (int i = 0; i < l->n; ++i) {
+        free(l->jobs[i].source);
+        free(l->jobs[i].opts);
+        free(l->jobs[i].message);
+    }
+    free(l->jobs);
+    free(l);
+}
+
+int cldnn_build_threads(void) {
+    int n = cldnn_env_int("CLDNN_BUILD_THREADS", 0);
+    if (n >= 1)
+        return n > 64 ? 64 : n;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
+}
+
+cldnnStatus_t cldnn_program_collect_begin(cldnnHandle_t h) {
+    list_free(h->collect);
+    h->collect = (struct cldnn_program_list*)calloc(1, sizeof *h->collect);
+    if (h->collect == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "program build list");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+typedef struct {
+    cldnnHandle_t h;
+    struct cldnn_program_list* list;
+    int next;     /* the next job to take, atomically */
+    int parallel; /* more than one thread works on the list */
+} build_pool;
+
+/* Takes jobs off the pool until none is left; each job's failure keeps its own message. */
+static void* build_worker(void* arg) {
+    build_pool* pool = (build_pool*)arg;
+    for (;;) {
+        int i = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED);
+        if (i >= pool->list->n)
+            return NULL;
+        build_job* j = &pool->list->jobs[i];
+        cl_program p = NULL;
+        pthread_mutex_lock(&cache_lock);
+        j->status = program_get_locked(pool->h, j->source, j->opts, &p);
+        if (j->status != CLDNN_STATUS_SUCCESS) {
+            j->message = (char*)malloc(CLDNN_ERROR_TEXT_MAX);
+            if (j->message)
+                cldnnGetLastErrorString(j->message, CLDNN_ERROR_TEXT_MAX);
+            cldnn_error_clear();
+        } else if (pool->parallel) {
+            stat_add(&stats.pool_programs);
+        }
+    }
+}
+
+cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h) {
+    struct cldnn_program_list* l = h->collect;
+    h->collect = NULL;
+    if (l == NULL || l->n == 0) {
+        list_free(l);
+        return CLDNN_STATUS_SUCCESS;
+    }
+    const double t0 = cache_now_ms();
+    int threads = cldnn_build_threads();
+    if (threads > l->n)
+        threads = l->n;
+    build_pool pool = {h, l, 0, threads > 1};
+    pthread_t tid[64];
+    int started = 0;
+    for (int t = 0; t < threads && threads > 1; ++t) {
+        if (pthread_create(&tid[started], NULL, build_worker, &pool) != 0)
+            break; /* fewer threads: those started take the whole list */
+        started++;
+    }
+    if (started == 0)
+        build_worker(&pool); /* serial, or no thread could start: the caller builds */
+    for (int t = 0; t < started; ++t)
+        pthread_join(tid[t], NULL);
+    cldnnStatus_t st = CLDNN_STATUS_SUCCESS;
+    int failed = 0;
+    for (int i = 0; i < l->n; ++i)
+        if (l->jobs[i].status != CLDNN_STATUS_SUCCESS && failed++ == 0)
+            st = cldnn_error_adopt(l->jobs[i].status, l->jobs[i].message ? l->jobs[i].message : "");
+    cldnn_log(CLDNN_LOG_INFO, "program cache: %d programs built or loaded on %d threads in %.1f ms, %d failed", l->n,
+              started ? started : 1, cache_now_ms() - t0, failed);
+    list_free(l);
+    return st;
+}
+
+cldnnStatus_t cldnn_program_get(cldnnHandle_t h, const char* source, const char* options, cl_program* out) {
+    char opts[1024];
+    pthread_mutex_lock(&cache_lock);
+    full_options(source, options, opts, sizeof opts);
+    if (h->collect) {
+        const program_entry* e = entry_find(h->programs, source, opts);
+        *out = e && !e->building ? e->program : NULL;
+        if (*out)
+            stat_add(&stats.memory_hits);
+        pthread_mutex_unlock(&cache_lock);
+        return *out ? CLDNN_STATUS_SUCCESS : list_add(h->collect, source, opts);
+    }
+    return program_get_locked(h, source, opts, out);
 }
 
 cldnnStatus_t cldnn_kernel_get(cldnnHandle_t h, const char* source, const char* options, const char* name,
                                cl_kernel* out) {
     cl_program p;
     CLDNN_TRY(cldnn_program_get(h, source, options, &p));
+    if (p == NULL) { /* collecting: the program is built later, the kernel bound on the next run */
+        *out = NULL;
+        return CLDNN_STATUS_SUCCESS;
+    }
     for (int i = 0; i < h->nkernels; ++i)
         if (h->kernels[i].program == p && strcmp(h->kernels[i].name, name) == 0) {
             *out = h->kernels[i].kernel;

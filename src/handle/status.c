@@ -48,8 +48,7 @@ const char* cldnnGetErrorString(cldnnStatus_t status) {
 size_t cldnnGetVersion(void) { return (size_t)CLDNN_VERSION; }
 
 /* 8 KiB holds the check's detail plus the head of a build log. */
-#define CLDNN_LAST_ERROR_SIZE 8192
-static _Thread_local char last_error[CLDNN_LAST_ERROR_SIZE];
+static _Thread_local char last_error[CLDNN_ERROR_TEXT_MAX];
 
 void cldnnGetLastErrorString(char* buf, size_t size) {
     if (buf == NULL || size == 0)
@@ -71,6 +70,11 @@ cldnnStatus_t cldnn_error_at(const char* file, int line, cldnnStatus_t s, const 
     va_end(ap);
     if (cldnn_log_level() >= CLDNN_LOG_ERROR)
         cldnn_log(CLDNN_LOG_ERROR, "%s (%s:%d)", last_error, file, line);
+    return s;
+}
+
+cldnnStatus_t cldnn_error_adopt(cldnnStatus_t s, const char* text) {
+    cldnn_appendf(last_error, sizeof last_error, 0, "%s", text);
     return s;
 }
 
