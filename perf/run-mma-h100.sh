@@ -7,7 +7,10 @@
 #   tables  the mma.sync ceiling (cldnn-mma-peak > $OUT/mma-peak-h100.txt) and the results table
 #           $OUT/gemm-tf32-h100.md: perf/run-gemm-h100.sh run with MATH=tensor against cuBLAS TF32
 #           (CUBLAS_TF32_TENSOR_OP_MATH, its error measured with --verify), squares + DeepBench
-#   device tool, carry [".carry/baselines"]:  ./perf/run-mma-h100.sh [check] [sweep] [tables]
+#   conv    ResNet-50's 1x1 layers (perf/shapes/conv-nets-1x1.csv), all three directions, Find's best,
+#           verified (-V 1): cldnn and cuDNN under TENSOR_OP_MATH ($OUT/conv-tf32-1x1-h100.md), then
+#           both strict FP32 ($OUT/conv-fp32-1x1-h100.md), through perf/run-conv-h100.sh
+#   device tool, carry [".carry/baselines"]:  ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv]
 # check and sweep write $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES override.
 set -u
 cd "$(dirname "$0")/.."
@@ -61,6 +64,16 @@ for what in $whats; do
       "$build"/perf/cldnn-mma-peak 4096 8 16 64 > "$out/mma-peak-h100.txt" 2>&1 || fails=$((fails + 1))
       MATH=tensor BASELINES=cublas OUTNAME=gemm-tf32-h100.md MS="$ms" BUILD_DIR="$build" OUT="$out" \
         ./perf/run-gemm-h100.sh run > "$out/gemm-tf32-run.log" 2>&1 || fails=$((fails + 1))
+      ;;
+    conv)
+      cms=${MS:-10}
+      for m in tensor fp32; do
+        bm=$([ $m = tensor ] && echo "--math tensor" || echo "--math fma")
+        SHAPES=perf/shapes/conv-nets-1x1.csv OUTNAME=conv-$([ $m = tensor ] && echo tf32 || echo fp32)-1x1-h100.md \
+          BUDGET=${BUDGET:-200} MS="$cms" BUILD_DIR="$build" OUT="$out" \
+          BENCH_FLAGS="-F 7 -a find -V 1 --ms $cms $bm" BASE_FLAGS="-F 7 --ms $cms $bm" \
+          ./perf/run-conv-h100.sh run > "$out/conv-$m-run.log" 2>&1 || fails=$((fails + 1))
+      done
       ;;
   esac
 done
