@@ -463,10 +463,9 @@ typedef struct {
 cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_buffers* b,
                                     const cldnn_gemm_launch* L);
 
-/* Runs an internal product with the family's heuristic choice (gemm.c): the tensor-core kernel
-** when g->math and the device allow it, else gemm_tiled; *tensor_ops (or NULL) says which. */
-cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b,
-                                 int* tensor_ops);
+/* Runs an internal product through the GEMM family's solver table with default parameters (gemm.c):
+** the tensor-core kernel when g->math and the device allow it, else gemm_tiled. */
+cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b);
 
 /* Tensor-core GEMM (gemm/gemm_mma.c, kernels/gemm/gemm_mma.cl): TF32 mma.sync on NVIDIA devices
 ** of compute capability >= 8.0 under TENSOR_OP_MATH. Meaning of the fields: the kernel's

@@ -159,6 +159,18 @@
         }                                                                                             \
     } while (0)
 
+/* A block's place in gemm_tiled's grid contract, for every kernel with its argument list: split
+ * and batch product from grid dimension 2, A, B and C moved to the batch's matrices, and the
+ * split's k range [kb, ke) (min(K, kb + ksplit) without int overflow near 2^31). */
+#define GEMM_BLOCK_SETUP()                                                                             \
+    const int split = (int)(get_group_id(2) % (size_t)nsplit);                                        \
+    const long batch = (long)(get_group_id(2) / (size_t)nsplit);                                      \
+    A += a_off + batch * a_stride;                                                                    \
+    B += b_off + batch * b_stride;                                                                    \
+    C += c_off + batch * c_stride;                                                                    \
+    const int kb = split * ksplit;                                                                    \
+    const int ke = kb + min(K - kb, ksplit)
+
 /* Stores the finished sum of C(m, n) (column-major, inside C): with split-k (nsplit > 1) the raw
  * sum into the float workspace W (m fastest, M per column); else alpha * sum + beta * C(m, n),
  * not reading C when beta == 0, C stored as half when CH is 1 (helpers.h LOAD_OF / STORE_OF).

@@ -59,14 +59,8 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
     __local float Bs[2][KWG * LDB_LOCAL] __attribute__((aligned(16)));
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
     const int tid = ty * MDIMC + tx;
-    const int split = (int)(get_group_id(2) % (size_t)nsplit);
-    const long batch = (long)(get_group_id(2) / (size_t)nsplit);
-    A += a_off + batch * a_stride;
-    B += b_off + batch * b_stride;
-    C += c_off + batch * c_stride;
+    GEMM_BLOCK_SETUP();
     const int m0 = (int)get_group_id(0) * MWG, n0 = (int)get_group_id(1) * NWG;
-    const int kb = split * ksplit;
-    const int ke = kb + min(K - kb, ksplit); /* min(K, kb + ksplit) without int overflow near 2^31 */
 
     float acc[MWI][NWI];
     for (int i = 0; i < MWI; ++i)

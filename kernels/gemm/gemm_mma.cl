@@ -221,14 +221,8 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
     const int lane = tid & 31, warp = tid >> 5;
     const int wm0 = (warp % MMA_WARPS_M) * MMA_WM, wn0 = (warp / MMA_WARPS_M) * MMA_WN;
     const int g = lane >> 2, t4 = lane & 3;
-    const int split = (int)(get_group_id(2) % (size_t)nsplit);
-    const long batch = (long)(get_group_id(2) / (size_t)nsplit);
-    A += a_off + batch * a_stride;
-    B += b_off + batch * b_stride;
-    C += c_off + batch * c_stride;
+    GEMM_BLOCK_SETUP();
     const int m0 = (int)get_group_id(0) * MMA_BM, n0 = (int)get_group_id(1) * MMA_BN;
-    const int kb = split * ksplit;
-    const int ke = kb + min(K - kb, ksplit);
     const int ntiles = (ke - kb + MMA_BK - 1) / MMA_BK;
 
     /* Every loop over acc is unrolled: one index not known at compile time would put the whole

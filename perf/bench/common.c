@@ -285,6 +285,17 @@ const char* bench_layout_name(cldnnTensorFormat_t layout) { return layout == CLD
 
 const char* bench_dtype_name(cldnnDataType_t dtype) { return dtype == CLDNN_DATA_HALF ? "half" : "float"; }
 
+int bench_parse_math(const char* mode, const char* name, cldnnMathType_t* out) {
+    if (!strcmp(name, "default")) *out = CLDNN_DEFAULT_MATH;
+    else if (!strcmp(name, "tensor")) *out = CLDNN_TENSOR_OP_MATH;
+    else if (!strcmp(name, "fma")) *out = CLDNN_FMA_MATH;
+    else {
+        fprintf(stderr, "cldnn-bench %s: --math %s: expected default, tensor or fma\n", mode, name);
+        return 2;
+    }
+    return 0;
+}
+
 void bench_walk_init(bench_walk* w, int nd, const int64_t* dims, int nv, const ref_view* const* views) {
     memset(w, 0, sizeof *w);
     w->nd = nd;

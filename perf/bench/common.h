@@ -146,6 +146,9 @@ void bench_dims_str(int nd, const int64_t* dims, char* buf, size_t size);
 const char* bench_layout_name(cldnnTensorFormat_t layout);
 /* "float" or "half". */
 const char* bench_dtype_name(cldnnDataType_t dtype);
+/* The --math flag of the gemm and conv modes: "default", "tensor" (TENSOR_OP_MATH) or "fma". Returns
+** 0, or 2 after printing "cldnn-bench MODE: --math NAME: expected ..." for another name. */
+int bench_parse_math(const char* mode, const char* name, cldnnMathType_t* out);
 
 /* Walks a dims array in row-major (logical) order and keeps each of up to 4 views' element
 ** offset. A view whose dim is 1 where the walk's dim is larger is broadcast (stride 0). */

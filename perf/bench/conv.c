@@ -945,14 +945,7 @@ static int conv_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
         fprintf(stderr, "cldnn-bench conv: --mode %s: expected xcorr or conv\n", m);
         return 2;
     }
-    const char* mt = bench_arg_str(args, "--math");
-    if (!strcmp(mt, "default")) r.math = CLDNN_DEFAULT_MATH;
-    else if (!strcmp(mt, "tensor")) r.math = CLDNN_TENSOR_OP_MATH;
-    else if (!strcmp(mt, "fma")) r.math = CLDNN_FMA_MATH;
-    else {
-        fprintf(stderr, "cldnn-bench conv: --math %s: expected default, tensor or fma\n", mt);
-        return 2;
-    }
+    if (bench_parse_math("conv", bench_arg_str(args, "--math"), &r.math)) return 2;
     double wsmax = bench_arg_double(args, "--ws-max", 1024);
     if (!(wsmax >= 0) || wsmax > 1048576.0) {
         fprintf(stderr, "cldnn-bench conv: --ws-max must be 0 .. 2^20 MiB\n");

@@ -496,14 +496,8 @@ static int gemm_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
         fprintf(stderr, "cldnn-bench gemm: --vsample must be 0 .. 1e8\n");
         return 2;
     }
-    const char* math = bench_arg_str(args, "--math");
-    cldnnMathType_t mt = CLDNN_DEFAULT_MATH;
-    if (!strcmp(math, "tensor")) mt = CLDNN_TENSOR_OP_MATH;
-    else if (!strcmp(math, "fma")) mt = CLDNN_FMA_MATH;
-    else if (strcmp(math, "default")) {
-        fprintf(stderr, "cldnn-bench gemm: --math %s: expected default, tensor or fma\n", math);
-        return 2;
-    }
+    cldnnMathType_t mt;
+    if (bench_parse_math("gemm", bench_arg_str(args, "--math"), &mt)) return 2;
     cldnnStatus_t mst = cldnnSetGemmMathType(ctx->handle, mt);
     if (mst != CLDNN_STATUS_SUCCESS) {
         bench_print_status("cldnnSetGemmMathType", mst);

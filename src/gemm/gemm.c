@@ -207,22 +207,12 @@ static const cldnn_solver gemm_solvers[] = {
     {CLDNN_GEMM_SOLVER_NAME, -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
 };
 
-/* The GEMM family's heuristic choice for an internal product (convolution's GEMM-based solvers):
-** the tensor-core kernel when the problem's math type and the device allow it, else gemm_tiled
-** with its table's parameters. *tensor_ops (may be NULL) says which ran. */
-cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b,
-                                 int* tensor_ops) {
-    const int mma = cldnn_gemm_mma_applicable(g, &h->prof);
-    if (tensor_ops)
-        *tensor_ops = mma;
-    if (mma) {
-        cldnn_gemm_mma_params q;
-        cldnn_gemm_mma_params_select(g, &h->prof, &q);
-        return cldnn_gemm_mma_run_params(h, g, &q, b);
-    }
-    cldnn_gemm_params prm;
-    cldnn_gemm_params_select(g, &h->prof, &prm);
-    return cldnn_gemm_run_params(h, g, &prm, b);
+/* An internal product (convolution's GEMM-based and Winograd solvers): the family's solver table
+** with its default parameters (the tensor-core kernel when g->math and the device allow it, else
+** gemm_tiled with its table's parameters); no tuning-db lookup, no problem key formatted. */
+cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b) {
+    return cldnn_solver_run_default(h, gemm_solvers, sizeof gemm_solvers / sizeof gemm_solvers[0], g, b,
+                                    "internal GEMM");
 }
 
 /* Picks p's solver and runs it with its defaults, except that gemm_tiled takes the tuning db's

@@ -158,7 +158,7 @@ static cldnnStatus_t bn_launch(cldnnHandle_t h, const bn_problem* p, const bn_pa
                                const char* name, uint64_t items, size_t local, cl_mem part, uint64_t coefo) {
     char opts[96];
     snprintf(opts, sizeof opts, "-DWG=%zu -DVEC=%d -DIDX_T=%s%s", q->wg, p->vec, q->idx32 ? "uint" : "ulong",
-             p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+             cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "norm/batchnorm.cl", opts, name, &k));
     cl_int4 sd, rd;

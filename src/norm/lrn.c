@@ -338,7 +338,7 @@ static cldnnStatus_t lrn_kernel(cldnnHandle_t h, const lrn_problem* p, const lrn
                                 cl_kernel* k) {
     char opts[160];
     snprintf(opts, sizeof opts, "-DLRN_DIR=%d -DLRN_N=%d -DWALK_BLOCK=%d -DIDX_T=%s%s", p->dir, p->n,
-             q->block, q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+             q->block, q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype));
     return cldnn_kernel_get(h, "norm/lrn.cl", opts, name, k);
 }
 

@@ -218,7 +218,7 @@ static cldnnStatus_t sm_launch(cldnnHandle_t h, const sm_problem* p, const sm_pa
     if (q->tp > 0)
         snprintf(tp, sizeof tp, " -DTP=%d", q->tp);
     snprintf(opts, sizeof opts, "-DSM_DIR=%d -DSM_ALGO=%d -DWG=%zu -DIDX_T=%s%s%s", p->dir, p->algo, q->wg,
-             q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "", tp);
+             q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype), tp);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "norm/softmax.cl", opts, kernel, &k));
     cl_long8 rd, ed, rs[3], es[3];

@@ -218,7 +218,7 @@ static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const p
                                  const int* d, const int64_t* s, int perm[4], cl_kernel* k, uint64_t* total) {
     char opts[96];
     snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
-             p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+             cldnn_dtype_build_option(p->dtype));
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, name, k));
     slot_order(d, s, perm);
     cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
@@ -404,7 +404,7 @@ static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void*
     int nhwc = local_nhwc(p) == 1;
     snprintf(opts, sizeof opts,
              "-DIDX_T=%s%s -DLB_WH=%d -DLB_WW=%d -DLB_SH=%d -DLB_SW=%d -DLB_RH=%d -DLB_RW=%d -DLB_NHWC=%d",
-             q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "", p->wh, p->ww, p->sh,
+             q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype), p->wh, p->ww, p->sh,
              p->sw, rh, rw, nhwc);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, "pool_bwd_local", &k));

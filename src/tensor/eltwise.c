@@ -168,7 +168,7 @@ static int tiled_applicable(const void* problem, const cldnn_device_profile* dev
 
 static void build_options(const cldnn_elt_problem* p, const elt_params* q, char* buf, size_t size) {
     size_t at = cldnn_appendf(buf, size, 0, "-DOP=%d -DVEC=%d -DIDX_T=%s%s", (int)p->op, q->vec,
-                              q->idx32 ? "uint" : "ulong", p->dtype == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "");
+                              q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype));
     if (q->fold_mode && (p->op == CLDNN_ELT_ACT_FWD || p->op == CLDNN_ELT_ACT_BWD))
         cldnn_appendf(buf, size, at, " -DACT_MODE=%d -DACT_NANPROP=%d", p->act_mode, p->nan_prop);
 }

@@ -67,7 +67,7 @@ static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, 
     g.alpha = alpha;
     g.beta = beta;
     cldnn_gemm_buffers bb = {c->a, c->b, c->c};
-    return cldnn_gemm_run_any(h, &g, &bb, NULL);
+    return cldnn_gemm_run_any(h, &g, &bb);
 }
 
 /* ------------------------------------------------------------------ 1x1 */

@@ -193,10 +193,8 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
         gp.off_c = mof;
         gp.alpha = 1.0f;
         gp.beta = 0.0f;
-        cldnn_gemm_params prm;
-        cldnn_gemm_params_select(&gp, &h->prof, &prm);
         cldnn_gemm_buffers gb = {b->ws, b->ws, b->ws};
-        CLDNN_TRY(cldnn_gemm_run_params(h, &gp, &prm, &gb));
+        CLDNN_TRY(cldnn_gemm_run_any(h, &gp, &gb));
         {
             cl_int P = g.oh, Q = g.ow;
             cl_ulong mo = mof, yo = g.out_off;
@@ -324,10 +322,8 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
         gp.off_c = base;
         gp.alpha = 1.0f;
         gp.beta = img0 == 0 ? 0.0f : 1.0f;
-        cldnn_gemm_params prm;
-        cldnn_gemm_params_select(&gp, &h->prof, &prm);
         cldnn_gemm_buffers gb = {b->ws, b->ws, b->ws};
-        CLDNN_TRY(cldnn_gemm_run_params(h, &gp, &prm, &gb));
+        CLDNN_TRY(cldnn_gemm_run_any(h, &gp, &gb));
     }
     cl_kernel kg;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", opts, "wino_filter_grad", &kg));
