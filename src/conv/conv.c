@@ -491,8 +491,13 @@ typedef struct {
 ** their products through cldnn_gemm_run_any, which runs the TF32 kernel under TENSOR_OP_MATH on
 ** devices that have it; the others compute in FP32. */
 static int solver_tensor_ops(const cldnn_solver* s, const cldnn_conv_problem* p) {
-    return (s->run == cldnn_conv_gemm1x1_run || s->run == cldnn_conv_im2col_run) &&
-           p->math == CLDNN_TENSOR_OP_MATH && p->dtype == CLDNN_DATA_FLOAT && cldnn_mma_tf32_available(p->dev);
+    if (s->run != cldnn_conv_gemm1x1_run && s->run != cldnn_conv_im2col_run)
+        return 0;
+    cldnn_gemm_problem g; /* what the GEMM family decides from: math and data types */
+    memset(&g, 0, sizeof g);
+    g.math = p->math;
+    g.dtype = g.dtype_c = p->dtype;
+    return cldnn_gemm_mma_applicable(&g, p->dev);
 }
 
 /* Get_v7's answer: algorithms in the order their first applicable solver appears in the table,
