@@ -8,6 +8,8 @@
 ** F(4x4) does 4x fewer multiplications than direct convolution against 2.25x for F(2x2), with a
 ** larger rounding error; it is not offered under FMA_MATH (strict FP32), where F(2x2) is.
 ** The filter is transformed on every call (no cache keyed by buffer contents).
+** Under TENSOR_OP_MATH the batched products run on TF32 tensor cores where the device has them
+** (cldnn_gemm_run_any); the transforms stay FP32.
 **
 ** HALF data: the transforms load halves as float and round each output once (-DDATA_HALF=1);
 ** the transformed operands and the GEMM between them stay float.
@@ -191,6 +193,7 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
         gp.off_a = vof;
         gp.off_b = base;
         gp.off_c = mof;
+        gp.math = p->math; /* TENSOR_OP_MATH: TF32 products where the device has them */
         gp.alpha = 1.0f;
         gp.beta = 0.0f;
         cldnn_gemm_buffers gb = {b->ws, b->ws, b->ws};
@@ -320,6 +323,7 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
         gp.off_a = vof;
         gp.off_b = tof;
         gp.off_c = base;
+        gp.math = p->math; /* TENSOR_OP_MATH: TF32 products where the device has them */
         gp.alpha = 1.0f;
         gp.beta = img0 == 0 ? 0.0f : 1.0f;
         cldnn_gemm_buffers gb = {b->ws, b->ws, b->ws};
