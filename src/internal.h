@@ -474,7 +474,7 @@ typedef struct {
     int bm, bn, bk;
     int wm, wn;
     int stages;
-    int vw;      /* elements per copy (FLOAT 4 or 1, HALF 8, 2 or 1): an upper bound, lowered to
+    int vw;      /* elements per copy (FLOAT 4 or 1, HALF 8, 4, 2 or 1): an upper bound, lowered to
                  ** what the problem's alignment allows */
     int splitk;  /* as in cldnn_gemm_params */
 } cldnn_gemm_mma_params;
@@ -497,8 +497,9 @@ int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p);
 ** validity check): writes at most max sets, returns the number the space holds. */
 size_t cldnn_gemm_mma_param_space(const cldnn_device_profile* dev, cldnnDataType_t dt, int trans_a, int trans_b,
                                   cldnn_gemm_mma_params* out, size_t max);
-/* Runs pr with explicit parameters (the tuner's and the tests' entry); BAD_PARAM where the
-** solver does not apply or the set does not fit. */
+/* Runs pr with explicit parameters (the tuner's and the tests' entry), whatever pr->math says;
+** BAD_PARAM where the device has no tensor cores, the data types are not the kernel's or the set
+** does not fit. */
 cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_mma_params* params,
                                         const cldnn_gemm_buffers* b);
 /* The solvers' table entry points (gemm.c's table): applicability of gemm_mma_tf32 (FLOAT) and

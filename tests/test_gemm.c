@@ -1254,7 +1254,9 @@ Test(gemm_math, tensor_core_params) {
         {"256x128x64-64x64-s5-v8-k0", H, 0, 0},  /* 270 KiB */
         {"128x128x32-64x64-s3-v2-k0", H, 1, 1},  /* 4-byte copies */
         {"128x128x32-64x64-s3-v1-k0", H, 1, 1},  /* 2-byte copies */
-        {"128x128x32-64x64-s3-v4-k0", H, 0, 0},  /* 4 halves per copy: not a cp.async size */
+        {"128x128x32-64x64-s3-v4-k0", H, 1, 1},  /* 8-byte copies */
+        {"128x128x32-64x64-s3-v3-k0", H, 0, 0},  /* 6 bytes: not a copy size */
+        {"128x128x32-64x64-s3-v16-k0", H, 0, 0}, /* 32 bytes */
         {"128x128x128-64x64-s2-v8-k0", H, 0, 0}, /* k step */
         {"128x128x8-64x64-s3-v8-k0", H, 0, 0},   /* below one m16n8k16 step */
         {"256x32x16-32x32-s2-v8-k0", H, 0, 0},   /* 512 halves of B for 256 work-items copying 8 */
@@ -1361,8 +1363,8 @@ Test(gemm_math, tensor_cores_tf32) {
 }
 
 /* HALF data under TENSOR_OP_MATH on a device with tensor cores runs the FP16 kernel: every layout
-** and transpose, edges around its tiles, copies of 8, 2 and 1 halves (leading dimensions and
-** offsets multiples of 8, even, odd), batches, split-k and beta. Tolerance: the inputs are halves
+** and transpose, edges around its tiles, copies of 8, 4, 2 and 1 halves (leading dimensions and
+** offsets multiples of 8, of 4, even, odd), batches, split-k and beta. Tolerance: the inputs are halves
 ** (no rounding: the products are exact in float), so it is the FP32 one with the accumulator's
 ** additions counted as truncating (one unit in the last place instead of half: the tensor core
 ** aligns and truncates), plus C's rounding to half. On PoCL HALF runs gemm_half's kernels. */
@@ -1377,7 +1379,7 @@ Test(gemm_math, tensor_cores_f16) {
     g_sum_units = 2.0;
     run_orientations(plain(1, 1, 1, 1.0f, 0.0f), 2);
     run_orientations(plain(129, 67, 33, 0.5f, 0.25f), 2);
-    run_orientations(aligned(plain(300, 260, 100, 1.0f, 0.0f)), 2);
+    run_orientations(aligned(plain(300, 260, 100, 1.0f, 0.0f)), 2); /* multiples of 4: 8-byte copies */
     gcase a8 = plain(256, 128, 512, 1.0f, 0.0f); /* every dimension a multiple of 8: 16-byte copies */
     run_orientations(a8, 1);
     gcase even = plain(98, 130, 46, 1.0f, 0.5f); /* even leading dimensions and offsets: 4-byte copies */

@@ -35,8 +35,8 @@
  *   MMA_WM, MMA_WN     warp tile; multiples of 32                                [64, 64]
  *   MMA_STAGES         local buffers of the cp.async pipeline, 2..8              [3]
  *   MMA_VW             elements per copy: FLOAT 4 (16 bytes) or 1; HALF 8 (16 bytes),
- *                      2 (4 bytes) or 1 (a plain 2-byte load and store: cp.async
- *                      copies at least 4 bytes). The host passes the widest one the
+ *                      4, 2 or 1 (a plain 2-byte load and store: cp.async copies
+ *                      at least 4 bytes). The host passes the widest one the
  *                      leading dimensions, offsets and batch strides keep aligned  [4, 8]
  *   MMA_ROUND          FLOAT: 1 rounds inputs to TF32 to nearest (cvt.rna, as
  *                      cuBLAS); 0 lets the tensor core truncate                   [1]
@@ -181,7 +181,7 @@
 #define MMA_STR(x) MMA_STR2(x)
 
 /* One copy of MMA_VW elements from src into local memory at dst, of which the first `bytes`
- * are read and the rest zero-filled: a cp.async of 16 or 4 bytes (the local address operand is
+ * are read and the rest zero-filled: a cp.async of 16, 8 or 4 bytes (the local address operand is
  * the offset in the shared window, which is what a __local pointer holds as an integer), or for
  * a single half (below cp.async's 4 bytes) a plain load and store, which the barrier before the
  * tile's use makes visible like a landed cp.async. */
@@ -190,13 +190,16 @@ inline void mma_copy(__local MMA_ET* dst, __global const MMA_ET* src, int bytes)
 #if MMA_CP_BYTES == 16
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
                  : "memory");
+#elif MMA_CP_BYTES == 8
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
+                 : "memory");
 #elif MMA_CP_BYTES == 4
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
                  : "memory");
 #elif MMA_CP_BYTES == 2
     *dst = bytes > 0 ? *src : (MMA_ET)0;
 #else
-#error "MMA_VW * element size must be 16, 4 or 2 bytes"
+#error "MMA_VW * element size must be 16, 8, 4 or 2 bytes"
 #endif
 }
 

@@ -14,7 +14,7 @@
 ** CLDNN_GEMM_MMA_PARAMS ("128x128x32-64x64-s3-v4-k0") overrides both for experiments. The copy
 ** width vw counts elements: 4 floats or 8 halves make a 16-byte cp.async; it is lowered when
 ** leading dimensions, offsets or batch strides do not keep such sources aligned (floats: to 1;
-** halves: to 2, a 4-byte cp.async, or 1, a plain 2-byte copy). The tuner's search space
+** halves: to 4 or 2, an 8- or 4-byte cp.async, or 1, a plain 2-byte copy). The tuner's search space
 ** (cldnn_gemm_mma_param_space) is declared below as value lists pruned by the validity check.
 */
 #include "internal.h"
@@ -70,7 +70,7 @@ int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_devi
 }
 
 /* FLOAT: k steps 16 or 32 (two or four m16n8k8 steps), copies of 4 floats or 1; HALF: k steps 16,
-** 32 or 64 (one to four m16n8k16 steps), copies of 8, 2 or 1 halves. */
+** 32 or 64 (one to four m16n8k16 steps), copies of 8, 4, 2 or 1 halves. */
 static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt) {
     const int half = dt == CLDNN_DATA_HALF;
     if (!pow2_in(p->bm, 32, 256) || !pow2_in(p->bn, 32, 256) || !pow2_in(p->bk, 16, half ? 64 : 32))
@@ -81,7 +81,7 @@ static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_pr
         return 0;
     if (p->stages < 2 || p->stages > 8 || p->splitk < 0)
         return 0;
-    if (half ? (p->vw != 1 && p->vw != 2 && p->vw != 8) : (p->vw != 1 && p->vw != 4))
+    if (half ? !pow2_in(p->vw, 1, 8) : (p->vw != 1 && p->vw != 4))
         return 0;
     int nt = 32 * (p->bm / p->wm) * (p->bn / p->wn);
     if (nt > 1024 || (size_t)nt > dev->max_wg_size)
@@ -148,6 +148,14 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
     *out = p;
 }
 
+/* Which kernel p's data types take: 1 TF32 (FLOAT A, B and C), 2 FP16 (HALF A and B, C half or
+** float), 0 none. */
+static int mma_kind(const cldnn_gemm_problem* p) {
+    if (p->dtype == CLDNN_DATA_FLOAT)
+        return p->dtype_c == CLDNN_DATA_FLOAT ? 1 : 0;
+    return p->dtype == CLDNN_DATA_HALF && (p->dtype_c == CLDNN_DATA_HALF || p->dtype_c == CLDNN_DATA_FLOAT) ? 2 : 0;
+}
+
 /* The widest copy (elements, at most want) whose sources stay aligned to its size: the leading
 ** dimension, the offset and the batch stride all multiples of it. Single elements always are. */
 static int mma_copy_width(int want, int64_t ld, uint64_t off, int64_t stride) {
@@ -168,7 +176,8 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     q.vw = wa < wb ? wa : wb;
     if (pr->dtype == CLDNN_DATA_FLOAT && q.vw < 4) /* FLOAT copies 16 or 4 bytes */
         q.vw = 1;
-    if (!cldnn_gemm_mma_applicable(pr, &h->prof) ||
+    if (!cldnn_mma_tf32_available(&h->prof) || mma_kind(pr) == 0 ||
+        !cldnn_gemm_mma_params_fit(params, &h->prof, pr->dtype, pr->trans_a, pr->trans_b) ||
         !cldnn_gemm_mma_params_fit(&q, &h->prof, pr->dtype, pr->trans_a, pr->trans_b)) {
         char ps[96];
         cldnn_gemm_mma_params_format(params, ps, sizeof ps);
@@ -195,14 +204,12 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
 
 int cldnn_gemm_mma_tf32_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return p->math == CLDNN_TENSOR_OP_MATH && p->dtype == CLDNN_DATA_FLOAT && p->dtype_c == CLDNN_DATA_FLOAT &&
-           cldnn_mma_tf32_available(dev);
+    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 1 && cldnn_mma_tf32_available(dev);
 }
 
 int cldnn_gemm_mma_f16_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return p->math == CLDNN_TENSOR_OP_MATH && p->dtype == CLDNN_DATA_HALF &&
-           (p->dtype_c == CLDNN_DATA_HALF || p->dtype_c == CLDNN_DATA_FLOAT) && cldnn_mma_tf32_available(dev);
+    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 2 && cldnn_mma_tf32_available(dev);
 }
 
 int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
