@@ -186,14 +186,22 @@ def main():
     w("")
     w("## Method")
     w("")
-    w("Column-major, minimum leading dimensions, alpha 1, beta 0, FP32 data repeating a random block")
+    fp16 = meta.get("math", "FP32").startswith("FP16")
+    half = fp16 or "HALF" in meta.get("math", "")
+    w(f"Column-major, minimum leading dimensions, alpha 1, beta 0, {'FP16' if half else 'FP32'} data repeating a "
+      "random block")
     w("in [-1, 1). Each tool: warm-up, then the iterations per shape set from a first estimate so")
     w(f"that 5 repetitions take about {meta.get('ms', '?')} ms; the median per-call time of the 5.")
     w("cldnn and CLBlast: host clock around clFinish; cuBLAS: CUDA events; OpenBLAS: host clock.")
     w("TFLOP/s = 2 m n k batch / time. Ratios above 1: cldnn is faster. verify: cldnn's result")
     w("against a double dot product, tolerance 2 eps (sqrt(k) + 1) sum |a b|; (max err/tol; elements")
     w("checked, all or a random sample above 2^27 multiply-adds).")
-    if meta.get("math", "FP32") != "FP32":
+    if fp16:
+        w("Under FP16 the inputs are halves (products exact) but the tensor core truncates its FP32")
+        w("additions, so the float term counts 4 eps instead of 2, and C's rounding to half adds")
+        w("2^-10 |want| + 2^-24; a baseline's verify column (cuBLAS --fp16 --verify) uses the same")
+        w("formula on its own data, so the two error figures compare directly.")
+    elif meta.get("math", "FP32").startswith("TF32"):
         w("Under TF32 both inputs of every product carry a relative rounding of 2^-11, so the tolerance")
         w("adds 2 * 2^-11 sum |a b|; a baseline's verify column (cuBLAS --verify) uses the same formula")
         w("on its own data, so the two error figures compare directly.")

@@ -18,6 +18,8 @@
 #   CLDNN_COMMIT  the commit to record where the tree has no .git (the device tool sends none)
 #   MATH          tensor: cldnn-bench --math tensor and the baselines' TF32 mode (cuBLAS --tf32
 #                 --verify 200: its own error on the same check); default FP32
+#   DTYPE         half: cldnn-bench -d half; with MATH=tensor the baselines' FP16 mode (cuBLAS
+#                 --fp16 --verify 200, FP32 accumulation on tensor cores); default float
 # Every command runs even when an earlier one fails; the exit status is 1 if any failed.
 set -u -o pipefail
 build=build
@@ -69,7 +71,7 @@ for f in "${shapes[@]}"; do
   set_name=$(basename "$f" .csv)
   echo "# set: $set_name" >> "$logs/cldnn.log"
   run_tool "$logs/cldnn.log" env CLDNN_DEVICE="$device" "$bench" gemm --shapes "$f" --ms "$ms" -V "$verify" --md-header \
-    ${MATH:+--math "$MATH"}
+    ${MATH:+--math "$MATH"} ${DTYPE:+-d "$DTYPE"}
 done
 tools=()
 for t in $baselines; do
@@ -85,11 +87,18 @@ for t in $baselines; do
   for f in "${shapes[@]}"; do
     echo "# set: $(basename "$f" .csv)" >> "$logs/$t.log"
     bargs=()
-    if [ "${MATH:-}" = tensor ]; then
+    if [ "${MATH:-}" = tensor ] && [ "${DTYPE:-float}" = half ]; then
+      case $t in
+        cublas) bargs=(--fp16 --verify 200) ;;
+        *) notes+=("$t has no FP16 mode here: its figures are FP32"); ;;
+      esac
+    elif [ "${MATH:-}" = tensor ]; then
       case $t in
         cublas) bargs=(--tf32 --verify 200) ;;
         *) notes+=("$t has no TF32 mode: its figures are FP32"); ;;
       esac
+    elif [ "${DTYPE:-float}" = half ]; then
+      notes+=("$t runs FP32 data: HALF storage without --math tensor has no FP16 baseline here")
     fi
     run_tool "$logs/$t.log" env CLDNN_DEVICE="$device" "$bin" "$f" --ms "$tms" "${bargs[@]+"${bargs[@]}"}"
   done
@@ -97,6 +106,12 @@ done
 elapsed=$(( $(date +%s) - start ))
 
 commit=${CLDNN_COMMIT:-$(git -C "$here/.." rev-parse --short HEAD 2>/dev/null || echo unknown)}
+case "${MATH:-}/${DTYPE:-float}" in
+  tensor/half) math_desc="FP16 tensor cores (FP32 accumulation), TENSOR_OP_MATH" ;;
+  tensor/*) math_desc="TF32 tensor cores, TENSOR_OP_MATH" ;;
+  */half) math_desc="FP32 arithmetic on HALF storage" ;;
+  *) math_desc=FP32 ;;
+esac
 margs=()
 for c in "${cmds[@]}"; do margs+=(--cmd "$c"); done
 for n in "${notes[@]+"${notes[@]}"}"; do margs+=(--note "$n"); done
@@ -105,7 +120,7 @@ mkdir -p "$(dirname "$outfile")"
 python3 "$here/gemm_merge.py" --cldnn "$logs/cldnn.log" "${margs[@]}" \
   --meta "commit=$commit" --meta "host=$(uname -srm), $(nproc) cores" \
   --meta "wall=${elapsed} s" --meta "status=$([ $status -eq 0 ] && echo OK || echo FAILED)" \
-  --meta "ms=$ms" --meta "math=$([ "${MATH:-}" = tensor ] && echo 'TF32 tensor cores, TENSOR_OP_MATH' || echo FP32)" \
+  --meta "ms=$ms" --meta "math=$math_desc" \
   --out "$outfile" || status=1
 echo "wrote $outfile (${elapsed} s)" >&2
 exit $status

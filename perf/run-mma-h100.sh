@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run-mma-h100.sh: the tensor-core (TF32) GEMM on the lent H100 in one device call. Stages:
+# run-mma-h100.sh: the tensor-core (TF32 and FP16) GEMM on the lent H100 in one device call. Stages:
 #   check   correctness over edge shapes, transposes, layouts, unaligned leading dimensions, batch
 #           and split-k (cldnn-bench -V 1 --math tensor)
 #   sweep   the shapes of SHAPES (perf/shapes/gemm-square.csv) for each parameter set in MMA_SETS
@@ -10,8 +10,16 @@
 #   conv    ResNet-50's 1x1 layers (perf/shapes/conv-nets-1x1.csv), all three directions, Find's best,
 #           verified (-V 1): cldnn and cuDNN under TENSOR_OP_MATH ($OUT/conv-tf32-1x1-h100.md), then
 #           both strict FP32 ($OUT/conv-fp32-1x1-h100.md), through perf/run-conv-h100.sh
-#   device tool, carry [".carry/baselines"]:  ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv]
-# check and sweep write $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES override.
+#   f16check  the FP16 kernel (HALF data, --math tensor): the edge shapes of check, then every shape
+#           of perf/shapes/deepbench-gemm-training.csv and perf/shapes/gemm-square.csv, each
+#           verified (cldnn-bench -d half -V 1; the sampled check above 2^27 multiply-adds)
+#   f16tables the results table $OUT/gemm-fp16-h100.md: perf/run-gemm-h100.sh run with MATH=tensor
+#           DTYPE=half against cuBLAS FP16 (cublas_gemm --fp16: cublasGemmEx, FP32 compute, tensor
+#           ops, its error measured with --verify), squares + DeepBench
+#   device tool, carry [".carry/baselines"]:
+#     ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv] [f16check] [f16tables]
+# .carry/baselines/cublas_gemm must have --fp16 for f16tables (perf/run-gemm-h100.sh prepare).
+# check, sweep and f16check write $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES override.
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-.}
@@ -59,6 +67,26 @@ for what in $whats; do
       chmod +x .carry/baselines/cublas_gemm 2>/dev/null
       run .carry/baselines/cublas_gemm "$shapes" --ms "$ms" --tf32
       run .carry/baselines/cublas_gemm "$shapes" --ms "$ms"
+      ;;
+    f16check)
+      for s in "1 1 1" "1 300 70" "300 1 70" "129 67 33" "1000 1000 1000" "64 64 4096" "2049 130 517" "96 2000 8"; do
+        set -- $s
+        for ta in 0 1; do for tb in 0 1; do
+          run "$B" gemm -m "$1" -n "$2" -k "$3" --transA $ta --transB $tb --math tensor -d half -V 1 -t 0
+        done; done
+      done
+      run "$B" gemm -m 333 -n 257 -k 129 --layout row --transA 1 --math tensor -d half -V 1 -t 0 -A 0.5 -B 0.25
+      run "$B" gemm -m 256 -n 256 -k 256 --lda 257 --ldb 259 --ldc 300 --math tensor -d half -V 1 -t 0
+      run "$B" gemm -m 256 -n 256 -k 256 --lda 258 --ldb 262 --math tensor -d half -V 1 -t 0
+      run "$B" gemm -m 200 -n 100 -k 300 --batch 3 --math tensor -d half -V 1 -t 0 -B 1
+      run "$B" gemm -m 128 -n 128 -k 20000 --math tensor -d half -V 1 -t 0
+      for f in perf/shapes/deepbench-gemm-training.csv perf/shapes/gemm-square.csv; do
+        run "$B" gemm --shapes "$f" --math tensor -d half -V 1 -t 0
+      done
+      ;;
+    f16tables)
+      MATH=tensor DTYPE=half BASELINES=cublas OUTNAME=gemm-fp16-h100.md MS="$ms" BUILD_DIR="$build" OUT="$out" \
+        ./perf/run-gemm-h100.sh run > "$out/gemm-fp16-run.log" 2>&1 || fails=$((fails + 1))
       ;;
     tables)
       "$build"/perf/cldnn-mma-peak 4096 8 16 64 > "$out/mma-peak-h100.txt" 2>&1 || fails=$((fails + 1))

@@ -437,7 +437,7 @@ void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_p
 ** cldnn_gemm_params_select for every problem, and cldnnGemm does not consult the tuning db. */
 int cldnn_gemm_params_overridden(const cldnn_device_profile* dev);
 /* The key of pr in the find and tuning databases ("gemm:m..-n..-k..-NN-lda..-ldb..-ldc..-b..-f32",
-** "-tf32ok" for TENSOR_OP_MATH:
+** "-tf32ok" for TENSOR_OP_MATH with FLOAT data, "-tcok" with HALF data:
 ** the canonical column-major problem, so a row-major call has the key of its transpose), and
 ** the solver name its tuning records go under. */
 void cldnn_gemm_problem_key(const cldnn_gemm_problem* pr, char* buf, size_t size);
@@ -467,31 +467,48 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
 ** the tensor-core kernel when g->math and the device allow it, else gemm_tiled. */
 cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b);
 
-/* Tensor-core GEMM (gemm/gemm_mma.c, kernels/gemm/gemm_mma.cl): TF32 mma.sync on NVIDIA devices
-** of compute capability >= 8.0 under TENSOR_OP_MATH. Meaning of the fields: the kernel's
-** MMA_* build options. */
+/* Tensor-core GEMM (gemm/gemm_mma.c, kernels/gemm/gemm_mma.cl) on NVIDIA devices of compute
+** capability >= 8.0 under TENSOR_OP_MATH: TF32 mma.sync for FLOAT data, FP16 mma.sync for HALF
+** data (FP32 accumulation both). Meaning of the fields: the kernel's MMA_* build options. */
 typedef struct {
     int bm, bn, bk;
     int wm, wn;
     int stages;
-    int vw;      /* upper bound; lowered to 1 when the problem's alignment does not allow 4 */
+    int vw;      /* elements per copy (FLOAT 4 or 1, HALF 8, 4, 2 or 1): an upper bound, lowered to
+                 ** what the problem's alignment allows */
     int splitk;  /* as in cldnn_gemm_params */
 } cldnn_gemm_mma_params;
-/* 1 when dev has TF32 tensor cores reachable from OpenCL (NVIDIA, cl_nv_device_attribute_query
-** compute capability >= 8.0) and CLDNN_TENSOR_CORES is not 0. */
+/* 1 when dev has tensor cores reachable from OpenCL (NVIDIA, cl_nv_device_attribute_query
+** compute capability >= 8.0: TF32 and FP16 mma.sync) and CLDNN_TENSOR_CORES is not 0. */
 int cldnn_mma_tf32_available(const cldnn_device_profile* dev);
-/* valid: for every transpose; fit: for the given ones (the local tiles' sizes depend on them). */
-int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev);
-int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, int trans_a,
-                              int trans_b);
+/* For data type dt (FLOAT or HALF): valid: for every transpose; fit: for the given ones (the
+** local tiles' sizes depend on them and on the element size). */
+int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev,
+                                cldnnDataType_t dt);
+int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt,
+                              int trans_a, int trans_b);
+/* The default set for pr (its shape, transposes and pr->dtype) on dev, or CLDNN_GEMM_MMA_PARAMS. */
 void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_mma_params* out);
 /* "128x128x32-64x64-s3-v4-k0": bm x bn x bk - wm x wn - stages - vw - splitk */
 void cldnn_gemm_mma_params_format(const cldnn_gemm_mma_params* p, char* buf, size_t size);
 int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p);
+/* The tuner's declared space for dt and the given transposes on dev (value lists pruned by the
+** validity check): writes at most max sets, returns the number the space holds. */
+size_t cldnn_gemm_mma_param_space(const cldnn_device_profile* dev, cldnnDataType_t dt, int trans_a, int trans_b,
+                                  cldnn_gemm_mma_params* out, size_t max);
+/* Runs pr with explicit parameters (the tuner's and the tests' entry), whatever pr->math says;
+** BAD_PARAM where the device has no tensor cores, the data types are not the kernel's or the set
+** does not fit. */
 cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_mma_params* params,
                                         const cldnn_gemm_buffers* b);
-/* The solver's table entry points (gemm.c's table). */
+/* The solvers' table entry points (gemm.c's table): applicability of gemm_mma_tf32 (FLOAT) and
+** gemm_mma_f16 (HALF A and B, C half or float), and of either (what convolution's Get/Find
+** answers ask); defaults and run serve both. */
+#define CLDNN_GEMM_MMA_TF32_NAME "gemm_mma_tf32"
+#define CLDNN_GEMM_MMA_F16_NAME "gemm_mma_f16"
+int cldnn_gemm_mma_tf32_applicable(const void* problem, const cldnn_device_profile* dev);
+int cldnn_gemm_mma_f16_applicable(const void* problem, const cldnn_device_profile* dev);
 int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev);
 void cldnn_gemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 cldnnStatus_t cldnn_gemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);

@@ -876,6 +876,7 @@ typedef struct {
     cl_mem a, b, c;
     float ha[TG_M * TG_K], hb[TG_K * TG_N];
     double want[TG_M * TG_N], mag[TG_M * TG_N];
+    double rel; /* tolerance relative to sum |a b|: 1e-5, more for TF32 (inputs rounded to 2^-11) */
 } tg_problem;
 
 static void tg_init(tg_problem* t, cldnnHandle_t h) {
@@ -893,6 +894,7 @@ static void tg_init(tg_problem* t, cldnnHandle_t h) {
             t->want[i + j * TG_M] = acc;
             t->mag[i + j * TG_M] = mag;
         }
+    t->rel = 1e-5;
     cl_int err;
     t->a = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof t->ha, t->ha, &err);
     t->b = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof t->hb, t->hb, &err);
@@ -911,7 +913,7 @@ static void tg_run(tg_problem* t, cldnnHandle_t h, const char* ctx) {
                     &zero, t->c, 0, TG_M, CLDNN_DATA_FLOAT));
     cr_assert_eq(clEnqueueReadBuffer(h->queue, t->c, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
     for (int i = 0; i < TG_M * TG_N; ++i)
-        FX_ASSERT(fabs((double)got[i] - t->want[i]) <= 1e-5 * t->mag[i] + 1e-6, "%s: C[%d] = %.9g, want %.9g", ctx, i,
+        FX_ASSERT(fabs((double)got[i] - t->want[i]) <= t->rel * t->mag[i] + 1e-6, "%s: C[%d] = %.9g, want %.9g", ctx, i,
                   (double)got[i], t->want[i]);
 }
 
@@ -1002,6 +1004,63 @@ Test(finddb, gemm_takes_its_parameters_from_the_tuning_db) {
         snprintf(want, sizeof want, "%s: solver gemm_tiled, parameters %s (table)", key, def_s);
         cr_assert(log_has_after(log, at, want), "%s: no \"%s\" in the log", bad[i], want);
     }
+    clReleaseMemObject(t.a);
+    clReleaseMemObject(t.b);
+    clReleaseMemObject(t.c);
+    remove_dir(dir);
+}
+
+/* The tensor-core solver reads the tuning db the same way (where the device has tensor cores:
+** FLOAT under TENSOR_OP_MATH runs gemm_mma_tf32; its records go under the problem's -tf32ok key):
+** defaults without a record, the record another process wrote, defaults again for a record that
+** does not fit the device. Elsewhere it has nothing to run. */
+Test(finddb, gemm_mma_takes_its_parameters_from_the_tuning_db) {
+    char dir[256], log[600];
+    unsetenv("CLDNN_GEMM_MMA_PARAMS");
+    start_logged(dir, sizeof dir, log, sizeof log, NULL);
+    cldnnHandle_t h = fx_handle();
+    if (!cldnn_mma_tf32_available(&h->prof)) {
+        cr_log_info("%s has no tensor cores: nothing to test here", h->prof.name);
+        remove_dir(dir);
+        return;
+    }
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_TENSOR_OP_MATH));
+    static tg_problem t;
+    tg_init(&t, h);
+    t.rel = 2.0 / 2048.0 + 1e-5;
+    cldnn_gemm_problem pr;
+    memset(&pr, 0, sizeof pr);
+    pr.m = TG_M, pr.n = TG_N, pr.k = TG_K, pr.lda = TG_M, pr.ldb = TG_K, pr.ldc = TG_M, pr.batch = 1;
+    pr.math = CLDNN_TENSOR_OP_MATH;
+    char key[256], tkey[400], def_s[96], want[600];
+    cldnn_gemm_problem_key(&pr, key, sizeof key);
+    snprintf(tkey, sizeof tkey, "%s|%s", key, CLDNN_GEMM_MMA_TF32_NAME);
+    cldnn_gemm_mma_params def;
+    cldnn_gemm_mma_params_select(&pr, &h->prof, &def);
+    cldnn_gemm_mma_params_format(&def, def_s, sizeof def_s);
+    const char* tuned_s = "64x64x16-32x32-s2-v4-k1"; /* differs from the defaults (bk 16, 2 stages) */
+    cr_assert(strcmp(def_s, tuned_s) != 0);
+
+    long at = log_size(log);
+    tg_run(&t, h, "no record");
+    snprintf(want, sizeof want, "%s: solver %s, parameters %s (defaults)", key, CLDNN_GEMM_MMA_TF32_NAME, def_s);
+    cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+
+    tg_record_elsewhere(dir, h->prof.key, tkey, tuned_s);
+    at = log_size(log);
+    tg_run(&t, h, "tuned record");
+    snprintf(want, sizeof want, "%s: solver %s, parameters %s (tuning db)", key, CLDNN_GEMM_MMA_TF32_NAME, tuned_s);
+    cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+
+    const char* bad = "64x64x16-32x32-s2-v8-k1"; /* 8 floats per copy: not a FLOAT set */
+    tg_record_elsewhere(dir, h->prof.key, tkey, bad);
+    at = log_size(log);
+    tg_run(&t, h, bad);
+    snprintf(want, sizeof want, "the record \"%s\" for %s is not valid here: ignored", bad, key);
+    cr_assert(log_has_after(log, at, want), "no \"%s\" in the log", want);
+    snprintf(want, sizeof want, "%s: solver %s, parameters %s (defaults)", key, CLDNN_GEMM_MMA_TF32_NAME, def_s);
+    cr_assert(log_has_after(log, at, want), "%s: no \"%s\" in the log", bad, want);
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
     clReleaseMemObject(t.a);
     clReleaseMemObject(t.b);
     clReleaseMemObject(t.c);

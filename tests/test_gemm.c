@@ -259,6 +259,10 @@ static void gemm_start(grun* r, const gcase* c) {
 /* Relative rounding of the products' inputs added to the tolerance: 0, or 2 * 2^-11 while a
 ** TF32 tensor-core test runs (both inputs rounded to 10 mantissa bits). */
 static double g_input_rel = 0.0;
+/* Units in the last place one addition of the accumulator may lose: 1 (rounded to nearest, half
+** an ulp, counted as the unit roundoff u), or 2 while the FP16 tensor-core test runs (truncated:
+** a whole ulp). */
+static double g_sum_units = 1.0;
 
 /* Waits for r's result and checks every element of C against ref_gemm within the tolerance
 ** above, that C outside the products is unchanged, and that A and B are unchanged; then frees
@@ -283,7 +287,7 @@ static void gemm_check(grun* r) {
             for (int64_t j = 0; j < c->n; j++)
                 in[cb + ref_mat_index(c->row, i, j, C->ld)] = 1;
     }
-    const double rel = 4.0 * UNIT_ROUNDOFF * sqrt((double)c->k) + g_input_rel;
+    const double rel = 4.0 * g_sum_units * UNIT_ROUNDOFF * sqrt((double)c->k) + g_input_rel;
     int64_t bad = 0, changed = 0, first_bad = -1, first_changed = -1;
     double bad_tol = 0.0;
     for (int64_t e = 0; e < C->nbuf; e++) {
@@ -1124,7 +1128,8 @@ Test(gemm_math, set_and_get) {
     FX_ASSERT(m == CLDNN_DEFAULT_MATH, "a refused Set changed the math type to %d", (int)m);
 }
 
-/* Which devices and math types are offered the tensor-core solver. */
+/* Which devices, math types and data types are offered the tensor-core solvers: TF32 for FLOAT,
+** FP16 for HALF A and B (C half, or float for internal callers), only under TENSOR_OP_MATH. */
 Test(gemm_math, tensor_core_selection) {
     cldnn_gemm_problem pr;
     memset(&pr, 0, sizeof pr);
@@ -1147,12 +1152,29 @@ Test(gemm_math, tensor_core_selection) {
         p.type = devs[d].cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
         FX_ASSERT(cldnn_mma_tf32_available(&p) == devs[d].want, "device %zu (cc %d.%d, cpu %d, nvidia %d): available %d",
                   d, devs[d].major, devs[d].minor, devs[d].cpu, devs[d].nvidia, cldnn_mma_tf32_available(&p));
-        for (int m = 0; m < 3; m++) {
-            pr.math = maths[m];
-            int want = devs[d].want && maths[m] == CLDNN_TENSOR_OP_MATH;
-            FX_ASSERT(cldnn_gemm_mma_applicable(&pr, &p) == want, "device %zu, math %d: applicable %d, want %d", d,
-                      (int)maths[m], cldnn_gemm_mma_applicable(&pr, &p), want);
-        }
+        /* (A and B, C): the TF32 solver takes FLOAT, the FP16 one HALF with C of either type;
+        ** FLOAT A and B with a half C is no GEMM the library forms. */
+        const struct {
+            cldnnDataType_t dt, dt_c;
+            int tf32, f16;
+        } types[] = {{CLDNN_DATA_FLOAT, CLDNN_DATA_FLOAT, 1, 0},
+                     {CLDNN_DATA_HALF, CLDNN_DATA_HALF, 0, 1},
+                     {CLDNN_DATA_HALF, CLDNN_DATA_FLOAT, 0, 1},
+                     {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF, 0, 0},
+                     {CLDNN_DATA_DOUBLE, CLDNN_DATA_DOUBLE, 0, 0}};
+        for (int m = 0; m < 3; m++)
+            for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+                pr.math = maths[m];
+                pr.dtype = types[t].dt;
+                pr.dtype_c = types[t].dt_c;
+                const int on = devs[d].want && maths[m] == CLDNN_TENSOR_OP_MATH;
+                const int tf32 = cldnn_gemm_mma_tf32_applicable(&pr, &p), f16 = cldnn_gemm_mma_f16_applicable(&pr, &p);
+                FX_ASSERT(tf32 == (on && types[t].tf32) && f16 == (on && types[t].f16) &&
+                              cldnn_gemm_mma_applicable(&pr, &p) == (tf32 || f16),
+                          "device %zu, math %d, types %s/%s: tf32 %d f16 %d any %d, want tf32 %d f16 %d", d,
+                          (int)maths[m], cldnn_dtype_name(types[t].dt), cldnn_dtype_name(types[t].dt_c), tf32, f16,
+                          cldnn_gemm_mma_applicable(&pr, &p), on && types[t].tf32, on && types[t].f16);
+            }
     }
     /* the environment switch turns it off */
     cldnn_device_profile h100 = nv_profile(9, 0);
@@ -1166,13 +1188,17 @@ Test(gemm_math, tensor_core_selection) {
     FX_ASSERT(cldnn_mma_tf32_available(&h100) == 1, "the tensor cores stay off after CLDNN_TENSOR_CORES is unset");
 }
 
-/* The tensor-core parameter sets: the defaults are valid on the devices that offer the solver, the
-** constraints refuse what the kernel cannot run, and the text form round-trips. */
+/* The tensor-core parameter sets: the defaults are valid on the devices that offer the solvers
+** (FLOAT and HALF), the constraints refuse what the kernel cannot run (local memory per compute
+** capability, transposes and element size; k steps and copy widths per data type), and the text
+** form round-trips. */
 Test(gemm_math, tensor_core_params) {
     const cldnn_device_profile devs[3] = {nv_profile(9, 0), nv_profile(8, 0), nv_profile(8, 6)};
     const int64_t shapes[][3] = {{1, 1, 1}, {64, 64, 64}, {65, 4096, 17}, {4096, 64, 4096}, {8192, 8192, 8192}};
-    for (size_t d = 0; d < 3; d++)
+    const cldnnDataType_t dts[2] = {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF};
+    for (size_t d = 0; d < 6; d++)
         for (size_t s = 0; s < 4 * sizeof shapes / sizeof shapes[0]; s++) {
+            const cldnnDataType_t dt = dts[d / 3];
             cldnn_gemm_problem pr;
             memset(&pr, 0, sizeof pr);
             pr.m = shapes[s / 4][0];
@@ -1182,57 +1208,120 @@ Test(gemm_math, tensor_core_params) {
             pr.trans_b = (int)(s & 1);
             pr.batch = 1;
             pr.math = CLDNN_TENSOR_OP_MATH;
+            pr.dtype = pr.dtype_c = dt;
+            const cldnn_device_profile* dev = &devs[d % 3];
             cldnn_gemm_mma_params q;
-            cldnn_gemm_mma_params_select(&pr, &devs[d], &q);
+            cldnn_gemm_mma_params_select(&pr, dev, &q);
             char buf[96];
             cldnn_gemm_mma_params_format(&q, buf, sizeof buf);
-            FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[d], pr.trans_a, pr.trans_b),
-                      "default %s for %lldx%lldx%lld %c%c does not fit cc %d.%d", buf, (long long)pr.m,
-                      (long long)pr.n, (long long)pr.k, pr.trans_a ? 'T' : 'N', pr.trans_b ? 'T' : 'N',
-                      devs[d].nv_cc_major, devs[d].nv_cc_minor);
+            FX_ASSERT(cldnn_gemm_mma_params_fit(&q, dev, dt, pr.trans_a, pr.trans_b),
+                      "default %s for %s %lldx%lldx%lld %c%c does not fit cc %d.%d", buf, cldnn_dtype_name(dt),
+                      (long long)pr.m, (long long)pr.n, (long long)pr.k, pr.trans_a ? 'T' : 'N',
+                      pr.trans_b ? 'T' : 'N', dev->nv_cc_major, dev->nv_cc_minor);
+            FX_ASSERT(q.vw == (dt == CLDNN_DATA_HALF ? 8 : 4), "default %s for %s: copies are not 16 bytes wide", buf,
+                      cldnn_dtype_name(dt));
             cldnn_gemm_mma_params back;
             FX_ASSERT(cldnn_gemm_mma_params_parse(buf, &back) && memcmp(&back, &q, sizeof q) == 0,
                       "%s does not parse back to itself", buf);
         }
+    const cldnnDataType_t F = CLDNN_DATA_FLOAT, H = CLDNN_DATA_HALF;
     const struct {
         const char* s;
+        cldnnDataType_t dt;
         int ok90, ok86;
     } sets[] = {
-        {"128x128x32-64x64-s3-v4-k0", 1, 0},  /* 120 KiB of local memory: above cc 8.6's 99 */
-        {"128x128x16-64x64-s3-v4-k0", 1, 1},  /* 72 KiB */
-        {"256x128x16-64x64-s6-v4-k0", 1, 0},  /* 216 KiB */
-        {"256x128x16-64x64-s7-v4-k0", 0, 0},  /* 252 KiB: above cc 9.0's 226 */
-        {"256x128x32-64x64-s3-v4-k0", 1, 0},  /* 180 KiB */
-        {"128x256x32-64x64-s4-v4-k0", 0, 0},  /* 240 KiB */
-        {"128x128x32-64x64-s9-v4-k0", 0, 0},  /* stages */
-        {"96x128x32-32x64-s3-v4-k0", 0, 0},   /* not a power of two */
-        {"128x128x32-16x64-s3-v4-k0", 0, 0},  /* warp tile below 32 */
-        {"128x128x32-128x64-s3-v4-k0", 0, 0}, /* 256 accumulators per lane */
-        {"128x128x24-64x64-s3-v4-k0", 0, 0},  /* k step */
-        {"128x128x32-64x64-s3-v2-k0", 0, 0},  /* copy width */
-        {"64x64x16-32x32-s3-v4-k0", 1, 1},
-        {"32x32x16-32x32-s2-v1-k0", 1, 1},
+        {"128x128x32-64x64-s3-v4-k0", F, 1, 0},  /* 120 KiB of local memory: above cc 8.6's 99 */
+        {"128x128x16-64x64-s3-v4-k0", F, 1, 1},  /* 72 KiB */
+        {"256x128x16-64x64-s6-v4-k0", F, 1, 0},  /* 216 KiB */
+        {"256x128x16-64x64-s7-v4-k0", F, 0, 0},  /* 252 KiB: above cc 9.0's 226 */
+        {"256x128x32-64x64-s3-v4-k0", F, 1, 0},  /* 180 KiB */
+        {"128x256x32-64x64-s4-v4-k0", F, 0, 0},  /* 240 KiB */
+        {"128x128x32-64x64-s9-v4-k0", F, 0, 0},  /* stages */
+        {"96x128x32-32x64-s3-v4-k0", F, 0, 0},   /* not a power of two */
+        {"128x128x32-16x64-s3-v4-k0", F, 0, 0},  /* warp tile below 32 */
+        {"128x128x32-128x64-s3-v4-k0", F, 0, 0}, /* 256 accumulators per lane */
+        {"128x128x24-64x64-s3-v4-k0", F, 0, 0},  /* k step */
+        {"128x128x32-64x64-s3-v2-k0", F, 0, 0},  /* copy width: 8 bytes of floats */
+        {"128x128x64-64x64-s3-v4-k0", F, 0, 0},  /* k step 64: HALF only */
+        {"128x128x32-64x64-s3-v8-k0", F, 0, 0},  /* 8 floats per copy */
+        {"64x64x16-32x32-s3-v4-k0", F, 1, 1},
+        {"32x32x16-32x32-s2-v1-k0", F, 1, 1},
+        /* HALF: bytes are half the elements' count times 2; the k-contiguous rows pad 8 halves,
+        ** the m- (n-) contiguous ones 16 bytes */
+        {"128x128x64-64x64-s3-v8-k0", H, 1, 0},  /* 108 KiB */
+        {"128x128x32-64x64-s3-v8-k0", H, 1, 1},  /* 60 KiB */
+        {"256x128x64-64x64-s4-v8-k0", H, 1, 0},  /* 216 KiB */
+        {"256x128x64-64x64-s5-v8-k0", H, 0, 0},  /* 270 KiB */
+        {"128x128x32-64x64-s3-v2-k0", H, 1, 1},  /* 4-byte copies */
+        {"128x128x32-64x64-s3-v1-k0", H, 1, 1},  /* 2-byte copies */
+        {"128x128x32-64x64-s3-v4-k0", H, 1, 1},  /* 8-byte copies */
+        {"128x128x32-64x64-s3-v3-k0", H, 0, 0},  /* 6 bytes: not a copy size */
+        {"128x128x32-64x64-s3-v16-k0", H, 0, 0}, /* 32 bytes */
+        {"128x128x128-64x64-s2-v8-k0", H, 0, 0}, /* k step */
+        {"128x128x8-64x64-s3-v8-k0", H, 0, 0},   /* below one m16n8k16 step */
+        {"256x32x16-32x32-s2-v8-k0", H, 0, 0},   /* 512 halves of B for 256 work-items copying 8 */
+        {"64x64x16-32x32-s3-v8-k0", H, 1, 1},
+        {"32x32x16-32x32-s2-v8-k0", H, 1, 1},
     };
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
         cldnn_gemm_mma_params q;
+        const cldnnDataType_t dt = sets[i].dt;
         FX_ASSERT(cldnn_gemm_mma_params_parse(sets[i].s, &q), "%s does not parse", sets[i].s);
         /* valid means: fits every transpose */
         int all = 1;
         for (int t = 0; t < 4; t++)
-            all &= cldnn_gemm_mma_params_fit(&q, &devs[0], t >> 1, t & 1);
-        FX_ASSERT(all == cldnn_gemm_mma_params_valid(&q, &devs[0]), "%s: valid %d but fits every transpose %d",
-                  sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[0]), all);
-        FX_ASSERT(cldnn_gemm_mma_params_valid(&q, &devs[0]) == sets[i].ok90, "%s: valid %d on cc 9.0, want %d",
-                  sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[0]), sets[i].ok90);
-        FX_ASSERT(cldnn_gemm_mma_params_valid(&q, &devs[2]) == sets[i].ok86, "%s: valid %d on cc 8.6, want %d",
-                  sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[2]), sets[i].ok86);
+            all &= cldnn_gemm_mma_params_fit(&q, &devs[0], dt, t >> 1, t & 1);
+        FX_ASSERT(all == cldnn_gemm_mma_params_valid(&q, &devs[0], dt), "%s %s: valid %d but fits every transpose %d",
+                  cldnn_dtype_name(dt), sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[0], dt), all);
+        FX_ASSERT(cldnn_gemm_mma_params_valid(&q, &devs[0], dt) == sets[i].ok90, "%s %s: valid %d on cc 9.0, want %d",
+                  cldnn_dtype_name(dt), sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[0], dt), sets[i].ok90);
+        FX_ASSERT(cldnn_gemm_mma_params_valid(&q, &devs[2], dt) == sets[i].ok86, "%s %s: valid %d on cc 8.6, want %d",
+                  cldnn_dtype_name(dt), sets[i].s, cldnn_gemm_mma_params_valid(&q, &devs[2], dt), sets[i].ok86);
+        FX_ASSERT(!cldnn_gemm_mma_params_valid(&q, &devs[0], CLDNN_DATA_DOUBLE), "%s is valid for double data",
+                  sets[i].s);
     }
     cldnn_gemm_mma_params q;
     FX_ASSERT(cldnn_gemm_mma_params_parse("256x128x32-64x64-s4-v4-k0", &q), "parse");
-    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[0], 0, 0) && !cldnn_gemm_mma_params_fit(&q, &devs[0], 1, 0),
+    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[0], F, 0, 0) && !cldnn_gemm_mma_params_fit(&q, &devs[0], F, 1, 0),
               "256x128x32-64x64-s4 must fit NN (210 KiB) and not TN (240 KiB) on cc 9.0");
+    FX_ASSERT(cldnn_gemm_mma_params_parse("256x256x32-64x64-s6-v8-k0", &q), "parse");
+    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[0], H, 0, 0) && cldnn_gemm_mma_params_fit(&q, &devs[0], H, 0, 1) &&
+                  cldnn_gemm_mma_params_fit(&q, &devs[0], H, 1, 1) && !cldnn_gemm_mma_params_fit(&q, &devs[0], H, 1, 0),
+              "HALF 256x256x32-64x64-s6 must fit NN and TT (219 KiB) and NT (198 KiB), not TN (240 KiB) on cc 9.0");
     FX_ASSERT(!cldnn_gemm_mma_params_parse("128x128x32-64x64-s3-v4", &q), "a truncated set parses");
     FX_ASSERT(!cldnn_gemm_mma_params_parse("128x128x32-64x64-s3-v4-k0x", &q), "trailing text parses");
+}
+
+/* The tuner's declared space for the tensor-core kernel: not empty for either data type on the
+** devices that offer it, every member fits the transposes it was asked for, no member twice, and
+** the count does not depend on how many sets the caller takes. */
+Test(gemm_math, tensor_core_space) {
+    const cldnn_device_profile devs[2] = {nv_profile(9, 0), nv_profile(8, 6)};
+    const cldnnDataType_t dts[2] = {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF};
+    static cldnn_gemm_mma_params space[1024];
+    for (int d = 0; d < 2; d++)
+        for (int t = 0; t < 2; t++)
+            for (int tr = 0; tr < 4; tr++) {
+                const int ta = tr >> 1, tb = tr & 1;
+                const size_t n = cldnn_gemm_mma_param_space(&devs[d], dts[t], ta, tb, space, 1024);
+                FX_ASSERT(n > 0 && n <= 1024, "cc %d.%d %s %c%c: %zu sets", devs[d].nv_cc_major, devs[d].nv_cc_minor,
+                          cldnn_dtype_name(dts[t]), ta ? 'T' : 'N', tb ? 'T' : 'N', n);
+                FX_ASSERT(cldnn_gemm_mma_param_space(&devs[d], dts[t], ta, tb, space, 0) == n,
+                          "the count depends on max");
+                for (size_t i = 0; i < n; i++) {
+                    char ps[96];
+                    cldnn_gemm_mma_params_format(&space[i], ps, sizeof ps);
+                    FX_ASSERT(cldnn_gemm_mma_params_fit(&space[i], &devs[d], dts[t], ta, tb),
+                              "%s in the %s space does not fit cc %d.%d", ps, cldnn_dtype_name(dts[t]),
+                              devs[d].nv_cc_major, devs[d].nv_cc_minor);
+                    for (size_t j = 0; j < i; j++)
+                        FX_ASSERT(memcmp(&space[i], &space[j], sizeof space[i]) != 0, "%s is in the space twice", ps);
+                }
+            }
+    /* less local memory, fewer sets */
+    const size_t big = cldnn_gemm_mma_param_space(&devs[0], CLDNN_DATA_HALF, 0, 0, space, 0);
+    const size_t small = cldnn_gemm_mma_param_space(&devs[1], CLDNN_DATA_HALF, 0, 0, space, 0);
+    FX_ASSERT(small < big, "cc 8.6 has %zu HALF sets, cc 9.0 %zu", small, big);
 }
 
 /* On a device without tensor cores, TENSOR_OP_MATH runs the FP32 kernels: the results meet the
@@ -1270,5 +1359,43 @@ Test(gemm_math, tensor_cores_tf32) {
     gcase b = batched(70, 50, 40, 3, 0, 0, 0, 0.5f);
     run_masked(b, COL4);
     g_input_rel = 0.0;
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
+}
+
+/* HALF data under TENSOR_OP_MATH on a device with tensor cores runs the FP16 kernel: every layout
+** and transpose, edges around its tiles, copies of 8, 4, 2 and 1 halves (leading dimensions and
+** offsets multiples of 8, of 4, even, odd), batches, split-k and beta. Tolerance: the inputs are halves
+** (no rounding: the products are exact in float), so it is the FP32 one with the accumulator's
+** additions counted as truncating (one unit in the last place instead of half: the tensor core
+** aligns and truncates), plus C's rounding to half. On PoCL HALF runs gemm_half's kernels. */
+Test(gemm_math, tensor_cores_f16) {
+    cldnnHandle_t h = fx_handle();
+    if (!cldnn_mma_tf32_available(&h->prof)) {
+        cr_log_info("%s has no tensor cores: nothing to test here", h->prof.name);
+        return;
+    }
+    g_dt = CLDNN_DATA_HALF;
+    FX_OK(cldnnSetGemmMathType(h, CLDNN_TENSOR_OP_MATH));
+    g_sum_units = 2.0;
+    run_orientations(plain(1, 1, 1, 1.0f, 0.0f), 2);
+    run_orientations(plain(129, 67, 33, 0.5f, 0.25f), 2);
+    run_orientations(aligned(plain(300, 260, 100, 1.0f, 0.0f)), 2); /* multiples of 4: 8-byte copies */
+    gcase a8 = plain(256, 128, 512, 1.0f, 0.0f); /* every dimension a multiple of 8: 16-byte copies */
+    run_orientations(a8, 1);
+    gcase even = plain(98, 130, 46, 1.0f, 0.5f); /* even leading dimensions and offsets: 4-byte copies */
+    even.oa = 8;
+    even.ob = 24;
+    run_orientations(even, 1);
+    run_orientations(unaligned(plain(97, 130, 45, 1.0f, 1.0f)), 1); /* odd: 2-byte copies */
+    gcase sk = plain(128, 96, 9000, 1.0f, 0.0f); /* few blocks, long k: split-k */
+    run_case(&sk);
+    sk.beta = -0.5f;
+    sk.ta = 1;
+    run_case(&sk);
+    gcase b = batched(70, 50, 40, 3, 0, 0, 0, 0.5f);
+    run_masked(b, COL4);
+    gcase bb = batched(64, 72, 48, 5, 8, 16, 8, 0.0f);
+    run_masked(aligned(bb), COL4);
+    g_sum_units = 1.0;
     FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
 }

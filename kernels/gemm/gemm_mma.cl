@@ -1,10 +1,15 @@
 /*
- * gemm_mma.cl: FP32 GEMM on NVIDIA tensor cores, TF32 inputs with FP32 accumulation, through
- * inline PTX (mma.sync m16n8k8 TF32, cp.async). Same problem, arguments and split-k contract as
- * gemm_tiled in gemm.cl (C = alpha * A' B' + beta * C, C column-major; A'(m, k) and B'(k, n) as
- * in common/gemm_tile.h), so the host runs either through one launcher.
+ * gemm_mma.cl: GEMM on NVIDIA tensor cores through inline PTX (mma.sync, cp.async), FP32
+ * accumulation, in two element types:
+ *   FLOAT data: TF32 inputs, mma.sync m16n8k8 .tf32;
+ *   -DDATA_HALF=1: FP16 storage of A and B, mma.sync m16n8k16 .f16 (products exact, sums in
+ *   FP32); C half (rounded once when stored) or, with -DC_HALF=0, float (internal callers whose
+ *   C is a workspace of partial sums), as in gemm.cl.
+ * Same problem, arguments and split-k contract as gemm_tiled in gemm.cl (C = alpha * A' B' +
+ * beta * C, C column-major; A'(m, k) and B'(k, n) as in common/gemm_tile.h), so the host runs
+ * either through one launcher.
  *
- * NVIDIA only, compute capability >= 8.0: the host's solver (src/gemm/gemm_mma.c) offers it only
+ * NVIDIA only, compute capability >= 8.0: the host's solvers (src/gemm/gemm_mma.c) offer it only
  * there and only under TENSOR_OP_MATH; no other device ever builds this file.
  *
  * gemm_mma: work-group MMA_NT = 32 * (MMA_BM / MMA_WM) * (MMA_BN / MMA_WN) work-items in
@@ -13,23 +18,28 @@
  * (MMA_WM / 16) x (MMA_WN / 8) tiles of m16n8 accumulators. k-tiles of depth MMA_BK go straight
  * from global to local memory by cp.async through MMA_STAGES buffers (MMA_STAGES - 1 tiles in
  * flight while one is multiplied; one barrier per k-tile). Each local tile keeps its global
- * unit-stride dimension contiguous (so a copy is one 16-byte cp.async):
- *   unit stride along m (or n): tile [k][m], row length MMA_BM + 4;
+ * unit-stride dimension contiguous (so a copy is one 16-byte cp.async), rows padded by 16 bytes
+ * (m, n) or 8 elements (k):
+ *   unit stride along m (or n): tile [k][m], row length MMA_BM + 16 / element size;
  *   unit stride along k:        tile [m][k], row length MMA_BK + 8;
- * and fragments are read 8 or 16 bytes at a time without bank conflicts (permutations below).
+ * and fragments are read 4, 8 or 16 bytes at a time without bank conflicts (permutations below).
  * Edges: a copy reads only the bytes inside the operand and zero-fills the rest (cp.async's
  * source size), so an edge tile needs no second code path. With beta == 0, C is not read.
  *
  * Build options (defaults in brackets; the host validates combinations):
+ *   DATA_HALF          1: A, B (and C unless C_HALF=0) hold halves: FP16 mma      [0]
+ *   C_HALF             storage of C with DATA_HALF=1 (1 half, 0 float)            [DATA_HALF]
  *   MMA_BM, MMA_BN     work-group tile of C in m and n                          [128, 128]
- *   MMA_BK             k depth of a local tile: 16 or 32                         [32]
+ *   MMA_BK             k depth of a local tile: 16 or 32 (FLOAT), 16, 32 or 64
+ *                      (HALF)                                                    [32]
  *   MMA_WM, MMA_WN     warp tile; multiples of 32                                [64, 64]
  *   MMA_STAGES         local buffers of the cp.async pipeline, 2..8              [3]
- *   MMA_VW             floats per cp.async: 4 (16-byte copies; the host passes 4
- *                      only when leading dimensions, offsets and batch strides
- *                      are multiples of 4) or 1                                   [4]
- *   MMA_ROUND          1: round inputs to TF32 to nearest (cvt.rna, as cuBLAS);
- *                      0: let the tensor core truncate                            [1]
+ *   MMA_VW             elements per copy: FLOAT 4 (16 bytes) or 1; HALF 8 (16 bytes),
+ *                      4, 2 or 1 (a plain 2-byte load and store: cp.async copies
+ *                      at least 4 bytes). The host passes the widest one the
+ *                      leading dimensions, offsets and batch strides keep aligned  [4, 8]
+ *   MMA_ROUND          FLOAT: 1 rounds inputs to TF32 to nearest (cvt.rna, as
+ *                      cuBLAS); 0 lets the tensor core truncate                   [1]
  *   A_TRANS, B_TRANS   as in gemm.cl                                              [0, 0]
  */
 #include "common/helpers.h"
@@ -53,8 +63,20 @@
 #ifndef MMA_STAGES
 #define MMA_STAGES 3
 #endif
+#if DATA_H
+#define MMA_ET ushort /* A, B and the local tiles hold raw half bits: no cl_khr_fp16 needed */
+#define MMA_ES 2      /* bytes per element */
+#define MMA_KSTEP 16  /* k of one mma.sync */
+#else
+#define MMA_ET float
+#define MMA_ES 4
+#define MMA_KSTEP 8
+#endif
+#ifndef C_HALF
+#define C_HALF DATA_H
+#endif
 #ifndef MMA_VW
-#define MMA_VW 4
+#define MMA_VW (16 / MMA_ES)
 #endif
 #ifndef MMA_ROUND
 #define MMA_ROUND 1
@@ -73,14 +95,14 @@
 #else
 #define A_SM 1
 #define A_SK lda
-#define A_LD (MMA_BM + 4)
+#define A_LD (MMA_BM + 16 / MMA_ES)
 #define A_TILE (MMA_BK * A_LD)
 #define AS(m, k) ((k) * A_LD + (m))
 #endif
 #if B_TRANS /* B' unit-stride along n */
 #define B_SK ldb
 #define B_SN 1
-#define B_LD (MMA_BN + 4)
+#define B_LD (MMA_BN + 16 / MMA_ES)
 #define B_TILE (MMA_BK * B_LD)
 #define BS(n, k) ((k) * B_LD + (n))
 #else
@@ -90,12 +112,15 @@
 #define B_TILE (MMA_BN * B_LD)
 #define BS(n, k) ((n) * B_LD + (k))
 #endif
-#define STAGE_FLOATS (A_TILE + B_TILE)
+#define STAGE_ELEMS (A_TILE + B_TILE)
 
 /*
  * Fragment permutations. The sum over k does not care in which order k is visited, as long as A
  * and B agree, and the rows of a warp's A tiles (columns of its B tiles) may sit anywhere in the
- * local tile as long as the store puts each result where it belongs. So each lane reads wide:
+ * local tile as long as the store puts each result where it belongs. So each lane reads wide.
+ *
+ * TF32 (m16n8k8; lane (g, t4) holds A rows g, g + 8 at k = t4, t4 + 4, B column g at k = t4,
+ * t4 + 4):
  *   k:  logical k = t4 of step kk is physical kk + 2 t4, logical t4 + 4 is kk + 2 t4 + 1
  *       (a k-contiguous tile gives both in one 8-byte read per row);
  *   m (A stored m-contiguous): in each 32-row group, physical row 4 g + 2 h + r is logical row
@@ -105,14 +130,49 @@
  * Padded row lengths keep every read conflict-free: 8 mod 32 for the 8-byte reads (the 16 lanes
  * of a half-warp read rows g = 0..3 at 2 t4), 4 mod 32 for the 16-byte reads (the 8 lanes of a
  * quarter-warp read k rows 2 t4 at 4 g).
+ *
+ * FP16 (m16n8k16; PTX ISA "Matrix Fragments for mma.m16n8k16 with floating point type"): lane
+ * (g, t4) holds four A registers, each two halves adjacent in k (lower k in the low 16 bits):
+ * (row g, k 2 t4 | 2 t4 + 1), (row g + 8, same k), (row g, k 2 t4 + 8 | 2 t4 + 9), (row g + 8,
+ * same k); and two B registers, column g at k 2 t4 | 2 t4 + 1 and 2 t4 + 8 | 2 t4 + 9. k keeps
+ * its logical order (a register's two halves must be adjacent in k).
+ *   k-contiguous tile: each register is one aligned 4-byte read. Rows are (MMA_BK + 8) halves,
+ *       an odd multiple of 16 bytes, so the 8 rows g of a warp's read fall on 8 different
+ *       16-byte bank groups and t4 covers each group's 4 banks: conflict-free.
+ *   m-contiguous A: in each group of 16 AG rows (AG = 4 m-tiles when the warp has a multiple of
+ *       4, else 2), physical row 2 AG g + 2 h + r is logical row g + 8 r of m-tile AG p + h. A
+ *       read of 2 AG halves (16 or 8 bytes) at physical row 2 AG g of k row k0 gives, per tile
+ *       h, one 32-bit word (row g low, row g + 8 high); the same read at k0 + 1 gives the other
+ *       halves, and two byte permutes make the registers: (row g: k0 | k0 + 1) and
+ *       (row g + 8: k0 | k0 + 1). k0 = 2 t4 (+ 8).
+ *   n-contiguous B: in each group of 8 BG columns (BG = 8 n-tiles when the warp has a multiple
+ *       of 8, else 4), physical column BG g + jj is logical column g of n-tile BG q + jj. A read
+ *       of BG halves at k rows k0 and k0 + 1 gives column g of BG tiles, paired as for A.
+ *   The rows are MMA_BM (MMA_BN) + 8 halves, 16 mod 64 bytes since the tiles are multiples of 32:
+ *   k rows 2 t4 fall 32 bytes apart modulo 128 and g adds 8 or 16 bytes per lane, so the 8 lanes
+ *   of a quarter-warp (16-byte reads: g = 0, 1) or the 16 of a half-warp (8-byte reads:
+ *   g = 0..3) cover 128 distinct bytes: conflict-free.
  */
+/* AG m-tiles per A read, BG n-tiles (BW words) per B read: literals, for token pasting. */
+#if DATA_H && MMA_WM % 64 == 0
+#define MMA_AG 4
+#else
+#define MMA_AG 2
+#endif
+#if DATA_H && MMA_WN % 64 == 0
+#define MMA_BG 8
+#define MMA_BW 4
+#else
+#define MMA_BG 4
+#define MMA_BW 2
+#endif
 #if A_TRANS
 #define PHYS_M(i, r) ((i) * 16 + (r))
 #else
-#define PHYS_M(i, r) (((i) >> 1) * 32 + ((r) & 7) * 4 + ((i) & 1) * 2 + ((r) >> 3))
+#define PHYS_M(i, r) ((i) / MMA_AG * (16 * MMA_AG) + ((r) & 7) * (2 * MMA_AG) + (i) % MMA_AG * 2 + ((r) >> 3))
 #endif
 #if B_TRANS
-#define PHYS_N(j, c) (((j) >> 2) * 32 + (c) * 4 + ((j) & 3))
+#define PHYS_N(j, c) ((j) / MMA_BG * (8 * MMA_BG) + (c) * MMA_BG + (j) % MMA_BG)
 #else
 #define PHYS_N(j, c) ((j) * 8 + (c))
 #endif
@@ -120,16 +180,26 @@
 #define MMA_STR2(x) #x
 #define MMA_STR(x) MMA_STR2(x)
 
-/* One cp.async of MMA_VW floats from src into local memory at dst, of which the first `bytes`
- * are read and the rest zero-filled. The local address operand is the offset in the shared
- * window, which is what a __local pointer holds as an integer. */
-inline void mma_copy(__local float* dst, __global const float* src, int bytes) {
-#if MMA_VW == 4
+/* One copy of MMA_VW elements from src into local memory at dst, of which the first `bytes`
+ * are read and the rest zero-filled: a cp.async of 16, 8 or 4 bytes (the local address operand is
+ * the offset in the shared window, which is what a __local pointer holds as an integer), or for
+ * a single half (below cp.async's 4 bytes) a plain load and store, which the barrier before the
+ * tile's use makes visible like a landed cp.async. */
+#define MMA_CP_BYTES (MMA_VW * MMA_ES)
+inline void mma_copy(__local MMA_ET* dst, __global const MMA_ET* src, int bytes) {
+#if MMA_CP_BYTES == 16
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
                  : "memory");
-#else
+#elif MMA_CP_BYTES == 8
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
+                 : "memory");
+#elif MMA_CP_BYTES == 4
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
                  : "memory");
+#elif MMA_CP_BYTES == 2
+    *dst = bytes > 0 ? *src : (MMA_ET)0;
+#else
+#error "MMA_VW * element size must be 16, 8, 4 or 2 bytes"
 #endif
 }
 
@@ -146,17 +216,53 @@ inline uint mma_tf32(float x) {
 #endif
 }
 
-/* acc (m16 x n8, 4 floats per lane) += a (m16 x k8, row) * b (k8 x n8, col). */
+/* acc (m16 x n8, 4 floats per lane) += a (m16 x k8, row) * b (k8 x n8, col), TF32. */
 #define MMA_M16N8K8(acc, a, b)                                                                          \
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "     \
         "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
         : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
 
+/* acc (m16 x n8, 4 floats per lane) += a (m16 x k16, row) * b (k16 x n8, col): FP16 inputs, four
+ * and two registers of packed halves, FP32 accumulators. */
+#define MMA_M16N8K16(acc, a, b)                                                                         \
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "      \
+        "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
+        : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
+        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
+#if DATA_H
+#define MMA_OP MMA_M16N8K16
+#else
+#define MMA_OP MMA_M16N8K8
+#endif
+
+/* FP16 fragment reads from local memory: one 32-bit word (two halves adjacent in k), and n words
+ * (2 n halves along m or n) into out[0 .. n - 1]. */
+#define MMA_LDS32(p) (*(__local const uint*)(p))
+#define MMA_LDSW_2(p, out)                                                                               \
+    do {                                                                                               \
+        const uint2 t_ = *(__local const uint2*)(p);                                                   \
+        (out)[0] = t_.x;                                                                                 \
+        (out)[1] = t_.y;                                                                                 \
+    } while (0)
+#define MMA_LDSW_4(p, out)                                                                               \
+    do {                                                                                               \
+        const uint4 t_ = *(__local const uint4*)(p);                                                   \
+        (out)[0] = t_.x;                                                                                 \
+        (out)[1] = t_.y;                                                                                 \
+        (out)[2] = t_.z;                                                                                 \
+        (out)[3] = t_.w;                                                                                 \
+    } while (0)
+#define MMA_LDSW(n, p, out) CAT(MMA_LDSW_, n)(p, out)
+/* Two words read at k rows k0 (lo) and k0 + 1 (hi), each holding halves x (low) and y (high):
+ * the register (x at k0, x at k0 + 1) and the register (y at k0, y at k0 + 1). */
+#define MMA_PAIR_LO(lo, hi) (((lo) & 0xffffu) | ((hi) << 16))
+#define MMA_PAIR_HI(lo, hi) (((lo) >> 16) | ((hi) & 0xffff0000u))
+
 /*
  * Copies the R x MMA_BK tile at (r0, k0) of operand X (element (r, k) at X[r * SR + k * SK];
  * R_UNIT: unit stride along r, else along k) into the local tile Xs (element (r, k) at
- * XIDX(r, k)), in MMA_VW-float chunks, MMA_NT work-items, inside (RTOT, KTOT) only.
+ * XIDX(r, k)), in MMA_VW-element chunks, MMA_NT work-items, inside (RTOT, KTOT) only.
  */
 #define MMA_TILE_COPY(Xs, XIDX, X, SR, SK, R_UNIT, R, r0, k0, RTOT, KTOT, tid)                          \
     do {                                                                                               \
@@ -167,8 +273,8 @@ inline uint mma_tf32(float x) {
             const int gr_ = (r0) + r_, gk_ = (k0) + k_;                                                \
             const int n_ = (R_UNIT) ? (gk_ < (KTOT) ? clamp((RTOT) - gr_, 0, MMA_VW) : 0)               \
                                     : (gr_ < (RTOT) ? clamp((KTOT) - gk_, 0, MMA_VW) : 0);              \
-            __global const float* src_ = n_ > 0 ? (X) + (long)gr_ * (SR) + (long)gk_ * (SK) : (X);     \
-            mma_copy((Xs) + XIDX(r_, k_), src_, n_ * 4);                                               \
+            __global const MMA_ET* src_ = n_ > 0 ? (X) + (long)gr_ * (SR) + (long)gk_ * (SK) : (X);    \
+            mma_copy((Xs) + XIDX(r_, k_), src_, n_ * MMA_ES);                                          \
         }                                                                                              \
     } while (0)
 
@@ -183,12 +289,12 @@ inline uint mma_tf32(float x) {
     do {                                                                                               \
         const int c0r_ = (R_UNIT) ? ((tid) % MMA_ROWCH(R_UNIT, R)) * MMA_VW : (tid) / MMA_ROWCH(R_UNIT, R); \
         const int c0k_ = (R_UNIT) ? (tid) / MMA_ROWCH(R_UNIT, R) : ((tid) % MMA_ROWCH(R_UNIT, R)) * MMA_VW; \
-        __global const float* p_ = (X) + (long)((r0) + c0r_) * (SR) + (long)((k0) + c0k_) * (SK);         \
+        __global const MMA_ET* p_ = (X) + (long)((r0) + c0r_) * (SR) + (long)((k0) + c0k_) * (SK);        \
         const long step_ = (long)(MMA_NT / MMA_ROWCH(R_UNIT, R)) * ((R_UNIT) ? (SK) : (SR));            \
         for (int i_ = 0; i_ < (R) * MMA_BK / (MMA_VW * MMA_NT); ++i_) {                                \
             const int s_ = i_ * (MMA_NT / MMA_ROWCH(R_UNIT, R));                                       \
             mma_copy((Xs) + XIDX(c0r_ + ((R_UNIT) ? 0 : s_), c0k_ + ((R_UNIT) ? s_ : 0)), p_ + i_ * step_, \
-                     MMA_VW * 4);                                                                      \
+                     MMA_VW * MMA_ES);                                                                 \
         }                                                                                              \
     } while (0)
 #if MMA_NT % MMA_ROWCH(!A_TRANS, MMA_BM) == 0 && MMA_NT % MMA_ROWCH(B_TRANS, MMA_BN) == 0
@@ -212,11 +318,11 @@ inline uint mma_tf32(float x) {
 
 __kernel __attribute__((reqd_work_group_size(MMA_NT, 1, 1)))
 void gemm_mma(int M, int N, int K, float alpha, float beta,
-              __global const float* A, ulong a_off, int lda, long a_stride,
-              __global const float* B, ulong b_off, int ldb, long b_stride,
-              __global float* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
+              __global const MMA_ET* A, ulong a_off, int lda, long a_stride,
+              __global const MMA_ET* B, ulong b_off, int ldb, long b_stride,
+              __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
               __global float* W) {
-    __local float smem[MMA_STAGES * STAGE_FLOATS] __attribute__((aligned(16)));
+    __local MMA_ET smem[MMA_STAGES * STAGE_ELEMS] __attribute__((aligned(16)));
     const int tid = (int)get_local_id(0);
     const int lane = tid & 31, warp = tid >> 5;
     const int wm0 = (warp % MMA_WARPS_M) * MMA_WM, wn0 = (warp / MMA_WARPS_M) * MMA_WN;
@@ -239,8 +345,8 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
     /* Prologue: tiles 0 .. STAGES - 2 in flight (a group per tile, empty past the end). */
     for (int s = 0; s < MMA_STAGES - 1; ++s) {
         if (s < ntiles) {
-            __local float* as = smem + s * STAGE_FLOATS;
-            __local float* bs = as + A_TILE;
+            __local MMA_ET* as = smem + s * STAGE_ELEMS;
+            __local MMA_ET* bs = as + A_TILE;
             const int k0 = kb + s * MMA_BK;
             MMA_COPY_STAGE(as, bs, k0);
         }
@@ -254,18 +360,67 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
         barrier(CLK_LOCAL_MEM_FENCE);
         const int tn = t + MMA_STAGES - 1;
         if (tn < ntiles) {
-            __local float* as = smem + (tn % MMA_STAGES) * STAGE_FLOATS;
-            __local float* bs = as + A_TILE;
+            __local MMA_ET* as = smem + (tn % MMA_STAGES) * STAGE_ELEMS;
+            __local MMA_ET* bs = as + A_TILE;
             const int k0 = kb + tn * MMA_BK;
             MMA_COPY_STAGE(as, bs, k0);
         }
         MMA_COMMIT();
 
-        __local const float* as = smem + (t % MMA_STAGES) * STAGE_FLOATS;
-        __local const float* bs = as + A_TILE;
+        __local const MMA_ET* as = smem + (t % MMA_STAGES) * STAGE_ELEMS;
+        __local const MMA_ET* bs = as + A_TILE;
 #pragma unroll
-        for (int kk = 0; kk < MMA_BK; kk += 8) {
+        for (int kk = 0; kk < MMA_BK; kk += MMA_KSTEP) {
             uint af[MMA_TM][4], bf[MMA_TN][2];
+#if DATA_H
+            const int k0 = kk + 2 * t4; /* k of the low halves of registers 0 (A: and 1) */
+#if A_TRANS
+#pragma unroll
+            for (int i = 0; i < MMA_TM; ++i) {
+                const int r = wm0 + i * 16 + g;
+                af[i][0] = MMA_LDS32(as + AS(r, k0));
+                af[i][1] = MMA_LDS32(as + AS(r + 8, k0));
+                af[i][2] = MMA_LDS32(as + AS(r, k0 + 8));
+                af[i][3] = MMA_LDS32(as + AS(r + 8, k0 + 8));
+            }
+#else
+#pragma unroll
+            for (int i = 0; i < MMA_TM; i += MMA_AG)
+#pragma unroll
+                for (int q = 0; q < 2; ++q) { /* q = 1: k0 + 8 */
+                    uint lo[MMA_AG], hi[MMA_AG];
+                    MMA_LDSW(MMA_AG, as + AS(wm0 + i * 16 + 2 * MMA_AG * g, k0 + 8 * q), lo);
+                    MMA_LDSW(MMA_AG, as + AS(wm0 + i * 16 + 2 * MMA_AG * g, k0 + 8 * q + 1), hi);
+#pragma unroll
+                    for (int h = 0; h < MMA_AG; ++h) {
+                        af[i + h][2 * q] = MMA_PAIR_LO(lo[h], hi[h]);
+                        af[i + h][2 * q + 1] = MMA_PAIR_HI(lo[h], hi[h]);
+                    }
+                }
+#endif
+#if B_TRANS
+#pragma unroll
+            for (int j = 0; j < MMA_TN; j += MMA_BG)
+#pragma unroll
+                for (int q = 0; q < 2; ++q) {
+                    uint lo[MMA_BW], hi[MMA_BW];
+                    MMA_LDSW(MMA_BW, bs + BS(wn0 + j * 8 + MMA_BG * g, k0 + 8 * q), lo);
+                    MMA_LDSW(MMA_BW, bs + BS(wn0 + j * 8 + MMA_BG * g, k0 + 8 * q + 1), hi);
+#pragma unroll
+                    for (int w = 0; w < MMA_BW; ++w) {
+                        bf[j + 2 * w][q] = MMA_PAIR_LO(lo[w], hi[w]);
+                        bf[j + 2 * w + 1][q] = MMA_PAIR_HI(lo[w], hi[w]);
+                    }
+                }
+#else
+#pragma unroll
+            for (int j = 0; j < MMA_TN; ++j) {
+                const int c = wn0 + j * 8 + g;
+                bf[j][0] = MMA_LDS32(bs + BS(c, k0));
+                bf[j][1] = MMA_LDS32(bs + BS(c, k0 + 8));
+            }
+#endif
+#else /* TF32 */
             const int kp = kk + 2 * t4; /* physical k of logical k = t4; kp + 1 holds t4 + 4 */
 #if A_TRANS
 #pragma unroll
@@ -314,11 +469,12 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
                 bf[j][1] = mma_tf32(v.y);
             }
 #endif
+#endif /* DATA_H */
 #pragma unroll
             for (int i = 0; i < MMA_TM; ++i)
 #pragma unroll
                 for (int j = 0; j < MMA_TN; ++j)
-                    MMA_M16N8K8(acc[i][j], af[i], bf[j]);
+                    MMA_OP(acc[i][j], af[i], bf[j]);
         }
     }
 
@@ -337,6 +493,6 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
                 const int n = n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1));
                 if (m >= M || n >= N)
                     continue;
-                GEMM_STORE_SUM(acc[i][j][e], m, n, M, ldc, alpha, beta, nsplit, C, W, 0);
+                GEMM_STORE_SUM(acc[i][j][e], m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
             }
 }

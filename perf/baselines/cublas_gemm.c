@@ -1,22 +1,28 @@
 /*
 ** cublas_gemm.c: the cuBLAS baseline of the GEMM benchmark: times cublasSgemm (cublasSgemmStridedBatched
-** for batch > 1) on every row of a shape file (perf/baselines/gemm_shapes.h), FP32 strict.
+** for batch > 1) on every row of a shape file (perf/baselines/gemm_shapes.h), FP32 strict; or, with
+** --fp16, cublasGemmEx (cublasGemmStridedBatchedEx) on half data.
 **
-**   cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32] [--device D] [--verify S]
+**   cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32 | --fp16] [--device D] [--verify S]
 **
 ** Column-major, op(A), op(B) from a_t, b_t, minimum leading dimensions, packed batch strides,
 ** alpha 1, beta 0. Math mode CUBLAS_DEFAULT_MATH (plain FP32: cuBLAS uses TF32 only under
 ** CUBLAS_TF32_TENSOR_OP_MATH or NVIDIA_TF32_OVERRIDE=1, which this program refuses), or
 ** CUBLAS_PEDANTIC_MATH with --pedantic, or CUBLAS_TF32_TENSOR_OP_MATH with --tf32 (the baseline of
-** cldnn's TENSOR_OP_MATH GEMM); the header lines say which. A, B and C repeat a random
-** block of GEMM_BLOCK floats in [-1, 1) (uploaded once, doubled on the device with
-** cudaMemcpy), so the power draw is that of real data.
+** cldnn's TENSOR_OP_MATH GEMM on FLOAT data); the header lines say which. --fp16 is the baseline
+** of cldnn's TENSOR_OP_MATH GEMM on HALF data: A, B and C CUDA_R_16F, CUBLAS_COMPUTE_32F (FP32
+** accumulation, float alpha and beta), CUBLAS_GEMM_DEFAULT_TENSOR_OP (tensor cores). A, B and C
+** repeat a random block of GEMM_BLOCK floats in [-1, 1) (rounded to half for --fp16, as
+** cldnn-bench -d half does; uploaded once, doubled on the device with cudaMemcpy), so the power
+** draw is that of real data.
 **
 ** --verify S: after timing, S random elements of C (plus the corners) are read back and compared
 ** with a double dot product exactly as cldnn-bench gemm -V does: the printed figure is the
-** largest |got - want| / tol, tol = (2 u_in + 2 eps_float (sqrt(k) + 1)) S_abs with S_abs =
-** sum |a b| and u_in = 2^-11 under --tf32 (inputs rounded or truncated to TF32), else 0; so the
-** two tools' error figures compare directly (a '#' line per shape, before its result line).
+** largest |got - want| / tol, tol = (2 u_in + e_sum (sqrt(k) + 1)) S_abs with S_abs = sum |a b|,
+** u_in = 2^-11 under --tf32 (inputs rounded or truncated to TF32), else 0, and e_sum =
+** 2 eps_float, or 4 eps_float under --fp16 (the tensor core truncates its FP32 additions); --fp16
+** adds C's rounding to half, 2^-10 |want| + 2^-24. So the two tools' error figures compare
+** directly (a '#' line per shape, before its result line).
 **
 ** Timing: W warm-up calls (3), a first estimate (batches of calls growing 4x until one takes
 ** 20 ms) that sets the iterations so that the 5 repetitions take about T ms (50), then 5
@@ -41,24 +47,25 @@
 
 /* Prints a usage line and returns 2. */
 static int usage(void) {
-    fprintf(stderr, "usage: cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32] [--device D] "
-                    "[--verify S]\n");
+    fprintf(stderr, "usage: cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32 | --fp16] "
+                    "[--device D] [--verify S]\n");
     return 2;
 }
 
-/* A device buffer of n floats filled from blk (see the file comment), or NULL after printing why. */
-static float* make_buffer(size_t n, const float* blk) {
-    float* d = NULL;
-    cudaError_t e = cudaMalloc((void**)&d, n * sizeof(float));
+/* A device buffer of n elements of es bytes (4: float, 2: half) filled from blk (the block as
+** stored: floats, or half bits; see the file comment), or NULL after printing why. */
+static void* make_buffer(size_t n, size_t es, const void* blk) {
+    char* d = NULL;
+    cudaError_t e = cudaMalloc((void**)&d, n * es);
     if (e != cudaSuccess) {
-        fprintf(stderr, "cublas_gemm: cudaMalloc(%zu bytes): %s\n", n * sizeof(float), cudaGetErrorString(e));
+        fprintf(stderr, "cublas_gemm: cudaMalloc(%zu bytes): %s\n", n * es, cudaGetErrorString(e));
         return NULL;
     }
     size_t done = n < GEMM_BLOCK ? n : GEMM_BLOCK;
-    e = cudaMemcpy(d, blk, done * sizeof(float), cudaMemcpyHostToDevice);
+    e = cudaMemcpy(d, blk, done * es, cudaMemcpyHostToDevice);
     while (e == cudaSuccess && done < n) {
         size_t c = n - done < done ? n - done : done;
-        e = cudaMemcpy(d + done, d, c * sizeof(float), cudaMemcpyDeviceToDevice);
+        e = cudaMemcpy(d + done * es, d, c * es, cudaMemcpyDeviceToDevice);
         done += c;
     }
     if (e != cudaSuccess) {
@@ -69,13 +76,14 @@ static float* make_buffer(size_t n, const float* blk) {
     return d;
 }
 
-/* One shape's operands. */
+/* One shape's operands (half: A, B and C hold halves, else floats). */
 typedef struct {
     cublasHandle_t h;
     const gemm_shape* s;
     int lda, ldb, ldc;
     long long sa, sb, sc;
-    float *a, *b, *c;
+    void *a, *b, *c;
+    int half;
 } call_args;
 
 /* Enqueues one call; returns the cuBLAS status. */
@@ -83,6 +91,15 @@ static cublasStatus_t call_once(const call_args* x) {
     const float one = 1.0f, zero = 0.0f;
     const gemm_shape* s = x->s;
     cublasOperation_t ta = s->ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb = s->tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (x->half && s->batch == 1)
+        return cublasGemmEx(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, CUDA_R_16F, x->lda, x->b,
+                            CUDA_R_16F, x->ldb, &zero, x->c, CUDA_R_16F, x->ldc, CUBLAS_COMPUTE_32F,
+                            CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+    if (x->half)
+        return cublasGemmStridedBatchedEx(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, CUDA_R_16F,
+                                          x->lda, x->sa, x->b, CUDA_R_16F, x->ldb, x->sb, &zero, x->c, CUDA_R_16F,
+                                          x->ldc, x->sc, (int)s->batch, CUBLAS_COMPUTE_32F,
+                                          CUBLAS_GEMM_DEFAULT_TENSOR_OP);
     if (s->batch == 1)
         return cublasSgemm(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, x->lda, x->b, x->ldb, &zero,
                            x->c, x->ldc);
@@ -94,19 +111,25 @@ static cublasStatus_t call_once(const call_args* x) {
 static int timed_call(void* ctx) {
     cublasStatus_t st = call_once(ctx);
     if (st == CUBLAS_STATUS_SUCCESS) return 0;
-    fprintf(stderr, "cublas_gemm: cublasSgemm: status %d\n", (int)st);
+    fprintf(stderr, "cublas_gemm: %s: status %d\n", ((const call_args*)ctx)->half ? "cublasGemmEx" : "cublasSgemm",
+            (int)st);
     return 1;
 }
 
-/* Element (i, j) of product b against the double reference (file comment); returns err / tol, or
-** -1 when the read-back failed. */
+/* Element (i, j) of product b against the double reference (file comment; blk: the blocks as
+** float values, half-rounded for half data); returns err / tol, or -1 when the read-back failed. */
 static double check_elem(const call_args* x, const float* const blk[3], long long b, long long i, long long j,
                          double u_in) {
     const gemm_shape* s = x->s;
+    const size_t es = x->half ? 2 : 4;
+    const long long at = b * x->sc + i + j * (long long)x->ldc;
     float got;
-    if (cudaMemcpy(&got, x->c + b * x->sc + i + j * (long long)x->ldc, sizeof got, cudaMemcpyDeviceToHost) !=
-        cudaSuccess)
+    uint16_t got16;
+    if (cudaMemcpy(x->half ? (void*)&got16 : (void*)&got, (const char*)x->c + (size_t)at * es, es,
+                   cudaMemcpyDeviceToHost) != cudaSuccess)
         return -1;
+    if (x->half)
+        got = gemm_half_to_float(got16);
     double sum = 0, sabs = 0;
     for (long long q = 0; q < s->k; q++) {
         long long oa = b * x->sa + (s->ta ? q + i * (long long)x->lda : i + q * (long long)x->lda);
@@ -115,14 +138,19 @@ static double check_elem(const call_args* x, const float* const blk[3], long lon
         sum += v;
         sabs += fabs(v);
     }
-    double tol = (2.0 * u_in + 2.0 * FLT_EPSILON * (sqrt((double)s->k) + 1.0)) * sabs + FLT_MIN;
+    const double e_sum = (x->half ? 4.0 : 2.0) * FLT_EPSILON;
+    double tol = (2.0 * u_in + e_sum * (sqrt((double)s->k) + 1.0)) * sabs + FLT_MIN;
+    if (x->half)
+        tol += ldexp(fabs(sum), -10) + ldexp(1.0, -24);
     return fabs((double)got - sum) / tol;
 }
 
 /* Measures shape s and prints its result line. Returns 0, or 1 when it failed. */
-static int run_shape(cublasHandle_t h, const gemm_shape* s, const float* const blk[3], double target_ms,
-                     int warmup, cudaEvent_t e0, cudaEvent_t e1, int verify, double u_in) {
-    call_args x = {h, s, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL};
+/* blk: the blocks as float values; up: as uploaded (floats, or half bits with half). */
+static int run_shape(cublasHandle_t h, const gemm_shape* s, const float* const blk[3], const void* const up[3],
+                     int half, double target_ms, int warmup, cudaEvent_t e0, cudaEvent_t e1, int verify, double u_in) {
+    call_args x = {h, s, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, half};
+    const size_t es = half ? 2 : 4;
     /* column-major stored shapes: A (ta ? k x m : m x k), B (tb ? n x k : k x n), C m x n */
     x.lda = (int)(s->ta ? s->k : s->m);
     x.ldb = (int)(s->tb ? s->n : s->k);
@@ -132,9 +160,9 @@ static int run_shape(cublasHandle_t h, const gemm_shape* s, const float* const b
     x.sc = (long long)s->m * s->n;
     int rc = 1;
     const char* why = "buffers";
-    if (!(x.a = make_buffer((size_t)(x.sa * s->batch), blk[0])) ||
-        !(x.b = make_buffer((size_t)(x.sb * s->batch), blk[1])) ||
-        !(x.c = make_buffer((size_t)(x.sc * s->batch), blk[2])))
+    if (!(x.a = make_buffer((size_t)(x.sa * s->batch), es, up[0])) ||
+        !(x.b = make_buffer((size_t)(x.sb * s->batch), es, up[1])) ||
+        !(x.c = make_buffer((size_t)(x.sc * s->batch), es, up[2])))
         goto out;
     why = "call";
     cuda_timing t = {warmup, 20.0, 16384, target_ms, REPS};
@@ -183,18 +211,19 @@ out:
 int main(int argc, char** argv) {
     const char* file = NULL;
     double target_ms = 50;
-    int warmup = 3, pedantic = 0, tf32 = 0, dev = 0, verify = 0;
+    int warmup = 3, pedantic = 0, tf32 = 0, fp16 = 0, dev = 0, verify = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--ms") && i + 1 < argc) target_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--device") && i + 1 < argc) dev = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--pedantic")) pedantic = 1;
         else if (!strcmp(argv[i], "--tf32")) tf32 = 1;
+        else if (!strcmp(argv[i], "--fp16")) fp16 = 1;
         else if (!strcmp(argv[i], "--verify") && i + 1 < argc) verify = atoi(argv[++i]);
         else if (argv[i][0] != '-' && !file) file = argv[i];
         else return usage();
     }
-    if (!file || !(target_ms > 0) || warmup < 0 || (pedantic && tf32)) return usage();
+    if (!file || !(target_ms > 0) || warmup < 0 || pedantic + tf32 + fp16 > 1) return usage();
     const char* ovr = getenv("NVIDIA_TF32_OVERRIDE");
     if (ovr && strcmp(ovr, "0") != 0) {
         fprintf(stderr, "cublas_gemm: NVIDIA_TF32_OVERRIDE=%s would allow TF32; unset it\n", ovr);
@@ -232,6 +261,7 @@ int main(int argc, char** argv) {
     printf("# cuBLAS %d, CUDA runtime %d, driver API %d\n", ver, rt, drv);
     printf("# math mode: %s; column-major, minimum ld, alpha 1, beta 0\n",
            tf32       ? "CUBLAS_TF32_TENSOR_OP_MATH (TF32 tensor cores)"
+           : fp16     ? "FP16: cublasGemmEx, A B C CUDA_R_16F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP"
            : pedantic ? "CUBLAS_PEDANTIC_MATH (FP32, no TF32)"
                       : "CUBLAS_DEFAULT_MATH (FP32, no TF32)");
     printf("# timing: CUDA events, %d warm-up, 5 repetitions of ~%g ms in all, median\n", warmup, target_ms);
@@ -244,19 +274,36 @@ int main(int argc, char** argv) {
         fprintf(stderr, "cublas_gemm: out of host memory\n");
         return 1;
     }
-    for (int i = 0; i < 3; i++) gemm_fill_block(blk[i], GEMM_BLOCK, 1000 + (uint64_t)i);
+    uint16_t* hblk[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; i++) {
+        gemm_fill_block(blk[i], GEMM_BLOCK, 1000 + (uint64_t)i);
+        if (!fp16) continue;
+        if (!(hblk[i] = malloc(GEMM_BLOCK * sizeof(uint16_t)))) {
+            fprintf(stderr, "cublas_gemm: out of host memory\n");
+            return 1;
+        }
+        for (size_t e = 0; e < GEMM_BLOCK; e++) { /* what the device holds, for the reference too */
+            hblk[i][e] = gemm_float_to_half(blk[i][e]);
+            blk[i][e] = gemm_half_to_float(hblk[i][e]);
+        }
+    }
     const float* cblk[3] = {blk[0], blk[1], blk[2]};
+    const void* up[3] = {fp16 ? (const void*)hblk[0] : blk[0], fp16 ? (const void*)hblk[1] : blk[1],
+                         fp16 ? (const void*)hblk[2] : blk[2]};
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
     cublasSetStream(h, 0);
     int fails = 0;
     for (int i = 0; i < count; i++)
-        fails += run_shape(h, &shapes[i], cblk, target_ms, warmup, e0, e1, verify, tf32 ? 1.0 / 2048.0 : 0.0);
+        fails += run_shape(h, &shapes[i], cblk, up, fp16, target_ms, warmup, e0, e1, verify, tf32 ? 1.0 / 2048.0 : 0.0);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     cublasDestroy(h);
-    for (int i = 0; i < 3; i++) free(blk[i]);
+    for (int i = 0; i < 3; i++) {
+        free(blk[i]);
+        free(hblk[i]);
+    }
     free(shapes);
     return fails ? 1 : 0;
 }

@@ -2,7 +2,8 @@
 ** gemm_shapes.h: the GEMM shape lists of perf/shapes/ (CSV files), read the same way by
 ** `cldnn-bench gemm --shapes` and by the baselines of perf/baselines/ (cuBLAS, CLBlast, OpenBLAS),
 ** so that every tool runs exactly the same rows in the same order; plus the few helpers the
-** baselines share (median, timing clock, the random fill block, the result line).
+** baselines share (median, timing clock, the random fill block, the result line, half
+** conversions).
 **
 ** File format: a header line naming the columns, then one shape per line, comma-separated:
 **   m,n,k,a_t,b_t[,batch][,anything else]
@@ -53,4 +54,8 @@ void gemm_print_result(const char* tool, const gemm_shape* s, double ms, long lo
 ** repetitions take about `target_ms` in all: at least 1, at most 100000. */
 long long gemm_iters_for(double per_call_s, double target_ms, int reps);
 
+/* IEEE binary16 bits of f, rounded to nearest even (overflow to inf, NaN kept quiet), and the
+** float value of binary16 bits h: half data of cldnn-bench and the FP16 baselines. */
+uint16_t gemm_float_to_half(float f);
+float gemm_half_to_float(uint16_t h);
 #endif /* CLDNN_GEMM_SHAPES_H_ */

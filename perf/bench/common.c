@@ -7,6 +7,7 @@
 ** enqueues; host clocks are CLOCK_MONOTONIC.
 */
 #include "common.h"
+#include "gemm_shapes.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,41 +164,10 @@ void* bench_alloc(size_t n, size_t sz) {
     return p;
 }
 
-/* IEEE binary16 bits of f, round to nearest even (overflow to inf, NaN kept quiet). */
-static uint16_t f2h(float f) {
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    uint32_t mag = x & 0x7fffffffu;
-    if (mag >= 0x7f800000u) return (uint16_t)(sign | (mag > 0x7f800000u ? 0x7e00u : 0x7c00u));
-    if (mag >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u);      /* rounds to >= 65520: inf */
-    if (mag < 0x38800000u) {                                       /* below 2^-14: subnormal */
-        if (mag < 0x33000000u) return sign;                        /* below 2^-25: zero */
-        uint32_t m = (mag & 0x7fffffu) | 0x800000u;
-        int shift = 126 - (int)(mag >> 23);                        /* 14..24 */
-        uint32_t r = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (r & 1u))) r++;
-        return (uint16_t)(sign | r);
-    }
-    uint32_t r = mag - 0x38000000u;                                /* rebias 127 -> 15 */
-    uint32_t out = r >> 13, rem = r & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (out & 1u))) out++;
-    return (uint16_t)(sign | out);
-}
-
-/* The float value of binary16 bits h. */
-static float h2f(uint16_t h) {
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, x;
-    if (e == 0) {
-        float v = ldexpf((float)m, -24);
-        return sign ? -v : v;
-    }
-    if (e == 31) x = sign | 0x7f800000u | (m << 13);
-    else x = sign | ((e + 112u) << 23) | (m << 13);
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
+/* IEEE binary16 conversions: the baselines' shared ones (perf/baselines/gemm_shapes.c), so that
+** cldnn-bench and cublas_gemm round the same data the same way. */
+static uint16_t f2h(float f) { return gemm_float_to_half(f); }
+static float h2f(uint16_t h) { return gemm_half_to_float(h); }
 
 float bench_half_to_float(uint16_t h) { return h2f(h); }
 

@@ -33,7 +33,9 @@
 ** bias N P Q), mag the sum of the absolute terms (the reference's), f = 2 for the algorithms that
 ** sum the products as they are and 32 for the transform algorithms (FFT and Winograd, whose
 ** error follows the transformed tile rather than one window); half data add 2^-10 |want| (the
-** output's rounding). Up to 2^27 multiply-adds and 2^24 output elements every element is checked;
+** output's rounding). --math tensor: FLOAT adds 2 * 2^-11 of the magnitude (TF32 inputs), HALF
+** doubles f (FP16 mma: exact products, truncated FP32 additions). Up to 2^27 multiply-adds and
+** 2^24 output elements every element is checked;
 ** above, --vsample random elements plus the 16 corners of the output's index space.
 **
 ** Timing (-t 1): bench_time_us (warm-up, 5 repetitions of -i calls between clFinish, median);
@@ -85,7 +87,8 @@ static const bench_flag k_flags[] = {
     {"--ms", BENCH_FLAG_DOUBLE, NULL, "without -i: iterations per measurement so that the 5 repetitions take ~T ms"},
     {"--vsample", BENCH_FLAG_INT, "4000", "elements checked above 2^27 multiply-adds (0: check all)"},
     {"--math", BENCH_FLAG_STRING, "default",
-     "default|tensor|fma: cldnnSetConvolutionMathType (tensor: TF32 tensor cores where the device has them)"},
+     "default|tensor|fma: cldnnSetConvolutionMathType (tensor: TF32 / FP16 tensor cores for float / half data where "
+     "the device has them)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 /* Above this many multiply-adds (or 2^24 output elements) verification samples the output. */
@@ -529,11 +532,13 @@ static void check_elem(const conv_run* r, const conv_prob* p, int dir, const con
         scale += fabs(opts->beta * (double)p->prior[off]);
     }
     double f = algo_is_transform(dir, res->algo) ? 32.0 : 2.0;
+    const int tensor = r->math == CLDNN_TENSOR_OP_MATH;
+    if (tensor && opts->dtype == CLDNN_DATA_HALF) f *= 2.0; /* FP16 mma: exact products, truncated additions */
     double tol = f * FLT_EPSILON * (sqrt((double)o->terms) + 1.0) * scale + FLT_MIN;
     if (opts->dtype == CLDNN_DATA_HALF) tol += ldexp(fabs(want), -10) + ldexp(1.0, -24);
     /* TF32 inputs: 2^-11 each; a transform algorithm rounds its transformed operands, whose sums of
     ** magnitudes exceed scale by the transforms' gains (the same factor f / 2 as its FP32 bound). */
-    if (r->math == CLDNN_TENSOR_OP_MATH) tol += f * ldexp(scale, -11);
+    if (tensor && opts->dtype != CLDNN_DATA_HALF) tol += f * ldexp(scale, -11);
     double got = (double)p->got[off], err = fabs(got - want);
     res->checked++;
     if (want != 0 && isfinite(err) && err / fabs(want) > res->max_rel) res->max_rel = err / fabs(want);

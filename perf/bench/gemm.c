@@ -22,8 +22,10 @@
 ** double dot product, |got - want| <= 2 eps_float (sqrt(k) + 1) S, with S = |alpha| sum_p
 ** |op(A)(i,p) op(B)(p,j)| + |beta C_prior| (the scale of a float dot product's rounding error);
 ** half data add 2^-10 |want| + 2^-24 (C's rounding to half). With --math tensor on a device with
-** TF32 tensor cores, each product also carries the rounding of both inputs to TF32 (relative
-** 2^-11 each): 2 * 2^-11 S is added to the tolerance.
+** tensor cores, FLOAT products also carry the rounding of both inputs to TF32 (relative 2^-11
+** each): 2 * 2^-11 S is added to the tolerance; HALF inputs are exact (FP16 mma.sync) but the
+** tensor core truncates its FP32 additions, so the float term counts a whole ulp per addition
+** (4 eps_float instead of 2).
 ** Up to 2^27 multiply-adds (and C within 2^24 elements) every element is checked, and the ld gaps
 ** of C must be left as they were; above, --vsample random elements (plus the corners), read back
 ** one by one.
@@ -58,7 +60,8 @@ static const bench_flag k_flags[] = {
     {"--ms", BENCH_FLAG_DOUBLE, NULL, "without -i: iterations per shape so that the 5 repetitions take ~T ms"},
     {"--vsample", BENCH_FLAG_INT, "2000", "elements checked above 2^27 multiply-adds (0: check all)"},
     {"--math", BENCH_FLAG_STRING, "default",
-     "default|tensor|fma: cldnnSetGemmMathType (tensor: TF32 tensor cores where the device has them)"},
+     "default|tensor|fma: cldnnSetGemmMathType (tensor: TF32 / FP16 tensor cores for float / half data where the "
+     "device has them)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 /* Above this many multiply-adds (or 2^24 elements of C) verification samples C. */
@@ -81,6 +84,7 @@ typedef struct {
     double target_ms;                   /* > 0: iterations from --ms */
     int64_t vsample;
     double input_eps;                   /* relative rounding of the inputs: 0, or 2^-11 under TF32 */
+    double sum_eps;                     /* rounding of one addition: 2 eps_float, 4 for FP16 mma */
     float *blk_a, *blk_b, *blk_c;       /* GEMM_BLOCK floats each */
     int fails;
 } gemm_run;
@@ -223,7 +227,7 @@ static void ref_elem(const gemm_run* r, const gemm_prob* p, int64_t b, int64_t i
         scale += fabs(o->beta * c0);
     }
     *want = w;
-    *tol = (2.0 * r->input_eps + 2.0 * FLT_EPSILON * (sqrt((double)p->k) + 1.0)) * scale + FLT_MIN;
+    *tol = (2.0 * r->input_eps + r->sum_eps * (sqrt((double)p->k) + 1.0)) * scale + FLT_MIN;
     if (o->dtype == CLDNN_DATA_HALF) *tol += ldexp(fabs(w), -10) + ldexp(1.0, -24);
 }
 
@@ -503,7 +507,11 @@ static int gemm_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
         bench_print_status("cldnnSetGemmMathType", mst);
         return 1;
     }
-    if (mt == CLDNN_TENSOR_OP_MATH) r.input_eps = 1.0 / 2048.0;
+    r.sum_eps = 2.0 * FLT_EPSILON;
+    if (mt == CLDNN_TENSOR_OP_MATH && opts->dtype == CLDNN_DATA_HALF)
+        r.sum_eps = 4.0 * FLT_EPSILON;
+    else if (mt == CLDNN_TENSOR_OP_MATH)
+        r.input_eps = 1.0 / 2048.0;
     if (bench_arg_given(args, "--ms") && !bench_arg_given(args, "-i")) {
         r.target_ms = bench_arg_double(args, "--ms", 0);
         if (!(r.target_ms > 0)) {

@@ -3,7 +3,7 @@
 ** the winners as rows of the library's parameter tables.
 **
 **   cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1]
-**                   [--budget SECONDS] [--iters N] [--quiet] [--db]
+**                   [-d float|half] [--math default|tensor] [--budget SECONDS] [--iters N] [--quiet] [--db]
 **   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] [--quiet]
 **   cldnn-tune db --shapes FILE [--prefix NAME] [--batch N] [-F MASK] [--budget SECONDS]
 **                 [--per-problem SECONDS] [--iters N] [--ws-max MiB] [--md FILE]
@@ -33,22 +33,28 @@
 ** the row for src/conv/gemm/conv_params.c:
 **     best conv-<dir> <name> class <class> <params> <TFLOP/s> (default ..., x<speedup>)
 **
-** For each shape (column-major, cuBLAS semantics; FILE is a CSV with a header and columns
-** m,n,k,a_t,b_t), the table's current choice runs first as the reference: it is verified against
-** a double-precision dot product on a sample of C's elements, and every candidate of the space
-** (cldnn_gemm_param_space) must then match the reference's C within 1e-5 * sqrt(k) of C's range
-** or it is rejected. Candidates are timed with the host clock around clFinish (warm-up, then
+** gemm: the solver cldnnGemm picks for the data type (-d, default float) and math type (--math,
+** default default): under --math tensor on a device with tensor cores, the tensor-core kernel
+** (gemm_mma_tf32 for float, gemm_mma_f16 for half) over its declared space
+** (cldnn_gemm_mma_param_space: block and warp tiles, k step, stages), else gemm_tiled over
+** cldnn_gemm_param_space. For each shape (column-major, cuBLAS semantics; FILE is a CSV with a
+** header and columns m,n,k,a_t,b_t), the solver's current choice runs first as the reference: it
+** is verified against a double-precision dot product on a sample of C's elements (float rounding
+** per addition, a whole ulp on FP16 tensor cores, which truncate; TF32's input rounding; C's
+** rounding for half), and every candidate of the space must then match the reference's C within
+** 1e-5 * sqrt(k) of C's range (plus 2^-10 of it for half: one rounding of C) or it is rejected. Candidates are timed with the host clock around clFinish (warm-up, then
 ** repetitions of enough calls to pass 20 ms; the median). The search for one shape stops at the
 ** budget (default 120 s) and reports the best so far. Tiles more than twice the problem's
 ** size (rounded up to a power of two) are skipped. Progress goes to stderr; the result lines
 ** go to stdout:
-**     best <shape> class <class> <params> <TFLOP/s> (default <params> <TFLOP/s>, x<speedup>)
+**     best <shape> <type> class <class> <solver> <params> <TFLOP/s> (default <params> <TFLOP/s>, x<speedup>)
 ** With --db each shape's winner (the default when nothing beat it) is also recorded in the user
 ** tuning db (CLDNN_DB_PATH, else the user folder) under the key of the packed column-major
-** problem (lda = m or k, ldb = k or n, ldc = m, batch 1: cldnn_gemm_problem_key) and the solver
-** gemm_tiled, where later cldnnGemm calls of that problem, in any process, take it (find modes
-** other than HEURISTIC); a shape that already has a user record is not searched again (resume)
-** and prints `resumed <shape> <params>`.
+** problem (lda = m or k, ldb = k or n, ldc = m, batch 1, the data and math type:
+** cldnn_gemm_problem_key) and the solver's name (gemm_tiled, gemm_mma_tf32, gemm_mma_f16), where
+** later cldnnGemm calls of that problem, in any process, take it (find modes other than
+** HEURISTIC); a shape that already has a user record is not searched again (resume) and prints
+** `resumed <shape> <solver> <params>`.
 ** The device is CLDNN_DEVICE's (see the README). Links the static library for the internal
 ** parameter API.
 */
@@ -56,6 +62,7 @@
 #include "internal.h"
 #include "conv_descs.h"
 #include "conv_shapes.h"
+#include "gemm_shapes.h"
 #include "ref.h"
 
 #include <math.h>
@@ -140,26 +147,117 @@ static double time_calls(cldnnHandle_t h, run_fn fn, const void* ctx, int iters)
     return t[2];
 }
 
+/* A parameter set of the solver being tuned: gemm_tiled's, or the tensor-core kernel's. */
+typedef union {
+    cldnn_gemm_params tiled;
+    cldnn_gemm_mma_params mma;
+} gemm_any_params;
+
+/* The GEMM solver cldnn-tune gemm searches for a problem: the one cldnnGemm picks for it (the
+** tensor-core kernel under TENSOR_OP_MATH where the device has it, else gemm_tiled), by the name
+** its tuning records go under. */
+typedef struct {
+    int mma;
+    const char* solver;
+} gemm_family;
+
+static gemm_family gemm_family_of(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev) {
+    gemm_family f = {0, CLDNN_GEMM_SOLVER_NAME};
+    if (cldnn_gemm_mma_tf32_applicable(pr, dev))
+        f = (gemm_family){1, CLDNN_GEMM_MMA_TF32_NAME};
+    else if (cldnn_gemm_mma_f16_applicable(pr, dev))
+        f = (gemm_family){1, CLDNN_GEMM_MMA_F16_NAME};
+    return f;
+}
+
+static cldnnStatus_t family_run(cldnnHandle_t h, const gemm_family* f, const cldnn_gemm_problem* pr,
+                                const gemm_any_params* p, const cldnn_gemm_buffers* b) {
+    return f->mma ? cldnn_gemm_mma_run_params(h, pr, &p->mma, b) : cldnn_gemm_run_params(h, pr, &p->tiled, b);
+}
+
+static void family_format(const gemm_family* f, const gemm_any_params* p, char* buf, size_t size) {
+    if (f->mma)
+        cldnn_gemm_mma_params_format(&p->mma, buf, size);
+    else
+        cldnn_gemm_params_format(&p->tiled, buf, size);
+}
+
+static void family_default(const gemm_family* f, const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
+                           gemm_any_params* out) {
+    memset(out, 0, sizeof *out);
+    if (f->mma)
+        cldnn_gemm_mma_params_select(pr, dev, &out->mma);
+    else
+        cldnn_gemm_params_select(pr, dev, &out->tiled);
+}
+
+/* The family's declared space for pr on dev (cldnn_gemm_param_space, cldnn_gemm_mma_param_space):
+** at most max sets into out, returns the count the space holds. */
+static size_t family_space(const gemm_family* f, const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
+                           gemm_any_params* out, size_t max) {
+    static cldnn_gemm_params tiled[4096];
+    static cldnn_gemm_mma_params mma[4096];
+    size_t n = f->mma ? cldnn_gemm_mma_param_space(dev, pr->dtype, pr->trans_a, pr->trans_b, mma, 4096)
+                      : cldnn_gemm_param_space(dev, tiled, 4096);
+    for (size_t i = 0; i < n && i < max && i < 4096; ++i) {
+        memset(&out[i], 0, sizeof out[i]);
+        if (f->mma)
+            out[i].mma = mma[i];
+        else
+            out[i].tiled = tiled[i];
+    }
+    return n;
+}
+
 typedef struct {
     const cldnn_gemm_problem* pr;
-    const cldnn_gemm_params* p;
+    const gemm_family* f;
+    const gemm_any_params* p;
     const cldnn_gemm_buffers* b;
 } gemm_run_ctx;
 
 static cldnnStatus_t run_gemm_ctx(cldnnHandle_t h, const void* ctx) {
     const gemm_run_ctx* c = (const gemm_run_ctx*)ctx;
-    return cldnn_gemm_run_params(h, c->pr, c->p, c->b);
+    return family_run(h, c->f, c->pr, c->p, c->b);
 }
 
-static double time_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* p,
-                          const cldnn_gemm_buffers* b, int iters) {
-    gemm_run_ctx c = {pr, p, b};
+static double time_params(cldnnHandle_t h, const gemm_family* f, const cldnn_gemm_problem* pr,
+                          const gemm_any_params* p, const cldnn_gemm_buffers* b, int iters) {
+    gemm_run_ctx c = {pr, f, p, b};
     return time_calls(h, run_gemm_ctx, &c, iters);
 }
 
 static int db_user_record(cldnnHandle_t h, const char* key, const char* solver, char* value, size_t size);
 
-static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, int quiet, int db) {
+/* A device buffer of the n host values in data type dt (HALF: converted; the host values are
+** halves already). */
+static cl_mem gemm_upload(cldnnHandle_t h, cldnnDataType_t dt, const float* host, size_t n) {
+    cl_int err;
+    if (dt != CLDNN_DATA_HALF)
+        return clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, (void*)host, &err);
+    uint16_t* hh = malloc(n * 2);
+    if (hh == NULL)
+        return NULL;
+    for (size_t i = 0; i < n; ++i)
+        hh[i] = gemm_float_to_half(host[i]);
+    cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 2, hh, &err);
+    free(hh);
+    return m;
+}
+
+/* C (n values in data type dt) into host floats; scratch holds n halves for HALF. */
+static void gemm_download(cldnnHandle_t h, cldnnDataType_t dt, cl_mem c, float* host, uint16_t* scratch, size_t n) {
+    if (dt != CLDNN_DATA_HALF) {
+        clEnqueueReadBuffer(h->queue, c, CL_TRUE, 0, n * 4, host, 0, NULL, NULL);
+        return;
+    }
+    clEnqueueReadBuffer(h->queue, c, CL_TRUE, 0, n * 2, scratch, 0, NULL, NULL);
+    for (size_t i = 0; i < n; ++i)
+        host[i] = gemm_half_to_float(scratch[i]);
+}
+
+static int tune_gemm(cldnnHandle_t h, const shape* s, cldnnDataType_t dt, cldnnMathType_t math, double budget,
+                     int iters, int quiet, int db) {
     cldnn_gemm_problem pr;
     memset(&pr, 0, sizeof pr);
     pr.m = s->m;
@@ -173,46 +271,55 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
     pr.batch = 1;
     pr.alpha = 1.0f;
     pr.beta = 0.0f;
+    pr.math = math;
+    pr.dtype = pr.dtype_c = dt;
+    const gemm_family fam = gemm_family_of(&pr, &h->prof);
     char key[256], rec[128];
     cldnn_gemm_problem_key(&pr, key, sizeof key);
-    if (db && db_user_record(h, key, CLDNN_GEMM_SOLVER_NAME, rec, sizeof rec)) {
-        printf("resumed %lldx%lldx%lld %c%c %s (tuning db: %s)\n", s->m, s->n, s->k, s->ta ? 'T' : 'N',
-               s->tb ? 'T' : 'N', rec, key);
+    if (db && db_user_record(h, key, fam.solver, rec, sizeof rec)) {
+        printf("resumed %lldx%lldx%lld %c%c %s %s (tuning db: %s)\n", s->m, s->n, s->k, s->ta ? 'T' : 'N',
+               s->tb ? 'T' : 'N', fam.solver, rec, key);
         fflush(stdout);
         return 0;
     }
+    const int half = dt == CLDNN_DATA_HALF;
     size_t na = (size_t)(s->m * s->k), nb = (size_t)(s->k * s->n), nc = (size_t)(s->m * s->n);
     float* A = malloc(na * 4);
     float* B = malloc(nb * 4);
     float* Cref = malloc(nc * 4);
     float* C = malloc(nc * 4);
-    if (!A || !B || !Cref || !C)
+    uint16_t* C16 = malloc(nc * 2);
+    if (!A || !B || !Cref || !C || !C16)
         return 1;
     for (size_t i = 0; i < na; ++i)
-        A[i] = frand();
+        A[i] = half ? gemm_half_to_float(gemm_float_to_half(frand())) : frand();
     for (size_t i = 0; i < nb; ++i)
-        B[i] = frand();
+        B[i] = half ? gemm_half_to_float(gemm_float_to_half(frand())) : frand();
     cl_int err;
     cldnn_gemm_buffers bufs;
-    bufs.a = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, A, &err);
-    bufs.b = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * 4, B, &err);
-    bufs.c = clCreateBuffer(h->context, CL_MEM_READ_WRITE, nc * 4, NULL, &err);
+    bufs.a = gemm_upload(h, dt, A, na);
+    bufs.b = gemm_upload(h, dt, B, nb);
+    bufs.c = clCreateBuffer(h->context, CL_MEM_READ_WRITE, nc * (half ? 2 : 4), NULL, &err);
     if (!bufs.a || !bufs.b || !bufs.c) {
         fprintf(stderr, "cldnn-tune: buffer allocation failed\n");
         return 1;
     }
-    cldnn_gemm_params def;
-    cldnn_gemm_params_select(&pr, &h->prof, &def);
+    gemm_any_params def;
+    family_default(&fam, &pr, &h->prof, &def);
     char ds[96];
-    cldnn_gemm_params_format(&def, ds, sizeof ds);
-    if (cldnn_gemm_run_params(h, &pr, &def, &bufs) != CLDNN_STATUS_SUCCESS) {
+    family_format(&fam, &def, ds, sizeof ds);
+    if (family_run(h, &fam, &pr, &def, &bufs) != CLDNN_STATUS_SUCCESS) {
         char e[2048];
         cldnnGetLastErrorString(e, sizeof e);
         fprintf(stderr, "cldnn-tune: the default %s fails: %s\n", ds, e);
         return 1;
     }
-    clEnqueueReadBuffer(h->queue, bufs.c, CL_TRUE, 0, nc * 4, Cref, 0, NULL, NULL);
-    /* Verify the reference on a sample against double dot products. */
+    gemm_download(h, dt, bufs.c, Cref, C16, nc);
+    /* Verify the reference on a sample against double dot products: a float dot product's
+    ** rounding (a whole ulp per addition on FP16 tensor cores, which truncate), TF32's input
+    ** rounding for FLOAT on tensor cores, C's rounding for HALF. */
+    const int tf32 = fam.mma && !half;
+    const double sum_u = (fam.mma && half ? 2.0 : 1.0) * 5.96e-8, in_rel = tf32 ? 2.0 / 2048.0 : 0.0;
     double cmax = 0.0;
     for (size_t i = 0; i < nc; ++i)
         cmax = fmax(cmax, fabs(Cref[i]));
@@ -227,19 +334,22 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
             mag += fabs(a * b);
         }
         double got = Cref[i + j * pr.ldc];
-        if (fabs(got - acc) > 4.0 * 5.96e-8 * sqrt((double)s->k) * mag + 1e-30) {
+        double tol = (4.0 * sum_u * sqrt((double)s->k) + in_rel) * mag + 1e-30;
+        if (half)
+            tol += ldexp(fabs(acc) + tol, -11) + ldexp(1.0, -25);
+        if (fabs(got - acc) > tol) {
             fprintf(stderr, "cldnn-tune: the default parameters give C(%lld,%lld) = %.9g, want %.9g\n", i, j, got, acc);
             return 1;
         }
     }
-    double t_def = time_params(h, &pr, &def, &bufs, iters);
+    double t_def = time_params(h, &fam, &pr, &def, &bufs, iters);
     double flops = 2.0 * (double)s->m * (double)s->n * (double)s->k;
 
-    static cldnn_gemm_params space[4096];
-    size_t nspace = cldnn_gemm_param_space(&h->prof, space, 4096);
+    static gemm_any_params space[4096];
+    size_t nspace = family_space(&fam, &pr, &h->prof, space, 4096);
     if (nspace > 4096)
         nspace = 4096;
-    cldnn_gemm_params best = def;
+    gemm_any_params best = def;
     double t_best = t_def;
     double start = now_s();
     size_t tried = 0, rejected = 0, failed = 0;
@@ -249,24 +359,33 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
         mcap *= 2;
     while (ncap < s->n)
         ncap *= 2;
+    /* Candidates differ from the reference in summation order, and for HALF by one rounding of C. */
+    const double tol = (1e-5 * sqrt((double)s->k) + (half ? 1.0 / 1024.0 : 0.0)) * (cmax > 0 ? cmax : 1.0);
     for (size_t c = 0; c < nspace; ++c) {
-        if (space[c].mwg > 2 * mcap || space[c].nwg > 2 * ncap)
+        const long long bm = fam.mma ? space[c].mma.bm : space[c].tiled.mwg;
+        const long long bn = fam.mma ? space[c].mma.bn : space[c].tiled.nwg;
+        if (bm > 2 * mcap || bn > 2 * ncap)
             continue;
         if (now_s() - start > budget) {
             fprintf(stderr, "  budget of %.0f s reached after %zu of %zu candidates\n", budget, c, nspace);
             break;
         }
         char ps[96];
-        cldnn_gemm_params_format(&space[c], ps, sizeof ps);
-        clEnqueueFillBuffer(h->queue, bufs.c, &(cl_float){NAN}, sizeof(cl_float), 0, nc * 4, 0, NULL, NULL);
-        if (cldnn_gemm_run_params(h, &pr, &space[c], &bufs) != CLDNN_STATUS_SUCCESS) {
+        family_format(&fam, &space[c], ps, sizeof ps);
+        const cl_float nan32 = NAN;
+        const cl_ushort nan16 = 0x7e00u; /* a quiet NaN half */
+        if (half)
+            clEnqueueFillBuffer(h->queue, bufs.c, &nan16, sizeof nan16, 0, nc * 2, 0, NULL, NULL);
+        else
+            clEnqueueFillBuffer(h->queue, bufs.c, &nan32, sizeof nan32, 0, nc * 4, 0, NULL, NULL);
+        if (family_run(h, &fam, &pr, &space[c], &bufs) != CLDNN_STATUS_SUCCESS) {
             failed++;
             if (!quiet)
                 fprintf(stderr, "  [%zu/%zu] %-34s failed\n", c + 1, nspace, ps);
             continue;
         }
-        clEnqueueReadBuffer(h->queue, bufs.c, CL_TRUE, 0, nc * 4, C, 0, NULL, NULL);
-        double tol = 1e-5 * sqrt((double)s->k) * (cmax > 0 ? cmax : 1.0), worst = 0.0;
+        gemm_download(h, dt, bufs.c, C, C16, nc);
+        double worst = 0.0;
         for (size_t i = 0; i < nc; ++i) {
             double d = fabs((double)C[i] - (double)Cref[i]);
             if (!(d <= worst))
@@ -278,7 +397,7 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
             fprintf(stderr, "  [%zu/%zu] %-34s REJECTED (max diff %.3g > %.3g)\n", c + 1, nspace, ps, worst, tol);
             continue;
         }
-        double t = time_params(h, &pr, &space[c], &bufs, iters);
+        double t = time_params(h, &fam, &pr, &space[c], &bufs, iters);
         if (t <= 0) {
             failed++;
             continue;
@@ -292,16 +411,19 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
                     flops / t * 1e-12, flops / t_best * 1e-12);
     }
     char bs[96];
-    cldnn_gemm_params_format(&best, bs, sizeof bs);
-    printf("best %lldx%lldx%lld %c%c class %s %s %.2f TFLOP/s (default %s %.2f TFLOP/s, x%.2f) [%zu tried, %zu "
+    family_format(&fam, &best, bs, sizeof bs);
+    printf("best %lldx%lldx%lld %c%c %s class %s %s %s %.2f TFLOP/s (default %s %.2f TFLOP/s, x%.2f) [%zu tried, %zu "
            "rejected, %zu failed]\n",
-           s->m, s->n, s->k, s->ta ? 'T' : 'N', s->tb ? 'T' : 'N', cldnn_gemm_class_name(cldnn_gemm_classify(&pr)), bs,
-           flops / t_best * 1e-12, ds, flops / t_def * 1e-12, t_def / t_best, tried, rejected, failed);
-    printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d}\n", best.mwg, best.nwg, best.kwg, best.mdimc,
-           best.ndimc, best.vwm, best.vwn, best.vwa, best.vwb, best.pada, best.padb);
+           s->m, s->n, s->k, s->ta ? 'T' : 'N', s->tb ? 'T' : 'N', cldnn_dtype_name(dt),
+           cldnn_gemm_class_name(cldnn_gemm_classify(&pr)), fam.solver, bs, flops / t_best * 1e-12, ds,
+           flops / t_def * 1e-12, t_def / t_best, tried, rejected, failed);
+    if (!fam.mma)
+        printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d}\n", best.tiled.mwg, best.tiled.nwg,
+               best.tiled.kwg, best.tiled.mdimc, best.tiled.ndimc, best.tiled.vwm, best.tiled.vwn, best.tiled.vwa,
+               best.tiled.vwb, best.tiled.pada, best.tiled.padb);
     if (db) {
-        cldnn_tunedb_put(h, key, CLDNN_GEMM_SOLVER_NAME, bs);
-        printf("    tuning db: %s|%s %s\n", key, CLDNN_GEMM_SOLVER_NAME, bs);
+        cldnn_tunedb_put(h, key, fam.solver, bs);
+        printf("    tuning db: %s|%s %s\n", key, fam.solver, bs);
     }
     fflush(stdout);
     clReleaseMemObject(bufs.a);
@@ -310,6 +432,7 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, double budget, int iters, 
     free(A);
     free(B);
     free(C);
+    free(C16);
     free(Cref);
     return 0;
 }
@@ -979,7 +1102,7 @@ int main(int argc, char** argv) {
         return main_db(argc, argv);
     if (argc < 2 || strcmp(argv[1], "gemm") != 0) {
         fprintf(stderr, "usage: cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1] "
-                        "[--budget SECONDS] [--iters N] [--quiet] [--db]\n"
+                        "[-d float|half] [--math default|tensor] [--budget SECONDS] [--iters N] [--quiet] [--db]\n"
                         "       cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] "
                         "[--quiet]\n");
         return 2;
@@ -989,6 +1112,8 @@ int main(int argc, char** argv) {
     shape one = {1024, 1024, 1024, 0, 0};
     double budget = 120.0;
     int iters = 50, quiet = 0, db = 0;
+    cldnnDataType_t dt = CLDNN_DATA_FLOAT;
+    cldnnMathType_t math = CLDNN_DEFAULT_MATH;
     for (int i = 2; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1020,8 +1145,12 @@ int main(int argc, char** argv) {
             budget = atof(v);
         } else if (strcmp(a, "--iters") == 0) {
             iters = atoi(v);
+        } else if (strcmp(a, "-d") == 0 && (strcmp(v, "float") == 0 || strcmp(v, "half") == 0)) {
+            dt = strcmp(v, "half") == 0 ? CLDNN_DATA_HALF : CLDNN_DATA_FLOAT;
+        } else if (strcmp(a, "--math") == 0 && (strcmp(v, "default") == 0 || strcmp(v, "tensor") == 0)) {
+            math = strcmp(v, "tensor") == 0 ? CLDNN_TENSOR_OP_MATH : CLDNN_DEFAULT_MATH;
         } else {
-            fprintf(stderr, "cldnn-tune: unknown flag %s\n", a);
+            fprintf(stderr, "cldnn-tune: unknown flag or value %s %s\n", a, v);
             return 2;
         }
     }
@@ -1034,15 +1163,22 @@ int main(int argc, char** argv) {
         fprintf(stderr, "cldnn-tune: %s\n", e);
         return 1;
     }
-    cldnn_gemm_params tmp[1];
-    printf("# cldnn-tune gemm on %s (driver %s, %u compute units); space of %zu candidates%s%s\n", h->prof.name,
-           h->prof.driver, (unsigned)h->prof.compute_units, cldnn_gemm_param_space(&h->prof, tmp, 0),
+    cldnn_gemm_problem probe; /* which solver the shapes get: data and math type decide */
+    memset(&probe, 0, sizeof probe);
+    probe.dtype = probe.dtype_c = dt;
+    probe.math = math;
+    const gemm_family fam = gemm_family_of(&probe, &h->prof);
+    gemm_any_params tmp[1];
+    printf("# cldnn-tune gemm on %s (driver %s, %u compute units), %s data, %s math: solver %s, space of %zu "
+           "candidates (NN)%s%s\n",
+           h->prof.name, h->prof.driver, (unsigned)h->prof.compute_units, cldnn_dtype_name(dt),
+           math == CLDNN_TENSOR_OP_MATH ? "tensor" : "default", fam.solver, family_space(&fam, &probe, &h->prof, tmp, 0),
            db ? "; winners recorded in the tuning db of " : "", db ? (h->db_dir[0] ? h->db_dir : "memory only") : "");
     int status = 0;
     for (int i = 0; i < nshapes; ++i) {
         fprintf(stderr, "shape %d/%d: %lldx%lldx%lld %c%c\n", i + 1, nshapes, shapes[i].m, shapes[i].n, shapes[i].k,
                 shapes[i].ta ? 'T' : 'N', shapes[i].tb ? 'T' : 'N');
-        status |= tune_gemm(h, &shapes[i], budget, iters, quiet, db);
+        status |= tune_gemm(h, &shapes[i], dt, math, budget, iters, quiet, db);
     }
     cldnnDestroy(h);
     return status;

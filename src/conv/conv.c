@@ -488,8 +488,10 @@ typedef struct {
 } perf_entry;
 
 /* Whether solver s runs p on tensor cores: the GEMM-based solvers (1x1, explicit im2col) and the
-** non-fused Winograd ones take their products through cldnn_gemm_run_any, which runs the TF32
-** kernel under TENSOR_OP_MATH on devices that have it; the others compute in FP32. */
+** non-fused Winograd ones take their products through cldnn_gemm_run_any, which under
+** TENSOR_OP_MATH runs the TF32 kernel for FLOAT data and the FP16 one for HALF data on devices that
+** have tensor cores (their C, half or a float workspace, does not change that; Winograd's
+** transformed operands are float and take the TF32 one); the others compute in FP32. */
 static int solver_tensor_ops(const cldnn_solver* s, const cldnn_conv_problem* p) {
     if (s->run != cldnn_conv_gemm1x1_run && s->run != cldnn_conv_im2col_run && s->run != cldnn_conv_wino2_run &&
         s->run != cldnn_conv_wino4_run)

@@ -4,13 +4,15 @@
 ** A call is validated (enums, sizes, leading dimensions, strides, buffer extents with 64-bit
 ** overflow checks), turned into the canonical column-major problem (a row-major product is the
 ** column-major product of the transposes with A and B swapped), and run by the GEMM family's
-** solver table: gemm_mma_tf32 (TF32 tensor cores, under TENSOR_OP_MATH for FLOAT data where the
-** device has them; its own parameters, gemm_mma.c), then gemm_tiled (kernels/gemm/gemm.cl), whose
-** parameters come from the tuning db when it holds a record for the problem's key and the solver
-** (db.c; cldnn-tune gemm --db writes them; never in the HEURISTIC find mode, nor under the
-** CLDNN_GEMM_PARAMS override), else from the device table in gemm_params.c. A record that does not
-** parse or is not valid on the device is ignored with a log line. The global load widths are
-** lowered at run time to what the leading dimensions, offsets and batch strides allow.
+** solver table: gemm_mma_tf32 and gemm_mma_f16 (TF32 and FP16 tensor cores, under TENSOR_OP_MATH
+** for FLOAT and HALF data where the device has them; gemm_mma.c), then gemm_tiled
+** (kernels/gemm/gemm.cl). Each takes its parameters from the tuning db when it holds a record for
+** the problem's key and the solver (db.c; cldnn-tune gemm --db writes them; never in the
+** HEURISTIC find mode, nor under the CLDNN_GEMM_PARAMS / CLDNN_GEMM_MMA_PARAMS overrides), else
+** from its defaults (gemm_tiled: the device table in gemm_params.c; the mma solvers: the
+** problem's shape). A record that does not parse or is not valid on the device is ignored with a
+** log line. The global load (copy) widths are lowered at run time to what the leading
+** dimensions, offsets and batch strides allow.
 **
 ** Data: FLOAT, or HALF as storage (A, B and C half, byte offsets multiples of 2, alpha and beta
 ** float host values, products summed in float, C rounded once when stored; -DDATA_HALF=1).
@@ -19,6 +21,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GEMM_INT_MAX 0x7fffffffLL
@@ -55,7 +58,9 @@ void cldnn_gemm_problem_key(const cldnn_gemm_problem* p, char* buf, size_t size)
              (long long)p->n, (long long)p->k, p->trans_a ? 'T' : 'N', p->trans_b ? 'T' : 'N', (long long)p->lda,
              (long long)p->ldb, (long long)p->ldc, (long long)p->batch, cldnn_dtype_key(p->dtype),
              p->dtype_c != p->dtype ? "-c" : "", p->dtype_c != p->dtype ? cldnn_dtype_key(p->dtype_c) : "",
-             p->math == CLDNN_TENSOR_OP_MATH ? "-tf32ok" : "");
+             p->math != CLDNN_TENSOR_OP_MATH ? ""
+             : p->dtype == CLDNN_DATA_HALF   ? "-tcok"
+                                             : "-tf32ok");
 }
 
 /* Largest load width <= want that divides the leading dimension, the offset and the stride. */
@@ -202,8 +207,10 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 }
 
 static const cldnn_solver gemm_solvers[] = {
-    {"gemm_mma_tf32", -1, cldnn_gemm_mma_applicable, NULL, cldnn_gemm_mma_defaults, sizeof(cldnn_gemm_mma_params),
-     cldnn_gemm_mma_run},
+    {CLDNN_GEMM_MMA_TF32_NAME, -1, cldnn_gemm_mma_tf32_applicable, NULL, cldnn_gemm_mma_defaults,
+     sizeof(cldnn_gemm_mma_params), cldnn_gemm_mma_run},
+    {CLDNN_GEMM_MMA_F16_NAME, -1, cldnn_gemm_mma_f16_applicable, NULL, cldnn_gemm_mma_defaults,
+     sizeof(cldnn_gemm_mma_params), cldnn_gemm_mma_run},
     {CLDNN_GEMM_SOLVER_NAME, -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
 };
 
@@ -215,25 +222,63 @@ cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, c
                                     "internal GEMM");
 }
 
-/* Picks p's solver and runs it with its defaults, except that gemm_tiled takes the tuning db's
-** parameters for (key, gemm_tiled) when the handle's find mode reads the databases, the
-** CLDNN_GEMM_PARAMS override is off and the record is valid here. */
+/* How gemm_run treats the parameters of a solver: the family's override, whether a tuning-db
+** record parses and is valid for the problem here, and the text form for the log. */
+typedef struct {
+    const char* override_name;  /* the environment override that replaces the db */
+    int overridden;             /* it is set (and, for gemm_tiled, valid) */
+    const char* default_origin; /* where the defaults come from, for the log */
+    int (*parse_fit)(const char* v, const cldnn_gemm_problem* p, const cldnn_device_profile* dev, void* out);
+    void (*format)(const void* params, char* buf, size_t size);
+} params_kind;
+
+static int tiled_parse_fit(const char* v, const cldnn_gemm_problem* p, const cldnn_device_profile* dev, void* out) {
+    (void)p;
+    cldnn_gemm_params* q = (cldnn_gemm_params*)out;
+    return cldnn_gemm_params_parse(v, q) && cldnn_gemm_params_valid(q, dev);
+}
+
+static void tiled_format(const void* params, char* buf, size_t size) {
+    cldnn_gemm_params_format((const cldnn_gemm_params*)params, buf, size);
+}
+
+static int mma_parse_fit(const char* v, const cldnn_gemm_problem* p, const cldnn_device_profile* dev, void* out) {
+    cldnn_gemm_mma_params* q = (cldnn_gemm_mma_params*)out;
+    return cldnn_gemm_mma_params_parse(v, q) && cldnn_gemm_mma_params_fit(q, dev, p->dtype, p->trans_a, p->trans_b);
+}
+
+static void mma_format(const void* params, char* buf, size_t size) {
+    cldnn_gemm_mma_params_format((const cldnn_gemm_mma_params*)params, buf, size);
+}
+
+/* Picks p's solver and runs it with its defaults (gemm_tiled: its table; the mma solvers: the
+** problem's shape), except that the solver takes the tuning db's parameters for (key, solver)
+** when the handle's find mode reads the databases, its family's override (CLDNN_GEMM_PARAMS,
+** CLDNN_GEMM_MMA_PARAMS) is off and the record is valid for the problem here. */
 static cldnnStatus_t gemm_run(cldnnHandle_t h, const cldnn_gemm_problem* p, const cldnn_gemm_buffers* b,
                               const char* key) {
     const size_t n = sizeof gemm_solvers / sizeof gemm_solvers[0];
     const cldnn_solver* s = cldnn_solver_pick(gemm_solvers, n, p, &h->prof, key);
     if (s == NULL)
         return CLDNN_STATUS_NOT_SUPPORTED;
-    if (strcmp(s->name, CLDNN_GEMM_SOLVER_NAME) != 0) /* gemm_mma_tf32: its own parameter table */
-        return cldnn_solver_run_default(h, gemm_solvers, n, p, b, key);
-    cldnn_gemm_params q;
-    s->default_params(p, &h->prof, &q);
-    const char* from = cldnn_gemm_params_overridden(&h->prof) ? "CLDNN_GEMM_PARAMS" : "table";
+    params_kind kind;
+    if (strcmp(s->name, CLDNN_GEMM_SOLVER_NAME) == 0) {
+        kind = (params_kind){"CLDNN_GEMM_PARAMS", cldnn_gemm_params_overridden(&h->prof), "table", tiled_parse_fit,
+                             tiled_format};
+    } else {
+        const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
+        kind = (params_kind){"CLDNN_GEMM_MMA_PARAMS", env != NULL && env[0] != '\0', "defaults", mma_parse_fit,
+                             mma_format};
+    }
+    _Alignas(16) unsigned char q[64], t[64];
+    if (s->params_size > sizeof q)
+        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR, "solver %s has %zu bytes of parameters", s->name, s->params_size);
+    s->default_params(p, &h->prof, q);
+    const char* from = kind.overridden ? kind.override_name : kind.default_origin;
     char v[128];
-    if (!cldnn_gemm_params_overridden(&h->prof) && cldnn_tunedb_get(h, key, s->name, v, sizeof v)) {
-        cldnn_gemm_params t;
-        if (cldnn_gemm_params_parse(v, &t) && cldnn_gemm_params_valid(&t, &h->prof)) {
-            q = t;
+    if (!kind.overridden && cldnn_tunedb_get(h, key, s->name, v, sizeof v)) {
+        if (kind.parse_fit(v, p, &h->prof, t)) {
+            memcpy(q, t, s->params_size);
             from = "tuning db";
         } else {
             cldnn_log(CLDNN_LOG_INFO, "tune-db: the record \"%s\" for %s is not valid here: ignored", v, key);
@@ -241,10 +286,10 @@ static cldnnStatus_t gemm_run(cldnnHandle_t h, const cldnn_gemm_problem* p, cons
     }
     if (cldnn_log_level() >= CLDNN_LOG_DEBUG) {
         char ps[96];
-        cldnn_gemm_params_format(&q, ps, sizeof ps);
+        kind.format(q, ps, sizeof ps);
         cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s, parameters %s (%s)", key, s->name, ps, from);
     }
-    return s->run(h, p, &q, b);
+    return s->run(h, p, q, b);
 }
 
 /* ---- public entry points */

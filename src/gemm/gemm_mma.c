@@ -1,13 +1,21 @@
 /*
-** gemm_mma.c: the tensor-core GEMM solver (kernels/gemm/gemm_mma.cl): TF32 mma.sync with FP32
-** accumulation on NVIDIA devices of compute capability 8.0 or higher, offered only under
-** TENSOR_OP_MATH (cldnnSetGemmMathType) for FLOAT data (HALF storage runs gemm_tiled).
+** gemm_mma.c: the tensor-core GEMM solvers (kernels/gemm/gemm_mma.cl) on NVIDIA devices of
+** compute capability 8.0 or higher, offered only under TENSOR_OP_MATH (cldnnSetGemmMathType,
+** the convolution descriptor's math type), as cuDNN v7 does; DEFAULT_MATH and FMA_MATH keep the
+** portable kernels:
+**   gemm_mma_tf32  FLOAT data: TF32 mma.sync m16n8k8, FP32 accumulation;
+**   gemm_mma_f16   HALF data (A and B half; C half, or float for internal callers): FP16
+**                  mma.sync m16n8k16, FP32 accumulation, C rounded once.
+** One kernel body, the element type a build option (-DDATA_HALF=1).
 **
 ** Parameters are data (cldnn_gemm_mma_params): the default set comes from the problem's shape
-** (block tiles shrink for thin products, split-k fills the device when blocks are few), and
-** CLDNN_GEMM_MMA_PARAMS ("128x128x32-64x64-s3-v4-k0") overrides it for experiments and the
-** tuner. The copy width is lowered to single floats when leading dimensions, offsets or batch
-** strides are not multiples of 4 floats (16-byte cp.async needs aligned sources).
+** (block tiles shrink for thin products, split-k fills the device when blocks are few), the
+** tuning db's record for the problem and solver replaces it (gemm.c), and
+** CLDNN_GEMM_MMA_PARAMS ("128x128x32-64x64-s3-v4-k0") overrides both for experiments. The copy
+** width vw counts elements: 4 floats or 8 halves make a 16-byte cp.async; it is lowered when
+** leading dimensions, offsets or batch strides do not keep such sources aligned (floats: to 1;
+** halves: to 4 or 2, an 8- or 4-byte cp.async, or 1, a plain 2-byte copy). The tuner's search space
+** (cldnn_gemm_mma_param_space) is declared below as value lists pruned by the validity check.
 */
 #include "internal.h"
 
@@ -29,42 +37,51 @@ static size_t mma_local_limit(const cldnn_device_profile* dev) {
     return (kib - 1) * 1024;
 }
 
-/* Floats of one pipeline stage (kernels/gemm/gemm_mma.cl's local tiles): an operand stored
-** m- (n-) contiguous takes bk rows of bm + 4 (bn + 4), a k-contiguous one bm (bn) rows of bk + 8.
-** trans_a / trans_b < 0: the larger of the two layouts (a set valid for every transpose). */
-static size_t mma_stage_floats(const cldnn_gemm_mma_params* p, int trans_a, int trans_b) {
-    size_t a1 = (size_t)p->bk * (size_t)(p->bm + 4), a2 = (size_t)p->bm * (size_t)(p->bk + 8);
-    size_t b1 = (size_t)p->bk * (size_t)(p->bn + 4), b2 = (size_t)p->bn * (size_t)(p->bk + 8);
+/* Bytes of one pipeline stage (kernels/gemm/gemm_mma.cl's local tiles) for elements of es
+** bytes: an operand stored m- (n-) contiguous takes bk rows of bm (bn) elements plus 16 bytes, a
+** k-contiguous one bm (bn) rows of bk + 8 elements. trans_a / trans_b < 0: the larger of the two
+** layouts (a set valid for every transpose). */
+static size_t mma_stage_bytes(const cldnn_gemm_mma_params* p, size_t es, int trans_a, int trans_b) {
+    const size_t pad = 16 / es;
+    size_t a1 = (size_t)p->bk * ((size_t)p->bm + pad), a2 = (size_t)p->bm * (size_t)(p->bk + 8);
+    size_t b1 = (size_t)p->bk * ((size_t)p->bn + pad), b2 = (size_t)p->bn * (size_t)(p->bk + 8);
     size_t a = trans_a < 0 ? (a1 > a2 ? a1 : a2) : trans_a ? a2 : a1;
     size_t b = trans_b < 0 ? (b1 > b2 ? b1 : b2) : trans_b ? b1 : b2;
-    return a + b;
+    return (a + b) * es;
 }
 
 /* The set's constraints apart from local memory. */
-static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev);
+static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt);
 
-int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, int trans_a,
-                              int trans_b) {
-    return mma_shape_valid(p, dev) &&
-           (size_t)p->stages * mma_stage_floats(p, trans_a, trans_b) * 4u <= mma_local_limit(dev);
+int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt,
+                              int trans_a, int trans_b) {
+    const size_t es = dt == CLDNN_DATA_HALF ? 2 : 4;
+    return (dt == CLDNN_DATA_FLOAT || dt == CLDNN_DATA_HALF) && mma_shape_valid(p, dev, dt) &&
+           (size_t)p->stages * mma_stage_bytes(p, es, trans_a, trans_b) <= mma_local_limit(dev);
 }
 
 static int pow2_in(int v, int lo, int hi) {
     return v >= lo && v <= hi && (v & (v - 1)) == 0;
 }
 
-int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev) {
-    return cldnn_gemm_mma_params_fit(p, dev, -1, -1);
+int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev,
+                                cldnnDataType_t dt) {
+    return cldnn_gemm_mma_params_fit(p, dev, dt, -1, -1);
 }
 
-static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev) {
-    if (!pow2_in(p->bm, 32, 256) || !pow2_in(p->bn, 32, 256) || (p->bk != 16 && p->bk != 32))
+/* FLOAT: k steps 16 or 32 (two or four m16n8k8 steps), copies of 4 floats or 1; HALF: k steps 16,
+** 32 or 64 (one to four m16n8k16 steps), copies of 8, 4, 2 or 1 halves. */
+static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt) {
+    const int half = dt == CLDNN_DATA_HALF;
+    if (!pow2_in(p->bm, 32, 256) || !pow2_in(p->bn, 32, 256) || !pow2_in(p->bk, 16, half ? 64 : 32))
         return 0;
     if (!pow2_in(p->wm, 32, 128) || !pow2_in(p->wn, 32, 128) || p->bm % p->wm || p->bn % p->wn)
         return 0;
     if (p->wm * p->wn > 4096) /* at most 128 accumulators per lane */
         return 0;
-    if (p->stages < 2 || p->stages > 8 || (p->vw != 1 && p->vw != 4) || p->splitk < 0)
+    if (p->stages < 2 || p->stages > 8 || p->splitk < 0)
+        return 0;
+    if (half ? !pow2_in(p->vw, 1, 8) : (p->vw != 1 && p->vw != 4))
         return 0;
     int nt = 32 * (p->bm / p->wm) * (p->bn / p->wn);
     if (nt > 1024 || (size_t)nt > dev->max_wg_size)
@@ -89,7 +106,11 @@ int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p) {
 
 void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_mma_params* out) {
-    cldnn_gemm_mma_params p = {128, 128, 32, 64, 64, 3, 4, 0};
+    const int half = pr->dtype == CLDNN_DATA_HALF;
+    /* HALF: the same bytes per k-tile as FLOAT (64 halves deep, four m16n8k16 steps) and 16-byte
+    ** copies of 8 halves. Not measured on a device yet: cldnn-tune gemm --math tensor -d half
+    ** writes what wins to the tuning db. */
+    cldnn_gemm_mma_params p = {128, 128, half ? 64 : 32, 64, 64, 3, half ? 8 : 4, 0};
     /* Large products: 256 x 128 blocks of 8 warps, one per compute unit (180 KiB of local memory),
     ** carry the least traffic per product and measured best on the H100 in every transpose
     ** (perf/results/gemm-tf32-h100.md) once there are two waves of them: 2048^3 (128 blocks, one
@@ -105,20 +126,21 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
         p.bn = 64;
         p.wn = 32;
     }
-    /* Devices with less local memory per block (cc 8.6, 8.9: 99 KiB) get a shallower k step,
-    ** then fewer stages, then small tiles. */
-    if (!cldnn_gemm_mma_params_fit(&p, dev, pr->trans_a, pr->trans_b))
-        p.bk = 16;
-    if (!cldnn_gemm_mma_params_fit(&p, dev, pr->trans_a, pr->trans_b))
+    /* Devices with less local memory per block (cc 8.6, 8.9: 99 KiB) get shallower k steps, then
+    ** fewer stages, then small tiles. */
+    while (p.bk > 16 && !cldnn_gemm_mma_params_fit(&p, dev, pr->dtype, pr->trans_a, pr->trans_b))
+        p.bk /= 2;
+    if (!cldnn_gemm_mma_params_fit(&p, dev, pr->dtype, pr->trans_a, pr->trans_b))
         p.stages = 2;
-    if (!cldnn_gemm_mma_params_fit(&p, dev, pr->trans_a, pr->trans_b)) {
-        cldnn_gemm_mma_params small = {64, 64, 16, 32, 32, 3, 4, 0};
+    if (!cldnn_gemm_mma_params_fit(&p, dev, pr->dtype, pr->trans_a, pr->trans_b)) {
+        cldnn_gemm_mma_params small = {64, 64, 16, 32, 32, 3, half ? 8 : 4, 0};
         p = small;
     }
     const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
     cldnn_gemm_mma_params q;
     if (env && env[0]) {
-        if (cldnn_gemm_mma_params_parse(env, &q) && cldnn_gemm_mma_params_fit(&q, dev, pr->trans_a, pr->trans_b))
+        if (cldnn_gemm_mma_params_parse(env, &q) &&
+            cldnn_gemm_mma_params_fit(&q, dev, pr->dtype, pr->trans_a, pr->trans_b))
             p = q;
         else
             cldnn_log(CLDNN_LOG_ERROR, "CLDNN_GEMM_MMA_PARAMS=\"%s\" is not a valid parameter set here; ignored", env);
@@ -126,37 +148,112 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
     *out = p;
 }
 
-static int mma_aligned(int64_t ld, uint64_t off, int64_t stride) {
-    return ld % 4 == 0 && off % 4 == 0 && stride % 4 == 0;
+/* Which kernel p's data types take: 1 TF32 (FLOAT A, B and C), 2 FP16 (HALF A and B, C half or
+** float), 0 none. */
+static int mma_kind(const cldnn_gemm_problem* p) {
+    if (p->dtype == CLDNN_DATA_FLOAT)
+        return p->dtype_c == CLDNN_DATA_FLOAT ? 1 : 0;
+    return p->dtype == CLDNN_DATA_HALF && (p->dtype_c == CLDNN_DATA_HALF || p->dtype_c == CLDNN_DATA_FLOAT) ? 2 : 0;
+}
+
+/* The widest copy (elements, at most want) whose sources stay aligned to its size: the leading
+** dimension, the offset and the batch stride all multiples of it. Single elements always are. */
+static int mma_copy_width(int want, int64_t ld, uint64_t off, int64_t stride) {
+    static const int widths[] = {8, 4, 2};
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; ++i) {
+        const int w = widths[i];
+        if (w <= want && ld % w == 0 && off % (uint64_t)w == 0 && stride % w == 0)
+            return w;
+    }
+    return 1;
 }
 
 cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr,
                                         const cldnn_gemm_mma_params* params, const cldnn_gemm_buffers* b) {
     cldnn_gemm_mma_params q = *params;
-    if (!mma_aligned(pr->lda, pr->off_a, pr->stride_a) || !mma_aligned(pr->ldb, pr->off_b, pr->stride_b))
+    const int wa = mma_copy_width(q.vw, pr->lda, pr->off_a, pr->stride_a);
+    const int wb = mma_copy_width(q.vw, pr->ldb, pr->off_b, pr->stride_b);
+    q.vw = wa < wb ? wa : wb;
+    if (pr->dtype == CLDNN_DATA_FLOAT && q.vw < 4) /* FLOAT copies 16 or 4 bytes */
         q.vw = 1;
-    if (!cldnn_mma_tf32_available(&h->prof) || !cldnn_gemm_mma_params_fit(&q, &h->prof, pr->trans_a, pr->trans_b)) {
+    if (!cldnn_mma_tf32_available(&h->prof) || mma_kind(pr) == 0 ||
+        !cldnn_gemm_mma_params_fit(params, &h->prof, pr->dtype, pr->trans_a, pr->trans_b) ||
+        !cldnn_gemm_mma_params_fit(&q, &h->prof, pr->dtype, pr->trans_a, pr->trans_b)) {
         char ps[96];
         cldnn_gemm_mma_params_format(params, ps, sizeof ps);
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "tensor-core GEMM parameters %s are not valid on %s", ps,
-                          h->prof.name);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "tensor-core GEMM parameters %s are not valid for %s data on %s", ps,
+                          cldnn_dtype_name(pr->dtype), h->prof.name);
     }
-    char opts[256];
+    /* C float beside half A and B (internal callers' workspaces of partial sums); the split-k
+    ** reduction is gemm.cl's, built for the same storage of C. */
+    const int c_float = pr->dtype == CLDNN_DATA_HALF && pr->dtype_c != CLDNN_DATA_HALF;
+    char opts[320], reduce_opts[64];
     snprintf(opts, sizeof opts,
              "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DMMA_VW=%d -DA_TRANS=%d "
-             "-DB_TRANS=%d",
-             q.bm, q.bn, q.bk, q.wm, q.wn, q.stages, q.vw, pr->trans_a, pr->trans_b);
+             "-DB_TRANS=%d%s%s",
+             q.bm, q.bn, q.bk, q.wm, q.wn, q.stages, q.vw, pr->trans_a, pr->trans_b,
+             cldnn_dtype_build_option(pr->dtype), c_float ? " -DC_HALF=0" : "");
+    snprintf(reduce_opts, sizeof reduce_opts, "%s%s", cldnn_dtype_build_option(pr->dtype),
+             c_float ? " -DC_HALF=0" : "");
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_mma.cl", opts, "gemm_mma", &k));
     size_t nt = (size_t)(32 * (q.bm / q.wm) * (q.bn / q.wn));
-    cldnn_gemm_launch L = {k, "gemm_mma", q.bm, q.bn, q.bk, q.splitk, {nt, 1, 1}, ""};
+    cldnn_gemm_launch L = {k, "gemm_mma", q.bm, q.bn, q.bk, q.splitk, {nt, 1, 1}, reduce_opts};
     return cldnn_gemm_launch_run(h, pr, b, &L);
 }
 
-int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
+int cldnn_gemm_mma_tf32_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return p->math == CLDNN_TENSOR_OP_MATH && p->dtype == CLDNN_DATA_FLOAT && p->dtype_c == CLDNN_DATA_FLOAT &&
-           cldnn_mma_tf32_available(dev);
+    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 1 && cldnn_mma_tf32_available(dev);
+}
+
+int cldnn_gemm_mma_f16_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
+    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 2 && cldnn_mma_tf32_available(dev);
+}
+
+int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
+    return cldnn_gemm_mma_tf32_applicable(problem, dev) || cldnn_gemm_mma_f16_applicable(problem, dev);
+}
+
+/* ---- the tuner's search space */
+
+/* Value lists of each parameter; a combination is a candidate when it has 4 to 8 warps and the
+** validity check keeps it for the problem's transposes (local memory depends on them). Split-k
+** stays 0 (chosen from the problem at run time) and vw the widest (lowered at run time). */
+static const int space_bm[] = {64, 128, 256};
+static const int space_bn[] = {64, 128, 256};
+static const int space_bk_float[] = {16, 32};
+static const int space_bk_half[] = {32, 64};
+static const int space_warp[] = {32, 64};
+static const int space_stages[] = {2, 3, 4, 5};
+
+size_t cldnn_gemm_mma_param_space(const cldnn_device_profile* dev, cldnnDataType_t dt, int trans_a, int trans_b,
+                                  cldnn_gemm_mma_params* out, size_t max) {
+    const int half = dt == CLDNN_DATA_HALF;
+    const int* bks = half ? space_bk_half : space_bk_float;
+    const size_t nbk = half ? sizeof space_bk_half / sizeof space_bk_half[0]
+                            : sizeof space_bk_float / sizeof space_bk_float[0];
+    size_t n = 0;
+#define SPACE_N(a) (sizeof(a) / sizeof((a)[0]))
+    for (size_t i = 0; i < SPACE_N(space_bm); ++i)
+        for (size_t j = 0; j < SPACE_N(space_bn); ++j)
+            for (size_t k = 0; k < nbk; ++k)
+                for (size_t wm = 0; wm < SPACE_N(space_warp); ++wm)
+                    for (size_t wn = 0; wn < SPACE_N(space_warp); ++wn)
+                        for (size_t s = 0; s < SPACE_N(space_stages); ++s) {
+                            cldnn_gemm_mma_params p = {space_bm[i], space_bn[j], bks[k], space_warp[wm],
+                                                       space_warp[wn], space_stages[s], half ? 8 : 4, 0};
+                            /* at least 4 warps, at most 8 */
+                            const int warps = (p.bm / p.wm) * (p.bn / p.wn);
+                            if (warps < 4 || warps > 8 || !cldnn_gemm_mma_params_fit(&p, dev, dt, trans_a, trans_b))
+                                continue;
+                            if (n < max)
+                                out[n] = p;
+                            ++n;
+                        }
+#undef SPACE_N
+    return n;
 }
 
 void cldnn_gemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {

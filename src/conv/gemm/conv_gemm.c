@@ -41,7 +41,8 @@ typedef struct {
 } gemm_call;
 
 /* math: the convolution's math type; under TENSOR_OP_MATH the GEMM family runs FLOAT products on
-** TF32 tensor cores where the device has them (cldnn_gemm_run_any). */
+** TF32 tensor cores and HALF ones on FP16 tensor cores where the device has them
+** (cldnn_gemm_run_any). */
 static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, float beta, cldnnDataType_t dt,
                               cldnnDataType_t dt_c, cldnnMathType_t math) {
     cldnn_gemm_problem g;
