@@ -487,10 +487,12 @@ typedef struct {
     int tensor_ops; /* runs on tensor cores (mathType TENSOR_OP_MATH in the answer) */
 } perf_entry;
 
-/* Whether solver s runs p on tensor cores: the GEMM-based solvers (1x1, explicit im2col) take
-** their products through cldnn_gemm_run_any, which runs the TF32 kernel under TENSOR_OP_MATH on
-** devices that have it; the others compute in FP32. */
+/* Whether solver s runs p on tensor cores: the tensor-core implicit GEMM always; the GEMM-based
+** solvers (1x1, explicit im2col) take their products through cldnn_gemm_run_any, which runs the
+** TF32 kernel under TENSOR_OP_MATH on devices that have it; the others compute in FP32. */
 static int solver_tensor_ops(const cldnn_solver* s, const cldnn_conv_problem* p) {
+    if (s->run == cldnn_conv_igemm_mma_run) /* applicable only where it runs on tensor cores */
+        return 1;
     if (s->run != cldnn_conv_gemm1x1_run && s->run != cldnn_conv_im2col_run)
         return 0;
     cldnn_gemm_problem g; /* what the GEMM family decides from: math and data types */

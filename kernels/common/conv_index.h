@@ -1,0 +1,37 @@
+/*
+ * conv_index.h: the convolution geometry every implicit-GEMM kernel reads (conv/conv_igemm.cl,
+ * conv/conv_igemm_mma.cl) and the pixel decode of its GEMM row or reduction index.
+ *
+ * Everything about the shape is a kernel argument (CONV_GEOMETRY_ARGS): input and output sizes,
+ * filter size, channels per group (Cg input, Kg output), paddings, strides, dilations, flip
+ * (1 for CONVOLUTION mode: the activation side reads tap R-1-r, S-1-s), and the element strides
+ * of x and y in n, c, h, w order. Divisions by runtime sizes go through the host's magic numbers
+ * (CONV_DIVISOR_ARGS, common/fastdiv.h).
+ */
+#ifndef CLDNN_CONV_INDEX_H
+#define CLDNN_CONV_INDEX_H
+
+#include "common/fastdiv.h"
+
+/* A row position that every bounds check fails: far below zero, yet no overflow when a
+ * dilated tap offset is added or subtracted. */
+#define OUTSIDE (-(1 << 30))
+
+/* The geometry every direction reads, as kernel arguments. */
+#define CONV_GEOMETRY_ARGS                                                                          \
+    int H, int Wd, int P, int Q, int R, int S, int Cg, int Kg, int pad_h, int pad_w, int su, int sv, \
+        int dil_h, int dil_w, int flip, int4 xs, int4 ys
+/* Divisors: pixel plane (P*Q or H*W), row (Q or W), tap set (R*S, or C/G or K/G for KORD 1, or
+ * the padded channel run of TAPLOOP), S, and the strides u, v. */
+#define CONV_DIVISOR_ARGS uint4 dv_plane, uint4 dv_row, uint4 dv_tap, uint4 dv_s, uint4 dv_u, uint4 dv_v
+
+/* Decodes pixel index i over (image, row, column) with the plane and row divisors. */
+#define PIXEL_DECODE(i, img, a, b)                                                                  \
+    do {                                                                                            \
+        img = fdiv((i), dv_plane);                                                                  \
+        const int rem_ = (i) - img * (int)dv_plane.x;                                               \
+        a = fdiv(rem_, dv_row);                                                                     \
+        b = rem_ - a * (int)dv_row.x;                                                               \
+    } while (0)
+
+#endif
