@@ -5,14 +5,16 @@
 ** The kernel runs only on NVIDIA tensor cores, so most of it is checked here without them:
 **   conv_mma/selection     which device profiles (compute capability, vendor, CPU) and math types
 **                          are offered the solver, per direction; it is the first solver of its
-**                          algorithm in the tables where offered; narrow layers and HALF data
-**                          keep the portable kernels.
+**                          algorithm in the tables where offered (no workspace but backward-
+**                          filter's split-k); narrow layers and HALF data keep the portable kernels.
 **   conv_mma/get_v7        Get_v7 on the handle with its profile turned into an H100's: under
-**                          TENSOR_OP_MATH a 3x3 layer's first answer is the implicit GEMM with
-**                          mathType TENSOR_OP_MATH and no workspace (and the workspace query
-**                          agrees); DEFAULT_MATH and FMA_MATH answer no TENSOR_OP_MATH entry.
+**                          TENSOR_OP_MATH a 3x3 layer's first answer in each direction is the
+**                          implicit GEMM with mathType TENSOR_OP_MATH and the workspace the query
+**                          gives (none forward and backward-data); DEFAULT_MATH and FMA_MATH
+**                          answer no TENSOR_OP_MATH entry.
 **   conv_mma/defaults      the default parameters fit every ResNet-50 / VGG-16 layer, both
-**                          layouts, on cc 9.0, 8.0 and 8.6 profiles.
+**                          layouts, every direction, on cc 9.0, 8.0 and 8.6 profiles; backward-
+**                          filter's workspace is exactly its splits' partial sums.
 **   conv_mma/maps_*        the kernel's own index maps (kernels/conv/conv_igemm_mma.h, compiled
 **                          here as C) on emulated local tiles: every work-item's copy stage for
 **                          every k-tile of every block, then the tiles' product in double and
@@ -21,7 +23,7 @@
 **                          written exactly once per stage, and the output equals the double
 **                          reference (alpha/beta, offsets, padding, stride, dilation, groups,
 **                          CONVOLUTION mode, NCHW / NHWC, KCRS / KRSC, single-float and 16-byte
-**                          copies, several tile shapes). What this leaves to the GPU: the
+**                          copies, several tile shapes, backward-filter with 1 and 3 splits). What this leaves to the GPU: the
 **                          fragments and the PTX, which the GEMM's TF32 test covers.
 **   conv_mma/tensor_cores_tf32  where the device has TF32 tensor cores (else an info line): the
 **                          public calls under TENSOR_OP_MATH against the double reference within
@@ -103,12 +105,13 @@ Test(conv_mma, selection) {
     } devs[] = {{9, 0, 0, 1, 1}, {8, 0, 0, 1, 1}, {8, 6, 0, 1, 1}, {8, 9, 0, 1, 1},
                 {7, 5, 0, 1, 0}, {0, 0, 0, 1, 0}, {9, 0, 0, 0, 0}, {9, 0, 1, 1, 0}};
     const cldnnMathType_t maths[3] = {CLDNN_DEFAULT_MATH, CLDNN_TENSOR_OP_MATH, CLDNN_FMA_MATH};
-    /* a 3x3 layer (offered), a 3-channel stem (forward's reduction too narrow; backward-data's
-    ** N too narrow), a 4-output-channel layer (forward's N narrow, backward-data's reduction) */
+    /* a 3x3 layer (offered), a 3-channel stem (forward's reduction too narrow, backward-data's N;
+    ** backward-filter's M = K and N = C*R*S are wide), a 4-output-channel layer (forward's N,
+    ** backward-data's reduction, backward-filter's M) */
     const shape layers[3] = {{2, 64, 14, 14, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0},
                              {2, 3, 32, 32, 64, 7, 7, 3, 3, 2, 2, 1, 1, 1, 0, 1},
                              {2, 32, 8, 8, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0}};
-    const int wide[3] = {1, 0, 0};
+    const int wide[3][3] = {{1, 1, 1}, {0, 0, 1}, {0, 0, 0}};
     for (int l = 0; l < 3; ++l)
         for (int m = 0; m < 3; ++m)
             for (int dt = 0; dt < 2; ++dt) {
@@ -123,8 +126,7 @@ Test(conv_mma, selection) {
                     for (int dir = 0; dir < 3; ++dir) {
                         cldnn_conv_problem p;
                         problem(&d, (cldnn_conv_dir)dir, &dev, &p);
-                        int want = devs[i].want && maths[m] == CLDNN_TENSOR_OP_MATH && dt == 0 && wide[l] &&
-                                   dir != CLDNN_CONV_BWD_FILTER;
+                        int want = devs[i].want && maths[m] == CLDNN_TENSOR_OP_MATH && dt == 0 && wide[l][dir];
                         int got = cldnn_conv_igemm_mma_applicable(&p, &dev);
                         FX_ASSERT(got == want, "%s on %s (cpu %d, nvidia %d): offered %d, want %d", p.key, dev.name,
                                   dev.is_cpu, dev.is_nvidia, got, want);
@@ -132,8 +134,9 @@ Test(conv_mma, selection) {
                         FX_ASSERT(s != NULL, "%s: no solver for the implicit-GEMM algorithm", p.key);
                         FX_ASSERT((s->run == cldnn_conv_igemm_mma_run) == want,
                                   "%s on %s: the implicit-GEMM algorithm runs %s", p.key, dev.name, s->name);
-                        if (want)
-                            FX_ASSERT(s->workspace == NULL, "%s: %s declares a workspace", p.key, s->name);
+                        if (want && dir != CLDNN_CONV_BWD_FILTER)
+                            FX_ASSERT(s->workspace(&p) == 0, "%s: %s asks for %zu bytes of workspace", p.key,
+                                      s->name, s->workspace(&p));
                     }
                 }
                 descs_free(&d);
@@ -159,11 +162,14 @@ Test(conv_mma, get_v7) {
         descs_make(&d, &l, CLDNN_DATA_FLOAT, maths[m]);
         cldnnConvolutionFwdAlgoPerf_t fp[CLDNN_CONVOLUTION_FWD_ALGO_COUNT];
         cldnnConvolutionBwdDataAlgoPerf_t bp[CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-        int nf = 0, nb = 0;
+        cldnnConvolutionBwdFilterAlgoPerf_t wp[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+        int nf = 0, nb = 0, nw = 0;
         FX_OK(cldnnGetConvolutionForwardAlgorithm_v7(h, d.x, d.w, d.c, d.y, CLDNN_CONVOLUTION_FWD_ALGO_COUNT, &nf,
                                                       fp));
         FX_OK(cldnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w, d.y, d.c, d.x,
                                                            CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &nb, bp));
+        FX_OK(cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.c, d.w,
+                                                             CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &nw, wp));
         if (maths[m] == CLDNN_TENSOR_OP_MATH) {
             FX_ASSERT(nf > 0 && fp[0].algo == CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM && fp[0].status == 0 &&
                           fp[0].mathType == CLDNN_TENSOR_OP_MATH && fp[0].memory == 0,
@@ -181,6 +187,12 @@ Test(conv_mma, get_v7) {
             FX_OK(cldnnGetConvolutionBackwardDataWorkspaceSize(h, d.w, d.y, d.c, d.x, CLDNN_CONVOLUTION_BWD_DATA_ALGO_1,
                                                                &ws));
             FX_ASSERT(ws == 0, "backward-data ALGO_1 workspace %zu", ws);
+            FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w,
+                                                                 CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, &ws));
+            FX_ASSERT(nw > 0 && wp[0].algo == CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 && wp[0].status == 0 &&
+                          wp[0].mathType == CLDNN_TENSOR_OP_MATH && wp[0].memory == ws,
+                      "backward-filter: first answer algo %d status %d math %d memory %zu (workspace query %zu)",
+                      (int)wp[0].algo, (int)wp[0].status, (int)wp[0].mathType, wp[0].memory, ws);
         } else {
             for (int i = 0; i < nf; ++i)
                 FX_ASSERT(fp[i].mathType != CLDNN_TENSOR_OP_MATH, "math %d: forward algo %d answers TENSOR_OP_MATH",
@@ -188,6 +200,9 @@ Test(conv_mma, get_v7) {
             for (int i = 0; i < nb; ++i)
                 FX_ASSERT(bp[i].mathType != CLDNN_TENSOR_OP_MATH,
                           "math %d: backward-data algo %d answers TENSOR_OP_MATH", (int)maths[m], (int)bp[i].algo);
+            for (int i = 0; i < nw; ++i)
+                FX_ASSERT(wp[i].mathType != CLDNN_TENSOR_OP_MATH,
+                          "math %d: backward-filter algo %d answers TENSOR_OP_MATH", (int)maths[m], (int)wp[i].algo);
         }
         descs_free(&d);
     }
@@ -203,7 +218,7 @@ Test(conv_mma, defaults) {
             descs d;
             descs_make(&d, &s, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
             for (int dv = 0; dv < 3; ++dv)
-                for (int dir = 0; dir < 2; ++dir) {
+                for (int dir = 0; dir < 3; ++dir) {
                     cldnn_conv_problem p;
                     problem(&d, (cldnn_conv_dir)dir, &devs[dv], &p);
                     if (!cldnn_conv_igemm_mma_applicable(&p, &devs[dv]))
@@ -217,9 +232,20 @@ Test(conv_mma, defaults) {
                     cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
                     FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[dv], pl.a_trans, pl.b_trans),
                               "%s on %s: parameters %s do not fit", p.key, devs[dv].name, ps);
+                    FX_ASSERT(pl.avw == (nhwc ? 4 : 1), "%s: A copies of %d floats", p.key, pl.avw);
+                    size_t ws = cldnn_conv_igemm_mma_workspace(&p);
+                    if (dir == CLDNN_CONV_BWD_FILTER) {
+                        size_t want = q.splitk > 1 ? (size_t)q.splitk * (size_t)p.k * (size_t)p.cg * (size_t)p.r *
+                                                         (size_t)p.s * 4u
+                                                   : 0;
+                        FX_ASSERT(q.splitk >= 1 && q.splitk <= 64 && ws == want,
+                                  "%s on %s: %d splits, workspace %zu, want %zu", p.key, devs[dv].name, q.splitk, ws,
+                                  want);
+                        continue;
+                    }
+                    FX_ASSERT(ws == 0 && q.splitk == 1, "%s: workspace %zu, %d splits", p.key, ws, q.splitk);
                     FX_ASSERT(pl.cpad % q.bk == 0 && pl.cpad >= pl.ch && (pl.cpad - pl.ch) * 2 <= pl.cpad,
                               "%s: channel run %d padded to %d with k-tile %d", p.key, pl.ch, pl.cpad, q.bk);
-                    FX_ASSERT(pl.avw == (nhwc ? 4 : 1), "%s: A copies of %d floats", p.key, pl.avw);
                 }
             descs_free(&d);
         }
@@ -343,8 +369,8 @@ static void mma_copy_vw(float* dst, const float* src, int bytes, int vw) {
 typedef struct {
     int M, N, KR;
     float alpha, beta;
-    float *X, *Wt, *Y;
-    uint64_t x_off, w_off, y_off;
+    float *X, *Wt, *Y, *Part;
+    uint64_t x_off, w_off, y_off, part_off;
     int H, Wd, P, Q, R, S, Cg, Kg, pad_h, pad_w, su, sv, dil_h, dil_w, flip;
     emu_int4 xs, ys;
     emu_uint4 dv_plane, dv_row, dv_tap, dv_s, dv_u, dv_v;
@@ -355,21 +381,21 @@ typedef struct {
     const int M = (a)->M, N = (a)->N, KR = (a)->KR, H = (a)->H, Wd = (a)->Wd, P = (a)->P, Q = (a)->Q; \
     const int R = (a)->R, S = (a)->S, Cg = (a)->Cg, Kg = (a)->Kg, pad_h = (a)->pad_h, pad_w = (a)->pad_w; \
     const int su = (a)->su, sv = (a)->sv, dil_h = (a)->dil_h, dil_w = (a)->dil_w, flip = (a)->flip;  \
-    const int groups = (a)->groups, ksplit = (a)->ksplit;                                           \
+    const int groups = (a)->groups, ksplit = (a)->ksplit, nsplit = (a)->nsplit;                     \
     const float alpha = (a)->alpha, beta = (a)->beta;                                               \
-    float *X = (a)->X, *Wt = (a)->Wt, *Y = (a)->Y;                                                  \
-    const uint64_t x_off = (a)->x_off, w_off = (a)->w_off, y_off = (a)->y_off;                      \
+    float *X = (a)->X, *Wt = (a)->Wt, *Y = (a)->Y, *Part = (a)->Part;                               \
+    const uint64_t x_off = (a)->x_off, w_off = (a)->w_off, y_off = (a)->y_off, part_off = (a)->part_off; \
     const emu_int4 xs = (a)->xs, ys = (a)->ys;                                                      \
     const emu_uint4 dv_plane = (a)->dv_plane, dv_row = (a)->dv_row, dv_tap = (a)->dv_tap;           \
     const emu_uint4 dv_s = (a)->dv_s, dv_u = (a)->dv_u, dv_v = (a)->dv_v;                           \
     (void)M, (void)N, (void)KR, (void)H, (void)Wd, (void)P, (void)Q, (void)alpha, (void)beta, (void)dv_u, \
-        (void)dv_v, (void)su, (void)sv, (void)pad_h, (void)pad_w
+        (void)dv_v, (void)su, (void)sv, (void)pad_h, (void)pad_w, (void)nsplit
 
 /* Work-item tid's copy stage for the k-tile at k0 of the block the group ids name. */
 static void emu_copy(const emu_args* a, int tid, int k0, float* as, float* bs) {
     EMU_ARGS(a);
     MMA_BLOCK_SETUP();
-    (void)split, (void)ke, (void)m0, (void)a_h0;
+    (void)split, (void)ke, (void)m0, (void)a_h0, (void)b_tb;
     MMA_COPY_STAGE(as, bs, k0);
 }
 
@@ -379,6 +405,7 @@ static void emu_store(const emu_args* a, float sum, int m, int n) {
     const int tid = 0;
     MMA_BLOCK_SETUP();
     (void)split, (void)ke, (void)kb, (void)n0, (void)Bp, (void)a_pb, (void)a_h0, (void)a_w0, (void)dv_s, (void)dv_tap;
+    (void)b_tb, (void)b_rd, (void)b_sd;
     (void)flip, (void)dil_h, (void)dil_w;
     MMA_STORE(sum, m, n);
 }
@@ -390,10 +417,11 @@ static emu_uint4 fastdiv(uint32_t d) {
 }
 
 /* Runs p's kernel on the host with parameters q: every block, every k-tile, every work-item.
-** x, w, y are whole buffers (p's element offsets inside), lengths nx, nw, ny. Returns the
-** number of failed checks (the first described in e_rec.msg). */
+** x, w, y are whole buffers (p's element offsets inside), lengths nx, nw, ny; backward-filter
+** runs nsplit splits whose partial sums go to part (then added here as gemm_splitk_reduce does).
+** Returns the number of failed checks (the first described in e_rec.msg). */
 static int emulate(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q, float* x, size_t nx, float* w,
-                   size_t nw, float* y, size_t ny) {
+                   size_t nw, float* y, size_t ny, int nsplit, float* part) {
     cldnn_conv_mma_plan pl;
     cldnn_conv_igemm_mma_plan(p, q->bk, &pl);
     e_dir = (int)p->dir;
@@ -438,16 +466,18 @@ static int emulate(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q, 
     emu_int4 ys = {(int)p->ys[0], (int)p->ys[1], (int)p->ys[2], (int)p->ys[3]};
     a.xs = xs;
     a.ys = ys;
-    const int fwd = p->dir == CLDNN_CONV_FWD;
-    a.dv_plane = fastdiv((uint32_t)(fwd ? p->p * p->q : p->h * p->w));
-    a.dv_row = fastdiv((uint32_t)(fwd ? p->q : p->w));
-    a.dv_tap = fastdiv((uint32_t)pl.cpad);
+    const int bwd_data = p->dir == CLDNN_CONV_BWD_DATA, bwf = p->dir == CLDNN_CONV_BWD_FILTER;
+    a.dv_plane = fastdiv((uint32_t)(bwd_data ? p->h * p->w : p->p * p->q));
+    a.dv_row = fastdiv((uint32_t)(bwd_data ? p->w : p->q));
+    a.dv_tap = fastdiv((uint32_t)(!bwf ? pl.cpad : p->kord == 0 ? p->r * p->s : p->cg));
     a.dv_s = fastdiv((uint32_t)p->s);
     a.dv_u = fastdiv((uint32_t)p->u);
     a.dv_v = fastdiv((uint32_t)p->v);
     a.groups = p->groups;
-    a.ksplit = (int)pl.kr;
-    a.nsplit = 1;
+    int64_t ks = (pl.kr + nsplit - 1) / nsplit;
+    a.ksplit = (int)((ks + q->bk - 1) / q->bk * q->bk);
+    a.nsplit = nsplit;
+    a.Part = part;
 
     memset(&e_rec, 0, sizeof e_rec);
     e_rec.na = A_TILE_FLOATS;
@@ -465,14 +495,16 @@ static int emulate(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q, 
     e_rec.len[2] = ny;
     /* the activations are read, the output is written: x is dx for backward-data */
     const int gx = (int)((pl.m + q->bm - 1) / q->bm), gy = (int)((pl.n + q->bn - 1) / q->bn);
-    for (int gz = 0; gz < p->groups && !e_rec.bad; ++gz)
+    for (int gz = 0; gz < p->groups * nsplit && !e_rec.bad; ++gz)
         for (int by = 0; by < gy && !e_rec.bad; ++by)
             for (int bx = 0; bx < gx && !e_rec.bad; ++bx) {
                 e_gid[0] = (size_t)bx;
                 e_gid[1] = (size_t)by;
                 e_gid[2] = (size_t)gz;
                 memset(acc, 0, (size_t)q->bm * (size_t)q->bn * sizeof(double));
-                for (int k0 = 0; k0 < pl.kr && !e_rec.bad; k0 += q->bk) {
+                const int kb = gz / p->groups * a.ksplit;
+                const int ke = kb + (int)(pl.kr - kb < a.ksplit ? pl.kr - kb : a.ksplit);
+                for (int k0 = kb; k0 < ke && !e_rec.bad; k0 += q->bk) {
                     memset(e_rec.ha, 0, (size_t)e_rec.na);
                     memset(e_rec.hb, 0, (size_t)e_rec.nb);
                     for (int t = 0; t < e_nt; ++t)
@@ -507,6 +539,14 @@ static int emulate(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q, 
                             emu_store(&a, (float)acc[(size_t)m * (size_t)q->bn + (size_t)n], gm, gn);
                     }
             }
+    const int64_t total = (int64_t)p->k * p->cg * p->r * p->s;
+    for (int64_t i = 0; nsplit > 1 && i < total; ++i) { /* gemm_splitk_reduce */
+        double sum = 0.0;
+        for (int sp = 0; sp < nsplit; ++sp)
+            sum += (double)part[(size_t)sp * (size_t)total + (size_t)i];
+        float* o = w + p->off_w + i;
+        *o = (float)((double)p->alpha * sum + (p->beta != 0.0f ? (double)p->beta * (double)*o : 0.0));
+    }
     free(e_rec.a);
     free(e_rec.b);
     free(e_rec.ha);
@@ -552,55 +592,60 @@ static void check_maps(const map_case* c, cldnn_conv_dir dir) {
         FX_ASSERT(rc.xs[i] == p.xs[i] && rc.ys[i] == p.ys[i], "strides of the reference and the problem differ");
     size_t nx = (size_t)c->off_x + (size_t)ref_conv_x_span(&rc), nw = (size_t)c->off_w + (size_t)ref_conv_w_span(&rc);
     size_t ny = (size_t)c->off_y + (size_t)ref_conv_y_span(&rc);
-    float* x = malloc(nx * sizeof(float));
-    float* w = malloc(nw * sizeof(float));
-    float* y = malloc(ny * sizeof(float));
-    float* out0 = malloc((dir == CLDNN_CONV_FWD ? ny : nx) * sizeof(float));
+    float* bufs[3] = {malloc(nx * sizeof(float)), malloc(nw * sizeof(float)), malloc(ny * sizeof(float))};
+    const size_t lens[3] = {nx, nw, ny}, offs[3] = {(size_t)c->off_x, (size_t)c->off_w, (size_t)c->off_y};
+    float *x = bufs[0], *w = bufs[1], *y = bufs[2];
+    const int o = dir == CLDNN_CONV_FWD ? 2 : dir == CLDNN_CONV_BWD_DATA ? 0 : 1; /* the output */
+    float* out = bufs[o];
+    const size_t nout = lens[o], oo = offs[o];
+    float* out0 = malloc(nout * sizeof(float));
+    const size_t total = (size_t)c->s.k * (size_t)(c->s.c / c->s.g) * (size_t)c->s.r * (size_t)c->s.s;
+    float* part = malloc(3 * total * sizeof(float));
     ref_rng* rng = fx_rng();
-    const int fwd = dir == CLDNN_CONV_FWD;
-    for (size_t si = 0; si < sizeof sets / sizeof sets[0]; ++si) {
-        const cldnn_gemm_mma_params* q = &sets[si];
-        ref_fill_nan(x, nx);
-        ref_fill_nan(w, nw);
-        ref_fill_nan(y, ny);
-        ref_fill_uniform(rng, w + c->off_w, nw - (size_t)c->off_w, -1.0, 1.0);
-        float* in = fwd ? x : y;
-        float* out = fwd ? y : x;
-        size_t nin = fwd ? nx : ny, nout = fwd ? ny : nx, oo = fwd ? (size_t)c->off_y : (size_t)c->off_x;
-        size_t io = fwd ? (size_t)c->off_x : (size_t)c->off_y;
-        ref_fill_uniform(rng, in + io, nin - io, -1.0, 1.0);
-        if (c->beta != 0.0f)
-            ref_fill_uniform(rng, out + oo, nout - oo, -1.0, 1.0);
-        memcpy(out0, out, nout * sizeof(float));
-        char ps[96];
-        cldnn_gemm_mma_params_format(q, ps, sizeof ps);
-        int bad = emulate(&p, q, x, nx, w, nw, y, ny);
-        FX_ASSERT(bad == 0, "%s, parameters %s: %s", p.key, ps, e_rec.msg);
-        for (size_t i = 0; i < oo; ++i)
-            FX_ASSERT(isnan(out[i]), "%s, %s: element %zu before the output's offset was written", p.key, ps, i);
-        const int64_t* os = fwd ? rc.ys : rc.xs;
-        int64_t d1 = fwd ? rc.k : rc.c, d2 = fwd ? rc.p : rc.h, d3 = fwd ? rc.q : rc.w;
-        for (int64_t n = 0; n < rc.n; ++n)
-            for (int64_t ch = 0; ch < d1; ++ch)
-                for (int64_t i2 = 0; i2 < d2; ++i2)
-                    for (int64_t i3 = 0; i3 < d3; ++i3) {
-                        double mag;
-                        double ref = fwd ? ref_conv_fwd_at(&rc, x + c->off_x, w + c->off_w, n, ch, i2, i3, &mag)
-                                         : ref_conv_bwd_data_at(&rc, w + c->off_w, y + c->off_y, n, ch, i2, i3, &mag);
-                        size_t at = oo + (size_t)at4(os, n, ch, i2, i3);
-                        double prior = c->beta != 0.0f ? (double)out0[at] : 0.0;
-                        double want = (double)c->alpha * ref + (double)c->beta * prior;
-                        double tol = 1e-6 * (fabs((double)c->alpha) * mag + fabs((double)c->beta * prior)) + 1e-9;
-                        FX_ASSERT(fabs((double)out[at] - want) <= tol,
-                                  "%s, parameters %s: (%lld, %lld, %lld, %lld) = %.9g, want %.9g (tolerance %.3g)",
-                                  p.key, ps, (long long)n, (long long)ch, (long long)i2, (long long)i3,
-                                  (double)out[at], want, tol);
-                    }
-    }
-    free(x);
-    free(w);
-    free(y);
+    /* the output's dims and strides (y, dx, or dw with C/G channels) */
+    const int64_t* os = o == 2 ? rc.ys : o == 0 ? rc.xs : rc.ws;
+    const int64_t od[4] = {o == 1 ? rc.k : rc.n, o == 2 ? rc.k : o == 0 ? rc.c : rc.c / rc.groups,
+                           o == 2 ? rc.p : o == 0 ? rc.h : rc.r, o == 2 ? rc.q : o == 0 ? rc.w : rc.s};
+    for (size_t si = 0; si < sizeof sets / sizeof sets[0]; ++si)
+        for (int nsplit = 1; nsplit <= (dir == CLDNN_CONV_BWD_FILTER ? 3 : 1); nsplit += 2) {
+            const cldnn_gemm_mma_params* q = &sets[si];
+            for (int b = 0; b < 3; ++b) {
+                ref_fill_nan(bufs[b], lens[b]);
+                if (b != o || c->beta != 0.0f)
+                    ref_fill_uniform(rng, bufs[b] + offs[b], lens[b] - offs[b], -1.0, 1.0);
+            }
+            memcpy(out0, out, nout * sizeof(float));
+            char ps[96];
+            cldnn_gemm_mma_params_format(q, ps, sizeof ps);
+            int bad = emulate(&p, q, x, nx, w, nw, y, ny, nsplit, part);
+            FX_ASSERT(bad == 0, "%s, parameters %s, %d splits: %s", p.key, ps, nsplit, e_rec.msg);
+            for (size_t i = 0; i < oo; ++i)
+                FX_ASSERT(isnan(out[i]), "%s, %s: element %zu before the output's offset was written", p.key, ps, i);
+            for (int64_t i0 = 0; i0 < od[0]; ++i0)
+                for (int64_t i1 = 0; i1 < od[1]; ++i1)
+                    for (int64_t i2 = 0; i2 < od[2]; ++i2)
+                        for (int64_t i3 = 0; i3 < od[3]; ++i3) {
+                            double mag;
+                            double ref =
+                                o == 2   ? ref_conv_fwd_at(&rc, x + c->off_x, w + c->off_w, i0, i1, i2, i3, &mag)
+                                : o == 0 ? ref_conv_bwd_data_at(&rc, w + c->off_w, y + c->off_y, i0, i1, i2, i3, &mag)
+                                         : ref_conv_bwd_filter_at(&rc, x + c->off_x, y + c->off_y, i0, i1, i2, i3,
+                                                                  &mag);
+                            size_t at = oo + (size_t)at4(os, i0, i1, i2, i3);
+                            double prior = c->beta != 0.0f ? (double)out0[at] : 0.0;
+                            double want = (double)c->alpha * ref + (double)c->beta * prior;
+                            double tol = 1e-6 * (fabs((double)c->alpha) * mag + fabs((double)c->beta * prior)) + 1e-9;
+                            FX_ASSERT(fabs((double)out[at] - want) <= tol,
+                                      "%s, parameters %s, %d splits: (%lld, %lld, %lld, %lld) = %.9g, want %.9g "
+                                      "(tolerance %.3g)",
+                                      p.key, ps, nsplit, (long long)i0, (long long)i1, (long long)i2, (long long)i3,
+                                      (double)out[at], want, tol);
+                        }
+        }
+    for (int b = 0; b < 3; ++b)
+        free(bufs[b]);
     free(out0);
+    free(part);
     descs_free(&d);
 }
 
@@ -624,11 +669,13 @@ static void maps_dir(cldnn_conv_dir dir) {
 
 Test(conv_mma, maps_forward) { maps_dir(CLDNN_CONV_FWD); }
 Test(conv_mma, maps_backward_data) { maps_dir(CLDNN_CONV_BWD_DATA); }
+Test(conv_mma, maps_backward_filter) { maps_dir(CLDNN_CONV_BWD_FILTER); }
 
 /* ------------------------------------------------------------- on TF32 tensor cores (NVIDIA) */
 
 /* Case c in direction dir through the public call with the implicit-GEMM algorithm under
-** TENSOR_OP_MATH (which the tables give to the tensor-core solver where it applies), against the
+** TENSOR_OP_MATH (which the tables give to the tensor-core solver where it applies; backward-
+** filter with its exact workspace at a 64-byte offset), against the
 ** double reference: |got - want| <= 1e-6 + (1e-5 + 2^-10) (|alpha| mag + |beta prior|), the FP32
 ** tolerance plus the TF32 rounding (2^-11 relative) of both inputs of every product. The inputs
 ** must come back unchanged. */
@@ -649,10 +696,9 @@ static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
     fx_tensor_4d(&x, fmt, CLDNN_DATA_FLOAT, s->n, s->c, s->h, s->w, (size_t)c->off_x * 4);
     fx_tensor_4d(&w, fmt, CLDNN_DATA_FLOAT, s->k, s->c / s->g, s->r, s->s, (size_t)c->off_w * 4);
     fx_tensor_4d(&y, fmt, CLDNN_DATA_FLOAT, s->n, s->k, (int)rc.p, (int)rc.q, (size_t)c->off_y * 4);
-    const int fwd = dir == CLDNN_CONV_FWD;
-    fx_tensor* in = fwd ? &x : &y;
-    fx_tensor* out = fwd ? &y : &x;
-    fx_tensor* ins[2] = {in, &w};
+    const int fwd = dir == CLDNN_CONV_FWD, bwf = dir == CLDNN_CONV_BWD_FILTER;
+    fx_tensor* out = fwd ? &y : bwf ? &w : &x;
+    fx_tensor* ins[2] = {fwd ? &x : &y, fwd ? &w : bwf ? &x : &w};
     for (int i = 0; i < 2; ++i) {
         fx_tensor_poison_nan(ins[i]);
         fx_tensor_fill_uniform(ins[i], -1.0, 1.0);
@@ -660,10 +706,22 @@ static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
     }
     fx_poison_out(out, c->beta);
     fx_tensor_upload(out);
+    size_t wsz = 0;
+    cl_mem ws = NULL;
+    if (bwf) {
+        FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
+                                                             &wsz));
+        if (wsz > 0)
+            ws = fx_buffer(wsz + 64);
+    }
     if (fwd)
         FX_OK(cldnnConvolutionForward(h, &c->alpha, d.x, x.mem, x.offset, d.w, w.mem, w.offset, d.c,
                                       CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, NULL, 0, 0, &c->beta, d.y, y.mem,
                                       y.offset));
+    else if (bwf)
+        FX_OK(cldnnConvolutionBackwardFilter(h, &c->alpha, d.x, x.mem, x.offset, d.y, y.mem, y.offset, d.c,
+                                             CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, ws, ws ? 64 : 0, wsz, &c->beta,
+                                             d.w, w.mem, w.offset));
     else
         FX_OK(cldnnConvolutionBackwardData(h, &c->alpha, d.w, w.mem, w.offset, d.y, y.mem, y.offset, d.c,
                                            CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, NULL, 0, 0, &c->beta, d.x, x.mem,
@@ -678,8 +736,9 @@ static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
     for (int64_t i = 0; i < out->count; ++i) {
         fx_unravel(&out->view, i, idx);
         double mag = 0.0;
-        double v = fwd ? ref_conv_fwd_at(&rc, hx, hw, idx[0], idx[1], idx[2], idx[3], &mag)
-                       : ref_conv_bwd_data_at(&rc, hw, hy, idx[0], idx[1], idx[2], idx[3], &mag);
+        double v = fwd   ? ref_conv_fwd_at(&rc, hx, hw, idx[0], idx[1], idx[2], idx[3], &mag)
+                   : bwf ? ref_conv_bwd_filter_at(&rc, hx, hy, idx[0], idx[1], idx[2], idx[3], &mag)
+                         : ref_conv_bwd_data_at(&rc, hw, hy, idx[0], idx[1], idx[2], idx[3], &mag);
         double prior = c->beta != 0.0f ? (double)c->beta * fx_tensor_host(out, i) : 0.0;
         want[i] = (double)c->alpha * v + prior;
         scale[i] = fabs((double)c->alpha) * mag + fabs(prior);
@@ -690,8 +749,10 @@ static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
     FX_ASSERT(bad == 0, "%s: %lld of %lld elements outside the TF32 tolerance; %s", p.key, (long long)bad,
               (long long)out->count, msg);
     FX_ASSERT(fx_tensor_gaps_changed(out) == 0, "%s: the output's buffer changed outside its view", p.key);
-    fx_expect_untouched(in, fwd ? "x" : "dy", p.key);
-    fx_expect_untouched(&w, "w", p.key);
+    fx_expect_untouched(ins[0], fwd ? "x" : "dy", p.key);
+    fx_expect_untouched(ins[1], fwd || !bwf ? "w" : "x", p.key);
+    if (ws)
+        fx_release(ws);
     cr_log_info("%s: worst error / tolerance %.3g", p.key, worst);
     free(want);
     free(scale);
@@ -716,7 +777,7 @@ Test(conv_mma, tensor_cores_tf32) {
         cr_log_info("%s has no TF32 tensor cores: nothing to test here", h->prof.name);
         return;
     }
-    for (int dir = 0; dir < 2; ++dir) {
+    for (int dir = 0; dir < 3; ++dir) {
         for (size_t i = 0; i < sizeof k_map_cases / sizeof k_map_cases[0]; ++i)
             check_tf32(&k_map_cases[i], (cldnn_conv_dir)dir);
         for (size_t i = 0; i < sizeof k_tf32_cases / sizeof k_tf32_cases[0]; ++i)

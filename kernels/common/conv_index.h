@@ -34,4 +34,20 @@
         b = rem_ - a * (int)dv_row.x;                                                               \
     } while (0)
 
+/* Decodes tap index t into (channel within group, r, s) in the filter's storage order: KORD 0
+ * (KCRS) c, r, s with dv_tap = R*S; KORD 1 (KRSC) r, s, c with dv_tap = the channels. */
+#define TAP_DECODE(t, ch, r, s)                                                                     \
+    do {                                                                                            \
+        int rs_;                                                                                    \
+        if (KORD == 0) {                                                                            \
+            ch = fdiv((t), dv_tap);                                                                 \
+            rs_ = (t) - ch * (int)dv_tap.x;                                                         \
+        } else {                                                                                    \
+            rs_ = fdiv((t), dv_tap);                                                                \
+            ch = (t) - rs_ * (int)dv_tap.x;                                                         \
+        }                                                                                           \
+        r = fdiv(rs_, dv_s);                                                                        \
+        s = rs_ - r * S;                                                                            \
+    } while (0)
+
 #endif

@@ -59,21 +59,6 @@
 #define TAPLOOP 0
 #endif
 
-/* Decodes tap index t into (channel within group, r, s) in storage order. */
-#define TAP_DECODE(t, ch, r, s)                                                                     \
-    do {                                                                                            \
-        int rs_;                                                                                    \
-        if (KORD == 0) {                                                                            \
-            ch = fdiv((t), dv_tap);                                                                 \
-            rs_ = (t) - ch * (int)dv_tap.x;                                                         \
-        } else {                                                                                    \
-            rs_ = fdiv((t), dv_tap);                                                                \
-            ch = (t) - rs_ * (int)dv_tap.x;                                                         \
-        }                                                                                           \
-        r = fdiv(rs_, dv_s);                                                                        \
-        s = rs_ - r * S;                                                                            \
-    } while (0)
-
 /* An im2col element: pixel part (base, ih0, iw0) and tap part (base, dh, dw). */
 #define XGATHER(Xp, pb, ih0, iw0, tb, rd, sd)                                                       \
     ((uint)((ih0) + (rd)) < (uint)H && (uint)((iw0) + (sd)) < (uint)Wd                              \

@@ -1,13 +1,13 @@
 /*
  * conv_igemm_mma.cl: implicit-GEMM 2-d convolution on NVIDIA tensor cores (TF32 mma.sync, FP32
- * accumulation), forward and backward-data: the tensor-core GEMM family's body (gemm/gemm_mma.cl:
- * cp.async pipeline, warp tiles, fragments) with the convolution's operand loaders and output
- * maps (conv/conv_igemm_mma.h, which documents the GEMMs, the k order and the options). The
- * operands are read through index maps straight into the local tiles; no workspace.
+ * accumulation), forward, backward-data and backward-filter: the tensor-core GEMM family's body
+ * (gemm/gemm_mma.cl: cp.async pipeline, warp tiles, fragments) with the convolution's operand
+ * loaders and output maps (conv/conv_igemm_mma.h, which documents the GEMMs, the k order and the
+ * options). The operands are read through index maps straight into the local tiles; only
+ * backward-filter's split-k partial sums (Part) need memory besides the tensors.
  *
- * Arguments are conv/conv_igemm.cl's, so one host routine sets both kernels' (Part, part_off
- * and nsplit are unused here: the host runs one split). FLOAT data only; NVIDIA compute
- * capability >= 8.0 only, under TENSOR_OP_MATH (src/conv/gemm/conv_igemm_mma.c).
+ * Arguments are conv/conv_igemm.cl's, so one host routine sets both kernels'. FLOAT data only;
+ * NVIDIA compute capability >= 8.0 only, under TENSOR_OP_MATH (src/conv/gemm/conv_igemm_mma.c).
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h"

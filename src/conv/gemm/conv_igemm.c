@@ -89,9 +89,13 @@ size_t cldnn_conv_igemm_workspace(const void* problem) {
         return 0;
     cldnn_gemm_params q;
     cldnn_conv_igemm_defaults(p, p->dev, &q);
-    if (q.splitk <= 1)
+    return cldnn_conv_partials_bytes(p, q.splitk);
+}
+
+size_t cldnn_conv_partials_bytes(const cldnn_conv_problem* p, int splits) {
+    if (splits <= 1)
         return 0;
-    return (size_t)q.splitk * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u;
+    return (size_t)splits * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u;
 }
 
 cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
