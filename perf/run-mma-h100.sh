@@ -10,7 +10,11 @@
 #   conv    ResNet-50's 1x1 layers (perf/shapes/conv-nets-1x1.csv), all three directions, Find's best,
 #           verified (-V 1): cldnn and cuDNN under TENSOR_OP_MATH ($OUT/conv-tf32-1x1-h100.md), then
 #           both strict FP32 ($OUT/conv-fp32-1x1-h100.md), through perf/run-conv-h100.sh
-#   device tool, carry [".carry/baselines"]:  ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv]
+#   convnets every ResNet-50 / VGG-16 layer (perf/shapes/conv-nets.csv), all three directions, Find's
+#           best, verified, cldnn and cuDNN under TENSOR_OP_MATH ($OUT/conv-tf32-h100.md): the
+#           tensor-core implicit GEMM (kernels/conv/conv_igemm_mma.cl) beside the GEMM-based solvers
+#   device tool, carry [".carry/baselines"]:
+#     ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv] [convnets]
 # check and sweep write $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES override.
 set -u
 cd "$(dirname "$0")/.."
@@ -74,6 +78,13 @@ for what in $whats; do
           BENCH_FLAGS="-F 7 -a find -V 1 --ms $cms $bm" BASE_FLAGS="-F 7 --ms $cms $bm" \
           ./perf/run-conv-h100.sh run > "$out/conv-$m-run.log" 2>&1 || fails=$((fails + 1))
       done
+      ;;
+    convnets)
+      cms=${MS:-10}
+      SHAPES=perf/shapes/conv-nets.csv OUTNAME=conv-tf32-h100.md BUDGET=${BUDGET:-540} MS="$cms" \
+        BUILD_DIR="$build" OUT="$out" BENCH_FLAGS="-F 7 -a find -V 1 --ms $cms --math tensor" \
+        BASE_FLAGS="-F 7 --ms $cms --math tensor" \
+        ./perf/run-conv-h100.sh run > "$out/conv-tf32-run.log" 2>&1 || fails=$((fails + 1))
       ;;
   esac
 done

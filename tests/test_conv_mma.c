@@ -572,6 +572,8 @@ static void check_maps(const map_case* c, cldnn_conv_dir dir) {
     static const cldnn_gemm_mma_params sets[] = {
         {64, 64, 16, 32, 32, 3, 4, 1},  {128, 128, 32, 64, 64, 3, 4, 1}, {128, 64, 16, 64, 32, 3, 4, 1},
         {64, 128, 32, 32, 64, 2, 4, 1}, {256, 128, 32, 64, 64, 3, 4, 1}, {32, 32, 16, 32, 32, 2, 4, 1},
+        /* one warp for a tile row longer than 32: chunks of a work-item on several rows */
+        {32, 64, 16, 32, 64, 2, 4, 1},  {64, 32, 16, 64, 32, 2, 4, 1},
     };
     descs d;
     descs_make(&d, &c->s, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);

@@ -807,7 +807,8 @@ static double time_igemm(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
 ** CLDNN_TUNE_BUDGET seconds (default 60), the current parameters first as the reference: a
 ** candidate whose output differs from the reference's by more than 1e-5 * sqrt(reduction) of the
 ** output's range is rejected. The fastest is recorded in the tuning db and set on p. When no
-** tunable solver applies, logs that Find benchmarks as in BENCHMARK mode. */
+** tunable solver applies, or its algorithm runs another solver (the tensor-core implicit GEMM
+** under TENSOR_OP_MATH), logs that Find benchmarks as in BENCHMARK mode. */
 static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     conv_family fam = family(p->dir);
     const cldnn_solver* s = igemm_solver(&fam);
@@ -815,8 +816,11 @@ static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cld
         cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: tunes float problems only; benchmarking %s as BENCHMARK", p->key);
         return CLDNN_STATUS_SUCCESS;
     }
-    if (s == NULL || !s->applicable(p, p->dev)) {
-        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: no solver with a tuning space applies to %s; benchmarking as "
+    const cldnn_solver* runs = NULL; /* what the implicit-GEMM algorithm runs (the tensor-core solver first) */
+    if (s == NULL || !s->applicable(p, p->dev) || solver_for(&fam, p, s->algo, &runs) != CLDNN_STATUS_SUCCESS ||
+        runs != s) {
+        cldnn_error_clear();
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: no solver with a tuning space runs %s; benchmarking as "
                   "BENCHMARK", p->key);
         return CLDNN_STATUS_SUCCESS;
     }

@@ -53,8 +53,11 @@ void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_m
     }
     const int fwd = p->dir == CLDNN_CONV_FWD;
     pl->ch = fwd ? p->cg : p->kg;
-    pl->cpad = (pl->ch + bk - 1) / bk * bk;
-    pl->kr = (int64_t)p->r * p->s * pl->cpad;
+    /* C/G*R*S and K/G*R*S are below 2^31 (cldnn_conv_problem), so kr fits 64 bits; a run past
+    ** 2^30 is clipped (kr then refuses the problem). */
+    const int64_t cpad = ((int64_t)pl->ch + bk - 1) / bk * bk;
+    pl->cpad = cpad < 0x40000000 ? (int)cpad : 0x40000000;
+    pl->kr = (int64_t)p->r * p->s * cpad;
     /* The gathered activations: x forward, dy backward-data. */
     const int64_t* st = fwd ? p->xs : p->ys;
     const uint64_t off = fwd ? p->off_x : p->off_y;
