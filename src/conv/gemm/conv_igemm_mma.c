@@ -33,6 +33,12 @@ static int mul4(int64_t v) {
     return v % 4 == 0;
 }
 
+/* 1 when runs of 4 channels of a tensor with element strides st (n, c, h, w) at element offset
+** off, ch channels per group, are contiguous and 16-byte aligned. */
+static int runs4(const int64_t* st, int64_t ch, uint64_t off) {
+    return st[1] == 1 && mul4(ch) && mul4(st[0]) && mul4(st[2]) && mul4(st[3]) && off % 4 == 0;
+}
+
 void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_mma_plan* pl) {
     cldnn_conv_gemm_dims(p, &pl->m, &pl->n, &pl->kr);
     if (p->dir == CLDNN_CONV_BWD_FILTER) {
@@ -40,15 +46,9 @@ void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_m
         pl->ch = p->kg;
         pl->cpad = p->kg;
         pl->a_trans = p->ys[1] != 1;
-        pl->avw = p->ys[1] == 1 && mul4(p->kg) && mul4(p->ys[0]) && mul4(p->ys[2]) && mul4(p->ys[3]) &&
-                          p->off_y % 4 == 0
-                      ? 4
-                      : 1;
+        pl->avw = runs4(p->ys, p->kg, p->off_y) ? 4 : 1;
         pl->b_trans = 1;
-        pl->bvw = p->kord == 1 && p->xs[1] == 1 && mul4(p->cg) && mul4(p->xs[0]) && mul4(p->xs[2]) &&
-                          mul4(p->xs[3]) && p->off_x % 4 == 0
-                      ? 4
-                      : 1;
+        pl->bvw = p->kord == 1 && runs4(p->xs, p->cg, p->off_x) ? 4 : 1;
         return;
     }
     const int fwd = p->dir == CLDNN_CONV_FWD;
@@ -61,7 +61,7 @@ void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_m
     /* The gathered activations: x forward, dy backward-data. */
     const int64_t* st = fwd ? p->xs : p->ys;
     const uint64_t off = fwd ? p->off_x : p->off_y;
-    pl->avw = st[1] == 1 && mul4(pl->ch) && mul4(st[0]) && mul4(st[2]) && mul4(st[3]) && off % 4 == 0 ? 4 : 1;
+    pl->avw = runs4(st, pl->ch, off) ? 4 : 1;
     pl->a_trans = pl->avw == 4;
     /* The filter: KRSC is unit-stride along the input channel (k forward, n backward-data). */
     pl->b_trans = !fwd && p->kord == 1;
