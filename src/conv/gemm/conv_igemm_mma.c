@@ -25,6 +25,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MMA_MIN_CHANNELS 8
@@ -99,8 +100,10 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
     cldnn_gemm_problem g;
     conv_mma_gemm(p, &pl, &g);
     cldnn_gemm_mma_params_select(&g, dev, q);
-    /* A k-tile of 16 where 32 pads the channel run by more than a quarter (48 channels: 64 -> 48). */
-    if (q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
+    /* A k-tile of 16 where 32 pads the channel run by more than a quarter (48 channels: 64 -> 48),
+    ** unless CLDNN_GEMM_MMA_PARAMS chose the set. */
+    const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
+    if ((env == NULL || env[0] == '\0') && q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
         cldnn_gemm_mma_params r = *q;
         r.bk = 16;
         if (cldnn_gemm_mma_params_fit(&r, dev, pl.a_trans, pl.b_trans))
