@@ -34,6 +34,21 @@
         b = rem_ - a * (int)dv_row.x;                                                               \
     } while (0)
 
+/* Advances pixel index i, decoded as (img, a, b) over planes of `rows` rows of dv_row.x, by
+ * d >= 0 without a division. */
+#define PIXEL_STEP(i, img, a, b, d, rows)                                                           \
+    do {                                                                                            \
+        i += (d);                                                                                   \
+        b += (d);                                                                                   \
+        while (b >= (int)dv_row.x) {                                                                \
+            b -= (int)dv_row.x;                                                                     \
+            if (++a == (rows)) {                                                                    \
+                a = 0;                                                                              \
+                ++img;                                                                              \
+            }                                                                                       \
+        }                                                                                           \
+    } while (0)
+
 /* Decodes tap index t into (channel within group, r, s) in the filter's storage order: KORD 0
  * (KCRS) c, r, s with dv_tap = R*S; KORD 1 (KRSC) r, s, c with dv_tap = the channels. */
 #define TAP_DECODE(t, ch, r, s)                                                                     \

@@ -69,6 +69,10 @@
 #define CONV_CHUNK_K(R, VW, RUNIT, c)                                                               \
     ((RUNIT) ? (c) / CONV_ROWCH_OF(R, VW, RUNIT) : ((c) % CONV_ROWCH_OF(R, VW, RUNIT)) * (VW))
 #define CONV_CHUNKS(R, VW) ((R) * MMA_BK / ((VW) * MMA_NT))
+/* When the work-group is a multiple of a tile row's chunks, chunk i + 1 of a work-item sits
+ * CONV_KSTEP further along k than chunk i (runs along r; 0 for runs along k). */
+#define CONV_KSTEP_OK(R, VW, RUNIT) (MMA_NT % CONV_ROWCH_OF(R, VW, RUNIT) == 0)
+#define CONV_KSTEP(R, VW, RUNIT) ((RUNIT) ? MMA_NT / CONV_ROWCH_OF(R, VW, RUNIT) : 0)
 
 #define CONV_A_RUNIT (!A_TRANS)
 #define CONV_B_RUNIT (B_TRANS)
@@ -196,37 +200,57 @@
  * window position for tap n (row part bi of this work-item), both zero past the split's end ke. */
 #define CONV_BWF_STAGE(as, bs, k0)                                                                  \
     do {                                                                                            \
-        for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                                                \
-            const int c_ = tid + i_ * MMA_NT;                                                       \
-            const int ar_ = CONV_CHUNK_R(MMA_BM, CONV_AVW, CONV_A_RUNIT, c_);                       \
-            const int ak_ = CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, c_);                       \
-            const int m_ = m0 + ar_, kk_ = (k0) + ak_;                                              \
-            int img_, oh_, ow_;                                                                     \
+        if (CONV_KSTEP_OK(MMA_BM, CONV_AVW, CONV_A_RUNIT)) {                                        \
+            int kk_ = (k0) + CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, tid), img_, oh_, ow_;     \
             PIXEL_DECODE(kk_, img_, oh_, ow_);                                                      \
-            const int ok_ = m_ < M && kk_ < ke;                                                     \
-            const int off_ = ok_ ? img_ * ys.s0 + (grp * Kg + m_) * ys.s1 + oh_ * ys.s2 + ow_ * ys.s3 : 0; \
-            mma_copy_vw((as) + AS(ar_, ak_), ok_ ? Y + off_ : Y, ok_ ? 4 * CONV_AVW : 0, CONV_AVW); \
-        }                                                                                           \
-        if (CONV_B_SAME_ROW) {                                                                      \
-            for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_)                                              \
-                CONV_BWF_B_CHUNK(bs, i_, 0, k0);                                                    \
+            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                                            \
+                CONV_BWF_A_CHUNK(as, i_, kk_, img_, oh_, ow_);                                      \
+                PIXEL_STEP(kk_, img_, oh_, ow_, CONV_KSTEP(MMA_BM, CONV_AVW, CONV_A_RUNIT), P);     \
+            }                                                                                       \
         } else {                                                                                    \
-            MMA_UNROLL for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_)                                   \
-                CONV_BWF_B_CHUNK(bs, i_, i_, k0);                                                   \
+            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                                            \
+                const int kk_ = (k0) + CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, tid + i_ * MMA_NT); \
+                int img_, oh_, ow_;                                                                 \
+                PIXEL_DECODE(kk_, img_, oh_, ow_);                                                  \
+                CONV_BWF_A_CHUNK(as, i_, kk_, img_, oh_, ow_);                                      \
+            }                                                                                       \
+        }                                                                                           \
+        if (CONV_B_SAME_ROW) { /* B runs along n: then the chunks' k step by CONV_KSTEP */          \
+            int kk_ = (k0) + CONV_CHUNK_K(MMA_BN, CONV_BVW, CONV_B_RUNIT, tid), img_, oh_, ow_;     \
+            PIXEL_DECODE(kk_, img_, oh_, ow_);                                                      \
+            for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                                            \
+                CONV_BWF_B_CHUNK(bs, i_, 0, kk_, img_, oh_, ow_);                                   \
+                PIXEL_STEP(kk_, img_, oh_, ow_, CONV_KSTEP(MMA_BN, CONV_BVW, CONV_B_RUNIT), P);     \
+            }                                                                                       \
+        } else {                                                                                    \
+            MMA_UNROLL for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                                 \
+                const int kk_ = (k0) + CONV_CHUNK_K(MMA_BN, CONV_BVW, CONV_B_RUNIT, tid + i_ * MMA_NT); \
+                int img_, oh_, ow_;                                                                 \
+                PIXEL_DECODE(kk_, img_, oh_, ow_);                                                  \
+                CONV_BWF_B_CHUNK(bs, i_, i_, kk_, img_, oh_, ow_);                                  \
+            }                                                                                       \
         }                                                                                           \
     } while (0)
-/* Chunk i of backward-filter's B tile, tap row part bi. */
-#define CONV_BWF_B_CHUNK(bs, i, bi, k0)                                                             \
+/* Chunk i of backward-filter's A tile; its pixel kk = (img, oh, ow). */
+#define CONV_BWF_A_CHUNK(as, i, kk, img, oh, ow)                                                    \
+    do {                                                                                            \
+        const int c_ = tid + (i) * MMA_NT;                                                          \
+        const int ar_ = CONV_CHUNK_R(MMA_BM, CONV_AVW, CONV_A_RUNIT, c_);                           \
+        const int ak_ = CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, c_);                           \
+        const int m_ = m0 + ar_;                                                                    \
+        const int ok_ = m_ < M && (kk) < ke;                                                        \
+        const int off_ = ok_ ? (img) * ys.s0 + (grp * Kg + m_) * ys.s1 + (oh) * ys.s2 + (ow) * ys.s3 : 0; \
+        mma_copy_vw((as) + AS(ar_, ak_), ok_ ? Y + off_ : Y, ok_ ? 4 * CONV_AVW : 0, CONV_AVW);     \
+    } while (0)
+/* Chunk i of backward-filter's B tile, tap row part bi; its pixel kk = (img, oh, ow). */
+#define CONV_BWF_B_CHUNK(bs, i, bi, kk, img, oh, ow)                                                \
     do {                                                                                            \
         const int c_ = tid + (i) * MMA_NT;                                                          \
         const int br_ = CONV_CHUNK_R(MMA_BN, CONV_BVW, CONV_B_RUNIT, c_);                           \
         const int bk_ = CONV_CHUNK_K(MMA_BN, CONV_BVW, CONV_B_RUNIT, c_);                           \
-        const int kk_ = (k0) + bk_;                                                                 \
-        int img_, oh_, ow_;                                                                         \
-        PIXEL_DECODE(kk_, img_, oh_, ow_);                                                          \
-        const int ih_ = oh_ * su - pad_h + b_rd[bi], iw_ = ow_ * sv - pad_w + b_sd[bi];             \
-        const int ok_ = kk_ < ke && (uint)ih_ < (uint)H && (uint)iw_ < (uint)Wd;                    \
-        const int off_ = ok_ ? img_ * xs.s0 + b_tb[bi] + ih_ * xs.s2 + iw_ * xs.s3 : 0;             \
+        const int ih_ = (oh) * su - pad_h + b_rd[bi], iw_ = (ow) * sv - pad_w + b_sd[bi];           \
+        const int ok_ = (kk) < ke && (uint)ih_ < (uint)H && (uint)iw_ < (uint)Wd;                   \
+        const int off_ = ok_ ? (img) * xs.s0 + b_tb[bi] + ih_ * xs.s2 + iw_ * xs.s3 : 0;            \
         mma_copy_vw((bs) + BS(br_, bk_), ok_ ? X + off_ : X, ok_ ? 4 * CONV_BVW : 0, CONV_BVW);     \
     } while (0)
 
