@@ -17,8 +17,9 @@
  * is one filter tap and MMA_BK consecutive channels (CP is a multiple of MMA_BK). The tap is
  * decoded once per tile; each chunk of the gathered operand is then one bounds check and one
  * multiply-add of address, and the filter tile is a strided matrix at the tap's base.
- * Backward-filter decodes each chunk's pixel per tile; its taps (the B rows a work-item copies)
- * are decoded once.
+ * Backward-filter decodes one pixel per operand and tile and steps it from chunk to chunk
+ * (PIXEL_STEP: the chunks of a work-item sit a fixed distance apart along k); its taps (the B
+ * rows a work-item copies) are decoded once.
  *
  * Chunks: a work-item copies the chunks tid + i * MMA_NT of each tile, a chunk being a run of VW
  * elements along the tile's unit-stride dimension (RUNIT 1: along m or n; 0: along k), copied by
