@@ -16,8 +16,11 @@
 #   f16tables the results table $OUT/gemm-fp16-h100.md: perf/run-gemm-h100.sh run with MATH=tensor
 #           DTYPE=half against cuBLAS FP16 (cublas_gemm --fp16: cublasGemmEx, FP32 compute, tensor
 #           ops, its error measured with --verify), squares + DeepBench
+#   convnets every ResNet-50 / VGG-16 layer (perf/shapes/conv-nets.csv), all three directions, Find's
+#           best, verified, cldnn and cuDNN under TENSOR_OP_MATH ($OUT/conv-tf32-h100.md): the
+#           tensor-core implicit GEMM (kernels/conv/conv_igemm_mma.cl) beside the GEMM-based solvers
 #   device tool, carry [".carry/baselines"]:
-#     ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv] [f16check] [f16tables]
+#     ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv] [convnets] [f16check] [f16tables]
 # .carry/baselines/cublas_gemm must have --fp16 for f16tables (perf/run-gemm-h100.sh prepare).
 # check, sweep and f16check write $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES override.
 set -u
@@ -102,6 +105,13 @@ for what in $whats; do
           BENCH_FLAGS="-F 7 -a find -V 1 --ms $cms $bm" BASE_FLAGS="-F 7 --ms $cms $bm" \
           ./perf/run-conv-h100.sh run > "$out/conv-$m-run.log" 2>&1 || fails=$((fails + 1))
       done
+      ;;
+    convnets)
+      cms=${MS:-10}
+      SHAPES=perf/shapes/conv-nets.csv OUTNAME=conv-tf32-h100.md BUDGET=${BUDGET:-540} MS="$cms" \
+        BUILD_DIR="$build" OUT="$out" BENCH_FLAGS="-F 7 -a find -V 1 --ms $cms --math tensor" \
+        BASE_FLAGS="-F 7 --ms $cms --math tensor" \
+        ./perf/run-conv-h100.sh run > "$out/conv-tf32-run.log" 2>&1 || fails=$((fails + 1))
       ;;
   esac
 done

@@ -598,9 +598,36 @@ int cldnn_conv_igemm_applicable(const void* problem, const cldnn_device_profile*
 size_t cldnn_conv_igemm_workspace(const void* problem);
 void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* Sets the arguments of the implicit-GEMM kernels (conv/conv_igemm.cl and conv/conv_igemm_mma.cl
+** share their list) for GEMM sizes M, N, KR, tap divisor tap_div (R*S, C/G or K/G for KRSC, or the
+** padded channel run of TAPLOOP), split range ksplit of nsplit splits, partial sums at part. */
+cldnnStatus_t cldnn_conv_igemm_args(cl_kernel k, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int64_t M,
+                                    int64_t N, int64_t KR, int tap_div, int ksplit, int nsplit, cl_mem part,
+                                    cl_ulong part_off);
+/* The tensor-core implicit GEMM (conv/gemm/conv_igemm_mma.c, kernels/conv/conv_igemm_mma.cl):
+** every direction under TENSOR_OP_MATH on devices with TF32 tensor cores; parameters
+** cldnn_gemm_mma_params. */
+typedef struct {
+    int64_t m, n, kr; /* GEMM sizes; kr = R*S*cpad */
+    int ch, cpad;     /* forward, backward-data: the reduction's channels (C/G, K/G) and their run
+                      ** rounded up to bk; backward-filter: K/G twice */
+    int a_trans, b_trans, avw, bvw; /* the kernel's A_TRANS, B_TRANS, CONV_AVW, CONV_BVW */
+} cldnn_conv_mma_plan;
+/* How p runs with a k-tile of bk (the build options and GEMM sizes of its kernel). */
+void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_mma_plan* pl);
+int cldnn_conv_igemm_mma_applicable(const void* problem, const cldnn_device_profile* dev);
+void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
+/* Backward-filter's split count for parameters q (1 for the other directions), and the exact
+** workspace of the default parameters (splits x K x C/G x R x S floats when split, else 0). */
+int cldnn_conv_igemm_mma_splits(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q);
+size_t cldnn_conv_igemm_mma_workspace(const void* problem);
+cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Backward-filter's split-k count for tile parameters q (1 for the other directions): its
 ** partial sums take splits * K * C/G * R * S floats of workspace, at most 256 MiB. */
 int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params* q);
+/* Bytes of the split-k partial sums of backward-filter: splits x K x C/G x R x S floats, 0 for one
+** split. */
+size_t cldnn_conv_partials_bytes(const cldnn_conv_problem* p, int splits);
 int cldnn_conv_is_depthwise(const cldnn_conv_problem* p);
 int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile* dev);
 size_t cldnn_conv_direct_workspace(const void* problem);

@@ -13,25 +13,12 @@
 */
 #include "fixture.h"
 #include "internal.h"
+#include "whitebox.h"
 
 #include <string.h>
 
 TestSuite(conv_params, .fini = fx_fini);
 
-/* n c h w k r s pad stride: the distinct layer shapes of ResNet-50 and VGG-16 (batch 32). */
-static const int k_layers[][9] = {
-    {32, 3, 224, 224, 64, 7, 7, 3, 2},   {32, 64, 56, 56, 64, 1, 1, 0, 1},    {32, 64, 56, 56, 64, 3, 3, 1, 1},
-    {32, 64, 56, 56, 256, 1, 1, 0, 1},   {32, 256, 56, 56, 64, 1, 1, 0, 1},   {32, 256, 56, 56, 128, 1, 1, 0, 1},
-    {32, 128, 56, 56, 128, 3, 3, 1, 2},  {32, 128, 28, 28, 512, 1, 1, 0, 1},  {32, 256, 56, 56, 512, 1, 1, 0, 2},
-    {32, 512, 28, 28, 128, 1, 1, 0, 1},  {32, 128, 28, 28, 128, 3, 3, 1, 1},  {32, 512, 28, 28, 256, 1, 1, 0, 1},
-    {32, 256, 28, 28, 256, 3, 3, 1, 2},  {32, 256, 14, 14, 1024, 1, 1, 0, 1}, {32, 512, 28, 28, 1024, 1, 1, 0, 2},
-    {32, 1024, 14, 14, 256, 1, 1, 0, 1}, {32, 256, 14, 14, 256, 3, 3, 1, 1},  {32, 1024, 14, 14, 512, 1, 1, 0, 1},
-    {32, 512, 14, 14, 512, 3, 3, 1, 2},  {32, 512, 7, 7, 2048, 1, 1, 0, 1},   {32, 1024, 14, 14, 2048, 1, 1, 0, 2},
-    {32, 2048, 7, 7, 512, 1, 1, 0, 1},   {32, 512, 7, 7, 512, 3, 3, 1, 1},    {32, 3, 224, 224, 64, 3, 3, 1, 1},
-    {32, 64, 224, 224, 64, 3, 3, 1, 1},  {32, 64, 112, 112, 128, 3, 3, 1, 1}, {32, 128, 112, 112, 128, 3, 3, 1, 1},
-    {32, 128, 56, 56, 256, 3, 3, 1, 1},  {32, 256, 56, 56, 256, 3, 3, 1, 1},  {32, 256, 28, 28, 512, 3, 3, 1, 1},
-    {32, 512, 28, 28, 512, 3, 3, 1, 1},  {32, 512, 14, 14, 512, 3, 3, 1, 1},
-};
 
 /* The four descriptors of a convolution, created together. */
 typedef struct {
@@ -61,8 +48,8 @@ static void check_profile(const cldnn_device_profile* dev) {
     cldnnTensorDescriptor_t xd = d.x, yd = d.y;
     cldnnFilterDescriptor_t wd = d.w;
     cldnnConvolutionDescriptor_t cd = d.c;
-    for (size_t i = 0; i < sizeof k_layers / sizeof k_layers[0]; ++i) {
-        const int* l = k_layers[i];
+    for (size_t i = 0; i < sizeof wb_net_layers / sizeof wb_net_layers[0]; ++i) {
+        const int* l = wb_net_layers[i];
         for (int nhwc = 0; nhwc < 2; ++nhwc) {
             cldnnTensorFormat_t f = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
             FX_EXPECT_STATUS(cldnnSetTensor4dDescriptor(xd, f, CLDNN_DATA_FLOAT, l[0], l[1], l[2], l[3]),

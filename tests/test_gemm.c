@@ -34,6 +34,7 @@
 */
 #include "fixture.h"
 #include "internal.h"
+#include "whitebox.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -1093,20 +1094,6 @@ Test(gemm_errors, run_params_invalid_set) {
 
 /* ---- math types and the tensor-core solver's selection (TENSOR_OP_MATH, gemm/gemm_mma.c) */
 
-/* A profile of an NVIDIA GPU of compute capability major.minor with 132 compute units. */
-static cldnn_device_profile nv_profile(int major, int minor) {
-    cldnn_device_profile p;
-    memset(&p, 0, sizeof p);
-    p.type = CL_DEVICE_TYPE_GPU;
-    p.vendor_id = 0x10de;
-    p.is_nvidia = 1;
-    p.nv_cc_major = major;
-    p.nv_cc_minor = minor;
-    p.compute_units = 132;
-    p.max_wg_size = 1024;
-    p.local_mem = 49152;
-    return p;
-}
 
 Test(gemm_math, set_and_get) {
     cldnnHandle_t h = fx_handle();
@@ -1145,7 +1132,7 @@ Test(gemm_math, tensor_core_selection) {
     const char* saved = getenv("CLDNN_TENSOR_CORES");
     FX_ASSERT(saved == NULL || strcmp(saved, "0") != 0, "run this test without CLDNN_TENSOR_CORES=0");
     for (size_t d = 0; d < sizeof devs / sizeof devs[0]; d++) {
-        cldnn_device_profile p = nv_profile(devs[d].major, devs[d].minor);
+        cldnn_device_profile p = wb_nv_profile(devs[d].major, devs[d].minor);
         p.is_nvidia = devs[d].nvidia;
         p.vendor_id = devs[d].nvidia ? 0x10de : 0x1002;
         p.is_cpu = devs[d].cpu;
@@ -1177,7 +1164,7 @@ Test(gemm_math, tensor_core_selection) {
             }
     }
     /* the environment switch turns it off */
-    cldnn_device_profile h100 = nv_profile(9, 0);
+    cldnn_device_profile h100 = wb_nv_profile(9, 0);
     setenv("CLDNN_TENSOR_CORES", "0", 1);
     int off = cldnn_mma_tf32_available(&h100);
     if (saved)
@@ -1193,7 +1180,7 @@ Test(gemm_math, tensor_core_selection) {
 ** capability, transposes and element size; k steps and copy widths per data type), and the text
 ** form round-trips. */
 Test(gemm_math, tensor_core_params) {
-    const cldnn_device_profile devs[3] = {nv_profile(9, 0), nv_profile(8, 0), nv_profile(8, 6)};
+    const cldnn_device_profile devs[3] = {wb_nv_profile(9, 0), wb_nv_profile(8, 0), wb_nv_profile(8, 6)};
     const int64_t shapes[][3] = {{1, 1, 1}, {64, 64, 64}, {65, 4096, 17}, {4096, 64, 4096}, {8192, 8192, 8192}};
     const cldnnDataType_t dts[2] = {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF};
     for (size_t d = 0; d < 6; d++)
@@ -1296,7 +1283,7 @@ Test(gemm_math, tensor_core_params) {
 ** devices that offer it, every member fits the transposes it was asked for, no member twice, and
 ** the count does not depend on how many sets the caller takes. */
 Test(gemm_math, tensor_core_space) {
-    const cldnn_device_profile devs[2] = {nv_profile(9, 0), nv_profile(8, 6)};
+    const cldnn_device_profile devs[2] = {wb_nv_profile(9, 0), wb_nv_profile(8, 6)};
     const cldnnDataType_t dts[2] = {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF};
     static cldnn_gemm_mma_params space[1024];
     for (int d = 0; d < 2; d++)

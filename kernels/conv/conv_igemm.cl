@@ -41,7 +41,7 @@
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h"
-#include "common/fastdiv.h"
+#include "common/conv_index.h"
 
 #ifndef DIR
 #define DIR 0
@@ -58,40 +58,6 @@
 #ifndef TAPLOOP
 #define TAPLOOP 0
 #endif
-
-#define OUTSIDE (-(1 << 30))
-
-/* The geometry every direction reads, as kernel arguments. */
-#define CONV_GEOMETRY_ARGS                                                                          \
-    int H, int Wd, int P, int Q, int R, int S, int Cg, int Kg, int pad_h, int pad_w, int su, int sv, \
-        int dil_h, int dil_w, int flip, int4 xs, int4 ys
-/* Divisors: pixel plane (P*Q or H*W), row (Q or W), tap set (R*S, or C/G or K/G for KORD 1), S,
- * and the strides u, v. */
-#define CONV_DIVISOR_ARGS uint4 dv_plane, uint4 dv_row, uint4 dv_tap, uint4 dv_s, uint4 dv_u, uint4 dv_v
-
-/* Decodes pixel index i over (image, row, column) with the plane and row divisors. */
-#define PIXEL_DECODE(i, img, a, b)                                                                  \
-    do {                                                                                            \
-        img = fdiv((i), dv_plane);                                                                  \
-        const int rem_ = (i) - img * (int)dv_plane.x;                                               \
-        a = fdiv(rem_, dv_row);                                                                     \
-        b = rem_ - a * (int)dv_row.x;                                                               \
-    } while (0)
-
-/* Decodes tap index t into (channel within group, r, s) in storage order. */
-#define TAP_DECODE(t, ch, r, s)                                                                     \
-    do {                                                                                            \
-        int rs_;                                                                                    \
-        if (KORD == 0) {                                                                            \
-            ch = fdiv((t), dv_tap);                                                                 \
-            rs_ = (t) - ch * (int)dv_tap.x;                                                         \
-        } else {                                                                                    \
-            rs_ = fdiv((t), dv_tap);                                                                \
-            ch = (t) - rs_ * (int)dv_tap.x;                                                         \
-        }                                                                                           \
-        r = fdiv(rs_, dv_s);                                                                        \
-        s = rs_ - r * S;                                                                            \
-    } while (0)
 
 /* An im2col element: pixel part (base, ih0, iw0) and tap part (base, dh, dw). */
 #define XGATHER(Xp, pb, ih0, iw0, tb, rd, sd)                                                       \

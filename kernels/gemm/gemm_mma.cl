@@ -41,6 +41,17 @@
  *   MMA_ROUND          FLOAT: 1 rounds inputs to TF32 to nearest (cvt.rna, as
  *                      cuBLAS); 0 lets the tensor core truncate                   [1]
  *   A_TRANS, B_TRANS   as in gemm.cl                                              [0, 0]
+ *
+ * Operand loaders (the plug of the implicit-GEMM convolution, conv/conv_igemm_mma.cl): a file
+ * that defines these macros before including this one gets the same pipeline, fragments and
+ * accumulators around its own operands; without them the kernel is gemm_mma on plain matrices.
+ *   MMA_KERNEL_HEAD         the kernel's declaration (name and arguments, up to the body)
+ *   MMA_BLOCK_SETUP()       statements declaring m0, n0 (the block's corner), kb, ke (the
+ *                           k range) and whatever the other hooks keep per work-item
+ *   MMA_COPY_STAGE(as, bs, k0)  starts the copies of the k-tile at k0 into the local tiles as
+ *                           and bs (element (m, k) at AS(m, k), (n, k) at BS(n, k)) with
+ *                           mma_copy_vw, zero-filling what lies outside the operands
+ *   MMA_STORE(sum, m, n)    stores the finished sum of C(m, n), m < M, n < N
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h" /* GEMM_STORE_SUM, A_TRANS / B_TRANS defaults */
@@ -203,6 +214,22 @@ inline void mma_copy(__local MMA_ET* dst, __global const MMA_ET* src, int bytes)
 #endif
 }
 
+#if !DATA_HALF
+/* One cp.async of vw floats (4: 16 bytes from a 16-byte aligned source, or 1) from src into
+ * local memory at dst, of which the first `bytes` are read and the rest zero-filled (bytes 0:
+ * src is not read): the operand loaders' copy (conv/conv_igemm_mma.h, FLOAT only), whose width
+ * is a compile-time constant at every call but differs between operands. */
+inline void mma_copy_vw(__local float* dst, __global const float* src, int bytes, int vw) {
+    if (vw == 4)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src),
+                     "r"(bytes)
+                     : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
+                     : "memory");
+}
+#endif
+
 #define MMA_COMMIT() asm volatile("cp.async.commit_group;\n" ::: "memory")
 #define MMA_WAIT_PENDING() asm volatile("cp.async.wait_group " MMA_STR(MMA_STAGES) " - 2;\n" ::: "memory")
 
@@ -284,6 +311,7 @@ inline uint mma_tf32(float x) {
  * per row, a work-item's chunks share their unit-stride coordinate and step MMA_NT / rowch along
  * the other, so their sources are one pointer plus constant multiples of a stride.
  */
+#ifndef MMA_COPY_STAGE /* plain matrices (gemm_mma) */
 #define MMA_ROWCH(R_UNIT, R) ((R_UNIT) ? (R) / MMA_VW : MMA_BK / MMA_VW)
 #define MMA_TILE_COPY_INNER(Xs, XIDX, X, SR, SK, R_UNIT, R, r0, k0, tid)                               \
     do {                                                                                               \
@@ -315,20 +343,29 @@ inline uint mma_tf32(float x) {
         MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                     \
     } while (0)
 #endif
+#endif /* MMA_COPY_STAGE */
 
+#ifdef MMA_KERNEL_HEAD
+MMA_KERNEL_HEAD {
+#else
 __kernel __attribute__((reqd_work_group_size(MMA_NT, 1, 1)))
 void gemm_mma(int M, int N, int K, float alpha, float beta,
               __global const MMA_ET* A, ulong a_off, int lda, long a_stride,
               __global const MMA_ET* B, ulong b_off, int ldb, long b_stride,
               __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
               __global float* W) {
+#endif
     __local MMA_ET smem[MMA_STAGES * STAGE_ELEMS] __attribute__((aligned(16)));
     const int tid = (int)get_local_id(0);
     const int lane = tid & 31, warp = tid >> 5;
     const int wm0 = (warp % MMA_WARPS_M) * MMA_WM, wn0 = (warp / MMA_WARPS_M) * MMA_WN;
     const int g = lane >> 2, t4 = lane & 3;
+#ifdef MMA_BLOCK_SETUP
+    MMA_BLOCK_SETUP();
+#else
     GEMM_BLOCK_SETUP();
     const int m0 = (int)get_group_id(0) * MMA_BM, n0 = (int)get_group_id(1) * MMA_BN;
+#endif
     const int ntiles = (ke - kb + MMA_BK - 1) / MMA_BK;
 
     /* Every loop over acc is unrolled: one index not known at compile time would put the whole
@@ -481,8 +518,10 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
     /* Accumulator (i, j, e) of this lane holds logical row g (+ 8 for e >= 2) of m-tile i and
      * logical column 2 t4 (+ 1 for odd e) of n-tile j; PHYS_M / PHYS_N give their places in the
      * block (the fragment permutations above). */
+#ifndef MMA_STORE
     if (nsplit > 1)
         W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N;
+#endif
 #pragma unroll
     for (int i = 0; i < MMA_TM; ++i)
 #pragma unroll
@@ -493,6 +532,10 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
                 const int n = n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1));
                 if (m >= M || n >= N)
                     continue;
+#ifdef MMA_STORE
+                MMA_STORE(acc[i][j][e], m, n);
+#else
                 GEMM_STORE_SUM(acc[i][j][e], m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
+#endif
             }
 }

@@ -487,12 +487,15 @@ typedef struct {
     int tensor_ops; /* runs on tensor cores (mathType TENSOR_OP_MATH in the answer) */
 } perf_entry;
 
-/* Whether solver s runs p on tensor cores: the GEMM-based solvers (1x1, explicit im2col) and the
-** non-fused Winograd ones take their products through cldnn_gemm_run_any, which under
-** TENSOR_OP_MATH runs the TF32 kernel for FLOAT data and the FP16 one for HALF data on devices that
-** have tensor cores (their C, half or a float workspace, does not change that; Winograd's
-** transformed operands are float and take the TF32 one); the others compute in FP32. */
+/* Whether solver s runs p on tensor cores: the tensor-core implicit GEMM always; the GEMM-based
+** solvers (1x1, explicit im2col) and the non-fused Winograd ones take their products through
+** cldnn_gemm_run_any, which under TENSOR_OP_MATH runs the TF32 kernel for FLOAT data and the FP16
+** one for HALF data on devices that have tensor cores (their C, half or a float workspace, does not
+** change that; Winograd's transformed operands are float and take the TF32 one); the others
+** compute in FP32. */
 static int solver_tensor_ops(const cldnn_solver* s, const cldnn_conv_problem* p) {
+    if (s->run == cldnn_conv_igemm_mma_run) /* applicable only where it runs on tensor cores */
+        return 1;
     if (s->run != cldnn_conv_gemm1x1_run && s->run != cldnn_conv_im2col_run && s->run != cldnn_conv_wino2_run &&
         s->run != cldnn_conv_wino4_run)
         return 0;
@@ -808,7 +811,8 @@ static double time_igemm(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
 ** CLDNN_TUNE_BUDGET seconds (default 60), the current parameters first as the reference: a
 ** candidate whose output differs from the reference's by more than 1e-5 * sqrt(reduction) of the
 ** output's range is rejected. The fastest is recorded in the tuning db and set on p. When no
-** tunable solver applies, logs that Find benchmarks as in BENCHMARK mode. */
+** tunable solver applies, or its algorithm runs another solver (the tensor-core implicit GEMM
+** under TENSOR_OP_MATH), logs that Find benchmarks as in BENCHMARK mode. */
 static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     conv_family fam = family(p->dir);
     const cldnn_solver* s = igemm_solver(&fam);
@@ -816,8 +820,11 @@ static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cld
         cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: tunes float problems only; benchmarking %s as BENCHMARK", p->key);
         return CLDNN_STATUS_SUCCESS;
     }
-    if (s == NULL || !s->applicable(p, p->dev)) {
-        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: no solver with a tuning space applies to %s; benchmarking as "
+    const cldnn_solver* runs = NULL; /* what the implicit-GEMM algorithm runs (the tensor-core solver first) */
+    if (s == NULL || !s->applicable(p, p->dev) || solver_for(&fam, p, s->algo, &runs) != CLDNN_STATUS_SUCCESS ||
+        runs != s) {
+        cldnn_error_clear();
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: no solver with a tuning space runs %s; benchmarking as "
                   "BENCHMARK", p->key);
         return CLDNN_STATUS_SUCCESS;
     }

@@ -3,13 +3,17 @@
 **
 ** Get_v7 lists a direction's algorithms in the order their first applicable solver appears
 ** here; running an algorithm runs its first applicable solver. So the order is the heuristic:
-** a 1x1 layer is a plain GEMM first; one-channel-per-group layers go direct; 3x3 stride-1 layers
-** of 16+ channels on GPUs take Winograd F(4x4) non-fused; everything else is implicit GEMM (no
-** workspace) before explicit im2col + GEMM, then Winograd (F(4x4), else F(2x2) under FMA_MATH).
+** a 1x1 layer is a plain GEMM first; one-channel-per-group layers go direct; under TENSOR_OP_MATH
+** on devices with TF32 tensor cores the tensor-core implicit GEMM comes next (8+ channels: it
+** runs the products at several times the FP32 rate); 3x3 stride-1
+** layers of 16+ channels on GPUs take Winograd F(4x4) non-fused; everything else is implicit GEMM
+** (no workspace) before explicit im2col + GEMM, then Winograd (F(4x4), else F(2x2) under
+** FMA_MATH).
 */
 #include "internal.h"
 
 #define GEMM_PARAMS sizeof(cldnn_gemm_params)
+#define MMA_PARAMS sizeof(cldnn_gemm_mma_params)
 
 const cldnn_solver cldnn_conv_fwd_solvers[] = {
     {"conv_fwd_gemm_1x1", CLDNN_CONVOLUTION_FWD_ALGO_GEMM, cldnn_conv_gemm1x1_applicable, NULL, NULL, 0,
@@ -17,6 +21,8 @@ const cldnn_solver cldnn_conv_fwd_solvers[] = {
     {"conv_fwd_direct", CLDNN_CONVOLUTION_FWD_ALGO_DIRECT, cldnn_conv_direct_applicable, cldnn_conv_direct_workspace,
      NULL, 0,
      cldnn_conv_direct_run},
+    {"conv_fwd_igemm_mma", CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, cldnn_conv_igemm_mma_applicable,
+     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_fwd_winograd_f4x4_gpu", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino4_preferred,
      cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
     {"conv_fwd_igemm", CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, cldnn_conv_igemm_applicable,
@@ -40,6 +46,8 @@ const cldnn_solver cldnn_conv_bwd_data_solvers[] = {
     ** (ResNet-50 conv1 on the H100: 0.6 TFLOP/s against 9.3 for GEMM + col2im). */
     {"conv_bwd_data_gemm_col2im_narrow", CLDNN_CONVOLUTION_BWD_DATA_ALGO_0, cldnn_conv_im2col_narrow_applicable,
      cldnn_conv_im2col_workspace, NULL, 0, cldnn_conv_im2col_run},
+    {"conv_bwd_data_igemm_mma", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_igemm_mma_applicable,
+     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_bwd_data_winograd_f4x4_gpu", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
      cldnn_conv_wino4_preferred, cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
     {"conv_bwd_data_igemm", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_igemm_applicable,
@@ -60,6 +68,8 @@ const cldnn_solver cldnn_conv_bwd_filter_solvers[] = {
      cldnn_conv_gemm1x1_run},
     {"conv_bwd_filter_direct", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_direct_applicable,
      cldnn_conv_direct_workspace, NULL, 0, cldnn_conv_direct_run},
+    {"conv_bwd_filter_igemm_mma", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_igemm_mma_applicable,
+     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_bwd_filter_winograd_f4x4_gpu", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
      cldnn_conv_wino4_preferred, cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
     {"conv_bwd_filter_igemm", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_igemm_applicable,

@@ -89,9 +89,13 @@ size_t cldnn_conv_igemm_workspace(const void* problem) {
         return 0;
     cldnn_gemm_params q;
     cldnn_conv_igemm_defaults(p, p->dev, &q);
-    if (q.splitk <= 1)
+    return cldnn_conv_partials_bytes(p, q.splitk);
+}
+
+size_t cldnn_conv_partials_bytes(const cldnn_conv_problem* p, int splits) {
+    if (splits <= 1)
         return 0;
-    return (size_t)q.splitk * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u;
+    return (size_t)splits * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u;
 }
 
 cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -154,10 +158,25 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
         part = b->ws;
         part_off = b->ws_off / 4;
     }
+    int tap_div = taploop ? cpad : p->kord == 0 ? p->r * p->s : (p->dir == CLDNN_CONV_BWD_DATA ? p->kg : p->cg);
+    CLDNN_TRY(cldnn_conv_igemm_args(k, p, b, M, N, KR, tap_div, (int)ks, nsplit, part, part_off));
+    uint64_t global[3] = {(uint64_t)((M + q.mwg - 1) / q.mwg) * (uint64_t)q.mdimc,
+                          (uint64_t)((N + q.nwg - 1) / q.nwg) * (uint64_t)q.ndimc, (uint64_t)p->groups * (uint64_t)nsplit};
+    size_t local[3] = {(size_t)q.mdimc, (size_t)q.ndimc, 1};
+    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, "conv_igemm"));
+    if (nsplit == 1)
+        return CLDNN_STATUS_SUCCESS;
+
+    return cldnn_conv_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * taps, p->alpha, p->beta, b->w,
+                                      p->off_w, p->dtype);
+}
+
+cldnnStatus_t cldnn_conv_igemm_args(cl_kernel k, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int64_t M,
+                                    int64_t N, int64_t KR, int tap_div, int ksplit, int nsplit, cl_mem part,
+                                    cl_ulong part_off) {
     /* Divisors: (plane, row) of the GEMM's pixel index, the tap set and S, the strides. */
     int plane_rows = p->dir == CLDNN_CONV_BWD_DATA ? p->h : p->p;
     int plane_cols = p->dir == CLDNN_CONV_BWD_DATA ? p->w : p->q;
-    int tap_div = taploop ? cpad : p->kord == 0 ? p->r * p->s : (p->dir == CLDNN_CONV_BWD_DATA ? p->kg : p->cg);
     cl_uint4 dv_plane = cldnn_fastdiv((uint32_t)(plane_rows * plane_cols));
     cl_uint4 dv_row = cldnn_fastdiv((uint32_t)plane_cols);
     cl_uint4 dv_tap = cldnn_fastdiv((uint32_t)tap_div);
@@ -170,7 +189,7 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
     cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
     cl_int H = p->h, W = p->w, P = p->p, Q = p->q, R = p->r, S = p->s, Cg = p->cg, Kg = p->kg;
     cl_int ph = p->pad_h, pw = p->pad_w, su = p->u, sv = p->v, dh = p->dil_h, dw = p->dil_w, flip = p->flip;
-    cl_int G = p->groups, ksplit = (cl_int)ks, ns = nsplit;
+    cl_int G = p->groups, ks = ksplit, ns = nsplit;
     int a = 0;
     CLDNN_SETARG(k, a++, iM);
     CLDNN_SETARG(k, a++, iN);
@@ -207,19 +226,11 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
     CLDNN_SETARG(k, a++, dv_u);
     CLDNN_SETARG(k, a++, dv_v);
     CLDNN_SETARG(k, a++, G);
-    CLDNN_SETARG(k, a++, ksplit);
+    CLDNN_SETARG(k, a++, ks);
     CLDNN_SETARG(k, a++, ns);
     CLDNN_SETARG(k, a++, part);
     CLDNN_SETARG(k, a++, part_off);
-    uint64_t global[3] = {(uint64_t)((M + q.mwg - 1) / q.mwg) * (uint64_t)q.mdimc,
-                          (uint64_t)((N + q.nwg - 1) / q.nwg) * (uint64_t)q.ndimc, (uint64_t)G * (uint64_t)nsplit};
-    size_t local[3] = {(size_t)q.mdimc, (size_t)q.ndimc, 1};
-    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, "conv_igemm"));
-    if (nsplit == 1)
-        return CLDNN_STATUS_SUCCESS;
-
-    return cldnn_conv_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * taps, p->alpha, p->beta, b->w,
-                                      p->off_w, p->dtype);
+    return CLDNN_STATUS_SUCCESS;
 }
 
 cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,

@@ -1,0 +1,175 @@
+/*
+** conv_igemm_mma.c: the tensor-core implicit-GEMM solvers (kernels/conv/conv_igemm_mma.cl) of the
+** three directions: TF32 mma.sync with FP32 accumulation, the GEMM family's tensor-core body with
+** the convolution's index maps as its operand loaders.
+**
+** Offered only where the GEMM family offers its TF32 tensor-core kernel
+** (cldnn_gemm_mma_tf32_applicable: TENSOR_OP_MATH, FLOAT data, NVIDIA compute capability >= 8.0;
+** HALF data keeps the other solvers), so DEFAULT_MATH and FMA_MATH
+** never reach it, and only when both sides of the product are at least 8 wide: forward and
+** backward-data need 8+ channels in the reduction (C/G, K/G: it runs tap by tap over the channels
+** rounded up to the k-tile, 16 or 32, and narrower layers waste most of each tile) and in the
+** GEMM's N (K/G, C/G); backward-filter 8+ output channels per group and taps. Narrower layers keep
+** the portable implicit GEMM.
+**
+** Plan (cldnn_conv_igemm_mma_plan): the GEMM's sizes, the padded channel run, and the copies:
+** 16-byte cp.async where a run of 4 floats is contiguous and 16-byte aligned (channels-last
+** activations along their channels, KRSC filters along theirs, with channel counts, strides and
+** offsets multiples of 4 floats), single floats otherwise. Parameters: the GEMM family's
+** tensor-core defaults for the equivalent GEMM (cldnn_gemm_mma_params_select, so
+** CLDNN_GEMM_MMA_PARAMS applies too), with a k-tile of 16 when 32 would pad the channel run by
+** more than a quarter. Backward-filter splits its reduction over pixels as the portable implicit
+** GEMM does (cldnn_conv_igemm_splits for the block and k-tile sizes): the splits' partial sums go
+** to the workspace (exactly splits x K x C/G x R x S floats) and gemm_splitk_reduce adds them in a
+** fixed order. Forward and backward-data need no workspace.
+*/
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MMA_MIN_CHANNELS 8
+
+static int mul4(int64_t v) {
+    return v % 4 == 0;
+}
+
+/* 1 when runs of 4 channels of a tensor with element strides st (n, c, h, w) at element offset
+** off, ch channels per group, are contiguous and 16-byte aligned. */
+static int runs4(const int64_t* st, int64_t ch, uint64_t off) {
+    return st[1] == 1 && mul4(ch) && mul4(st[0]) && mul4(st[2]) && mul4(st[3]) && off % 4 == 0;
+}
+
+void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_mma_plan* pl) {
+    cldnn_conv_gemm_dims(p, &pl->m, &pl->n, &pl->kr);
+    if (p->dir == CLDNN_CONV_BWD_FILTER) {
+        /* A = dy: along the output channels when NHWC; B = x: along a KRSC tap's channels. */
+        pl->ch = p->kg;
+        pl->cpad = p->kg;
+        pl->a_trans = p->ys[1] != 1;
+        pl->avw = runs4(p->ys, p->kg, p->off_y) ? 4 : 1;
+        pl->b_trans = 1;
+        pl->bvw = p->kord == 1 && runs4(p->xs, p->cg, p->off_x) ? 4 : 1;
+        return;
+    }
+    const int fwd = p->dir == CLDNN_CONV_FWD;
+    pl->ch = fwd ? p->cg : p->kg;
+    /* C/G*R*S and K/G*R*S are below 2^31 (cldnn_conv_problem), so kr fits 64 bits; a run past
+    ** 2^30 is clipped (kr then refuses the problem). */
+    const int64_t cpad = ((int64_t)pl->ch + bk - 1) / bk * bk;
+    pl->cpad = cpad < 0x40000000 ? (int)cpad : 0x40000000;
+    pl->kr = (int64_t)p->r * p->s * cpad;
+    /* The gathered activations: x forward, dy backward-data. */
+    const int64_t* st = fwd ? p->xs : p->ys;
+    const uint64_t off = fwd ? p->off_x : p->off_y;
+    pl->avw = runs4(st, pl->ch, off) ? 4 : 1;
+    pl->a_trans = pl->avw == 4;
+    /* The filter: KRSC is unit-stride along the input channel (k forward, n backward-data). */
+    pl->b_trans = !fwd && p->kord == 1;
+    pl->bvw = p->kord == 1 && mul4(p->cg) && p->off_w % 4 == 0 ? 4 : 1;
+}
+
+/* The equivalent GEMM problem (what the GEMM family's defaults and applicability read). */
+static void conv_mma_gemm(const cldnn_conv_problem* p, const cldnn_conv_mma_plan* pl, cldnn_gemm_problem* g) {
+    memset(g, 0, sizeof *g);
+    g->m = pl->m;
+    g->n = pl->n;
+    g->k = pl->kr;
+    g->trans_a = pl->a_trans;
+    g->trans_b = pl->b_trans;
+    g->batch = p->groups;
+    g->math = p->math;
+    g->dtype = g->dtype_c = p->dtype;
+}
+
+int cldnn_conv_igemm_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, 32, &pl);
+    cldnn_gemm_problem g;
+    conv_mma_gemm(p, &pl, &g);
+    return cldnn_gemm_mma_tf32_applicable(&g, dev) && pl.ch >= MMA_MIN_CHANNELS && pl.n >= MMA_MIN_CHANNELS &&
+           pl.kr < 0x7fffffffLL - 1024;
+}
+
+void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    cldnn_gemm_mma_params* q = (cldnn_gemm_mma_params*)params;
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, 32, &pl);
+    cldnn_gemm_problem g;
+    conv_mma_gemm(p, &pl, &g);
+    cldnn_gemm_mma_params_select(&g, dev, q);
+    /* A k-tile of 16 where 32 pads the channel run by more than a quarter (48 channels: 64 -> 48),
+    ** unless CLDNN_GEMM_MMA_PARAMS chose the set. */
+    const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
+    if ((env == NULL || env[0] == '\0') && q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
+        cldnn_gemm_mma_params r = *q;
+        r.bk = 16;
+        if (cldnn_gemm_mma_params_fit(&r, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans))
+            *q = r;
+    }
+    q->vw = 4;
+    q->splitk = cldnn_conv_igemm_mma_splits(p, q);
+}
+
+int cldnn_conv_igemm_mma_splits(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q) {
+    cldnn_gemm_params t; /* the block and k-tile sizes the split count reads */
+    memset(&t, 0, sizeof t);
+    t.mwg = q->bm;
+    t.nwg = q->bn;
+    t.kwg = q->bk;
+    return cldnn_conv_igemm_splits(p, &t);
+}
+
+size_t cldnn_conv_igemm_mma_workspace(const void* problem) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    if (p->dir != CLDNN_CONV_BWD_FILTER)
+        return 0;
+    cldnn_gemm_mma_params q;
+    cldnn_conv_igemm_mma_defaults(p, p->dev, &q);
+    return cldnn_conv_partials_bytes(p, q.splitk);
+}
+
+cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
+    cldnn_gemm_mma_params q = *(const cldnn_gemm_mma_params*)params;
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, q.bk, &pl);
+    /* The parameter check with the wider of the two copies (its chunk counts divide the tiles). */
+    q.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
+    const int nsplit = p->dir == CLDNN_CONV_BWD_FILTER && q.splitk > 1 ? q.splitk : 1;
+    if (p->dtype != CLDNN_DATA_FLOAT || !cldnn_mma_tf32_available(&h->prof) ||
+        !cldnn_gemm_mma_params_fit(&q, &h->prof, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans) || pl.kr >= 0x7fffffffLL - 1024 ||
+        nsplit > 64) {
+        char ps[96];
+        cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "tensor-core implicit GEMM: %s with parameters %s does not run on %s",
+                          p->key, ps, h->prof.name);
+    }
+    char opts[320];
+    snprintf(opts, sizeof opts,
+             "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DA_TRANS=%d -DB_TRANS=%d "
+             "-DDIR=%d -DKORD=%d -DCONV_AVW=%d -DCONV_BVW=%d",
+             q.bm, q.bn, q.bk, q.wm, q.wn, q.stages, pl.a_trans, pl.b_trans, (int)p->dir, p->kord, pl.avw, pl.bvw);
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_igemm_mma.cl", opts, "conv_igemm_mma", &k));
+    /* Split ranges are whole k-tiles; the partial sums sit at the workspace's start. */
+    int64_t ks = (pl.kr + nsplit - 1) / nsplit;
+    ks = (ks + q.bk - 1) / q.bk * q.bk;
+    cl_mem part = nsplit > 1 ? b->ws : b->y;
+    cl_ulong part_off = nsplit > 1 ? b->ws_off / 4 : 0;
+    int tap_div = p->dir != CLDNN_CONV_BWD_FILTER ? pl.cpad : p->kord == 0 ? p->r * p->s : p->cg;
+    CLDNN_TRY(cldnn_conv_igemm_args(k, p, b, pl.m, pl.n, pl.kr, tap_div, (int)ks, nsplit, part, part_off));
+    size_t nt = (size_t)(32 * (q.bm / q.wm) * (q.bn / q.wn));
+    uint64_t global[3] = {(uint64_t)((pl.m + q.bm - 1) / q.bm) * (uint64_t)nt, (uint64_t)((pl.n + q.bn - 1) / q.bn),
+                          (uint64_t)p->groups * (uint64_t)nsplit};
+    size_t local[3] = {nt, 1, 1};
+    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, "conv_igemm_mma"));
+    if (nsplit == 1)
+        return CLDNN_STATUS_SUCCESS;
+    return cldnn_conv_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * p->cg * p->r * p->s, p->alpha,
+                                      p->beta, b->w, p->off_w, p->dtype);
+}
