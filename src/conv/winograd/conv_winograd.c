@@ -556,8 +556,9 @@ cldnnStatus_t cldnn_conv_winof4_run(cldnnHandle_t h, const void* problem, const 
 ** micro-tiles of 2-8 on each side, every position grouping; pruned to work-groups of 64+ items
 ** and at most 128 accumulators per work-item, then cldnn_wino_params_valid. */
 size_t cldnn_wino_param_space(int wm, const cldnn_device_profile* dev, cldnn_wino_params* out, size_t max) {
-    static const int wgs[3] = {16, 32, 64}, wgc[4] = {2, 4, 8, 16}, wis[3] = {2, 4, 8};
-    static const int pgs[9] = {1, 2, 3, 4, 6, 9, 12, 18, 36};
+    /* the likelier winners first (a budget-limited search covers them): 32-64 blocks, 4 x 4 */
+    static const int wgs[3] = {64, 32, 16}, wgc[4] = {8, 4, 16, 2}, wis[3] = {4, 8, 2};
+    static const int pgs[9] = {4, 9, 6, 3, 2, 12, 1, 18, 36};
     const int np = (wm + 2) * (wm + 2);
     size_t n = 0;
     /* one index over the product of the value lists, position groups fastest */
