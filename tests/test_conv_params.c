@@ -197,16 +197,18 @@ Test(conv_params, extreme_sizes_refused) {
 
 /* Parameter sets of the fused Winograd kernel beside the defaults (the GPU defaults, one position
 ** group, uneven micro-tiles, wide blocks, chunks of 16 channels) against the double reference:
-** forward and backward-data on a problem with C, K and the tiles off every block size. Tuned sets
-** come from the same space (cldnn_wino_param_space), so each kind of blocking is exercised. */
-Test(conv_params, wino_fused_param_sets) {
+** forward and backward-data on a problem with C, K and the tiles off every block size, NCHW (the
+** second set also NHWC: channel-fastest patches and outputs, scalar local loads). Tuned sets come
+** from the same space (cldnn_wino_param_space), so each kind of blocking is exercised. */
+static void fused_sets_on(int nhwc) {
     static const cldnn_wino_params sets[2][3] = {
         {{32, 32, 8, 4, 4, 4}, {16, 32, 4, 2, 8, 1}, {64, 16, 16, 8, 2, 2}},
         {{32, 32, 4, 4, 4, 9}, {16, 16, 8, 2, 4, 3}, {32, 64, 2, 4, 8, 12}}};
     cldnnHandle_t h = fx_handle();
     const int N = 2, C = 19, K = 21, H = 11, W = 9;
+    const cldnnTensorFormat_t fmt = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
     ref_conv rc;
-    FX_ASSERT(ref_conv_init(&rc, N, C, H, W, K, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0) == 0, "bad reference problem");
+    FX_ASSERT(ref_conv_init(&rc, N, C, H, W, K, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, nhwc) == 0, "bad reference problem");
     const size_t nx = (size_t)ref_conv_x_span(&rc), nw = (size_t)ref_conv_w_span(&rc), ny = (size_t)ref_conv_y_span(&rc);
     float* hx = malloc(nx * 4);
     float* hw = malloc(nw * 4);
@@ -223,20 +225,21 @@ Test(conv_params, wino_fused_param_sets) {
     fx_write_floats(mw, 0, hw, nw);
     conv_descs d;
     descs_create(&d);
-    FX_OK(cldnnSetTensor4dDescriptor(d.x, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, N, C, H, W));
-    FX_OK(cldnnSetFilter4dDescriptor(d.w, CLDNN_DATA_FLOAT, CLDNN_TENSOR_NCHW, K, C, 3, 3));
+    FX_OK(cldnnSetTensor4dDescriptor(d.x, fmt, CLDNN_DATA_FLOAT, N, C, H, W));
+    FX_OK(cldnnSetFilter4dDescriptor(d.w, CLDNN_DATA_FLOAT, fmt, K, C, 3, 3));
     FX_OK(cldnnSetConvolution2dDescriptor(d.c, 1, 1, 1, 1, 1, 1, CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT));
-    FX_OK(cldnnSetTensor4dDescriptor(d.y, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, N, K, H, W));
+    FX_OK(cldnnSetTensor4dDescriptor(d.y, fmt, CLDNN_DATA_FLOAT, N, K, H, W));
     cl_mem ws = fx_buffer((size_t)36 * C * K * 4);
     for (int dir = CLDNN_CONV_FWD; dir <= CLDNN_CONV_BWD_DATA; ++dir) {
+        const int fwd = dir == CLDNN_CONV_FWD, OC = fwd ? K : C;
+        const int64_t* st = fwd ? rc.ys : rc.xs;
         cldnn_conv_problem pr;
         FX_OK(cldnn_conv_problem_init(h, (cldnn_conv_dir)dir, d.x, d.w, d.c, d.y, &pr));
         const cldnn_conv_buffers b = {mx, mw, my, ws, 0, (size_t)36 * C * K * 4};
-        fx_write_floats(dir == CLDNN_CONV_FWD ? mx : my, 0, dir == CLDNN_CONV_FWD ? hx : hy,
-                        dir == CLDNN_CONV_FWD ? nx : ny);
-        const size_t nout = dir == CLDNN_CONV_FWD ? ny : nx;
+        fx_write_floats(fwd ? mx : my, 0, fwd ? hx : hy, fwd ? nx : ny);
+        const size_t nout = fwd ? ny : nx;
         for (int t = 0; t < 2; ++t)
-            for (int si = 0; si < 3; ++si) {
+            for (int si = nhwc; si < (nhwc ? 2 : 3); ++si) {
                 const int wm = t ? 4 : 2;
                 const cldnn_wino_params* q = &sets[t][si];
                 char qs[64];
@@ -244,28 +247,27 @@ Test(conv_params, wino_fused_param_sets) {
                 FX_ASSERT(cldnn_wino_params_valid(q, wm, &h->prof), "F(%dx%d) set %s is not valid here", wm, wm, qs);
                 for (size_t i = 0; i < nout; ++i)
                     got[i] = NAN;
-                fx_write_floats(dir == CLDNN_CONV_FWD ? my : mx, 0, got, nout);
+                fx_write_floats(fwd ? my : mx, 0, got, nout);
                 FX_OK(cldnn_conv_wino_fused_run_params(h, &pr, wm, q, &b));
-                fx_read_floats(dir == CLDNN_CONV_FWD ? my : mx, 0, got, nout);
+                fx_read_floats(fwd ? my : mx, 0, got, nout);
                 int64_t bad = 0;
                 double worst = 0;
                 for (int n = 0; n < N; ++n)
-                    for (int ch = 0; ch < (dir == CLDNN_CONV_FWD ? K : C); ++ch)
+                    for (int ch = 0; ch < OC; ++ch)
                         for (int r = 0; r < H; ++r)
                             for (int c2 = 0; c2 < W; ++c2) {
                                 double mag = 0;
-                                const double want = dir == CLDNN_CONV_FWD
-                                                        ? ref_conv_fwd_at(&rc, hx, hw, n, ch, r, c2, &mag)
+                                const double want = fwd ? ref_conv_fwd_at(&rc, hx, hw, n, ch, r, c2, &mag)
                                                         : ref_conv_bwd_data_at(&rc, hw, hy, n, ch, r, c2, &mag);
-                                const size_t at = (((size_t)n * (dir == CLDNN_CONV_FWD ? K : C) + ch) * H + r) * W + c2;
+                                const int64_t at = n * st[0] + ch * st[1] + r * st[2] + c2 * st[3];
                                 const double err = fabs(got[at] - want), tol = 1e-6 + 1e-4 * mag;
                                 bad += !(err <= tol);
                                 worst = fmax(worst, err / tol);
                             }
-                FX_ASSERT(bad == 0, "fused F(%dx%d) %s, %s: %lld outputs wrong (worst error / tolerance %.3g)", wm, wm,
-                          qs, dir == CLDNN_CONV_FWD ? "forward" : "backward-data", (long long)bad, worst);
-                cr_log_info("fused F(%dx%d) %s %s: worst error / tolerance %.3f", wm, wm, qs,
-                            dir == CLDNN_CONV_FWD ? "forward" : "backward-data", worst);
+                FX_ASSERT(bad == 0, "fused F(%dx%d) %s, %s %s: %lld outputs wrong (worst error / tolerance %.3g)", wm,
+                          wm, qs, fwd ? "forward" : "backward-data", nhwc ? "NHWC" : "NCHW", (long long)bad, worst);
+                cr_log_info("fused F(%dx%d) %s %s %s: worst error / tolerance %.3f", wm, wm, qs,
+                            fwd ? "forward" : "backward-data", nhwc ? "NHWC" : "NCHW", worst);
             }
     }
     descs_destroy(&d);
@@ -278,3 +280,6 @@ Test(conv_params, wino_fused_param_sets) {
     free(hy);
     free(got);
 }
+
+Test(conv_params, wino_fused_param_sets) { fused_sets_on(0); }
+Test(conv_params, wino_fused_param_sets_nhwc) { fused_sets_on(1); }

@@ -16,13 +16,19 @@
  *   2. the matching block of U is copied to local memory as Ul[xi][c][k] (zeros past I or O);
  *   3. every work-item accumulates, for the NP / POS_GROUPS positions it owns, a WI_T x WI_K
  *      register micro-tile of M[xi](t, k) += V[xi](c, t) U[xi](c, k): WI_T + WI_K local loads
- *      per WI_T * WI_K fused multiply-adds. Its tiles are tx + i * (WG_T / WI_T), its channels
- *      ty + j * (WG_K / WI_K) (strided: a warp's loads hit distinct banks or broadcast), its
- *      positions pg + q * POS_GROUPS.
+ *      per WI_T * WI_K fused multiply-adds. Its tiles are tx * WI_T + i, its channels
+ *      ty * WI_K + j (contiguous: with WI_T or WI_K a multiple of 4 their loads are float4, a
+ *      quarter-warp's 128 bytes, or broadcasts), its positions pg + q * POS_GROUPS.
  * After the channel loop the accumulators go through local memory (the V/U space, reused) in
- * WI_K rounds, one column j of every micro-tile per round: Xl[xi][ty][t], then each (tile,
- * channel) pair of the round is transformed (A^T m A), scaled (alpha, beta; beta == 0 never
- * reads out) and stored, outputs past P x Q skipped.
+ * WI_K rounds, one column j of every micro-tile per round: Xl[xi][ty][t] (t = tx * WI_T + i),
+ * then each (tile, channel) pair of the round is transformed (A^T m A), scaled (alpha, beta;
+ * beta == 0 never reads out) and stored, outputs past P x Q skipped.
+ *
+ * Which index runs fastest across work-items where they touch global memory follows the layout
+ * (build options the host sets from the strides): the patches of one chunk go tile-fastest (a
+ * row of an NCHW plane) or channel-fastest (IN_CFAST: an NHWC pixel), the output pairs of a
+ * round tile-fastest or channel-fastest (OUT_KFAST, NHWC); the local rows they write or read
+ * across are then padded by 4 floats (VROW, XROW) so that neighbours fall in different banks.
  *
  * Build options (tuning parameters; shapes are kernel arguments):
  *   WM          2 or 4: the output tile (default 2)
@@ -33,12 +39,16 @@
  *               WG_T % WI_T == 0 and WG_K % WI_K == 0
  *   POS_GROUPS  work-items sharing one (tile, channel) micro-tile, each owning NP / POS_GROUPS
  *               of the NP = (WM + 2)^2 positions; divides NP (default 4)
+ *   IN_CFAST    1: patches channel-fastest (input channel stride 1), else tile-fastest (default 0)
+ *   OUT_KFAST   1: output pairs channel-fastest (output channel stride 1), else tile-fastest
+ *               (default 0)
  *   DATA_HALF   1: in, out (and the filter the host transformed) are half, loaded as float and
  *               rounded once when stored (common/helpers.h); U and all arithmetic stay float
  * The work-group is 1-d of WG_SIZE = (WG_T / WI_T) * (WG_K / WI_K) * POS_GROUPS work-items; the
  * grid is (tile blocks x channel blocks) work-groups, channel blocks fastest (work-groups that
- * read the same input patches run together). Local memory: max(NP * WG_C * (WG_T + WG_K),
- * NP * WG_T * WG_K / WI_K) floats plus 3 * WG_T ints; the host checks it against the device.
+ * read the same input patches run together). Local memory: max(NP * WG_C * (VROW + WG_K),
+ * NP * WG_K / WI_K * XROW) floats plus 3 * WG_T ints, VROW and XROW WG_T or WG_T + 4; the host
+ * checks it against the device (for the padded sizes, whatever the layout).
  * Index arithmetic is 32-bit: the host keeps every tensor and U below 2^31 elements.
  */
 #include "common/helpers.h"
@@ -65,6 +75,12 @@
 #ifndef POS_GROUPS
 #define POS_GROUPS 4
 #endif
+#ifndef IN_CFAST
+#define IN_CFAST 0
+#endif
+#ifndef OUT_KFAST
+#define OUT_KFAST 0
+#endif
 
 #define WA (WM + 2)
 #define NP (WA * WA)
@@ -72,13 +88,46 @@
 #define NTY (WG_K / WI_K)
 #define NPW (NP / POS_GROUPS)
 #define WG_SIZE (NTX * NTY * POS_GROUPS)
-#define LDS_IN (NP * WG_C * (WG_T + WG_K))
-#define LDS_OUT (NP * WG_T * NTY)
+#define VROW (WG_T + 4 * IN_CFAST)
+#define XROW (WG_T + 4 * OUT_KFAST)
+#define LDS_IN (NP * WG_C * (VROW + WG_K))
+#define LDS_OUT (NP * NTY * XROW)
 #define LDS_FLOATS (LDS_IN > LDS_OUT ? LDS_IN : LDS_OUT)
 
 #if WG_T % WI_T || WG_K % WI_K || NP % POS_GROUPS
 #error "winograd_fused.cl: WI_T must divide WG_T, WI_K WG_K, and POS_GROUPS (WM + 2)^2"
 #endif
+
+/* dst[0..n) = the n floats at local row p, as float4 loads when n is a multiple of 4 (p is then
+ * 16-byte aligned: rows start at multiples of 4 floats, micro-tiles at multiples of n). */
+#define LOCAL_ROW_LOAD(dst, p, n)                                         \
+    do {                                                                  \
+        if ((n) % 4 == 0) {                                               \
+            for (int v4_ = 0; v4_ < (n) / 4; ++v4_) {                     \
+                const float4 f4_ = ((__local const float4*)(p))[v4_];     \
+                dst[4 * v4_] = f4_.x;                                     \
+                dst[4 * v4_ + 1] = f4_.y;                                 \
+                dst[4 * v4_ + 2] = f4_.z;                                 \
+                dst[4 * v4_ + 3] = f4_.w;                                 \
+            }                                                             \
+        } else {                                                          \
+            for (int v1_ = 0; v1_ < (n); ++v1_)                           \
+                dst[v1_] = (p)[v1_];                                      \
+        }                                                                 \
+    } while (0)
+
+/* The local row p[0..n) = src[0..n), as LOCAL_ROW_LOAD. */
+#define LOCAL_ROW_STORE(p, src, n)                                                                  \
+    do {                                                                                            \
+        if ((n) % 4 == 0) {                                                                         \
+            for (int v4_ = 0; v4_ < (n) / 4; ++v4_)                                                 \
+                ((__local float4*)(p))[v4_] =                                                       \
+                    (float4)(src[4 * v4_], src[4 * v4_ + 1], src[4 * v4_ + 2], src[4 * v4_ + 3]);   \
+        } else {                                                                                    \
+            for (int v1_ = 0; v1_ < (n); ++v1_)                                                     \
+                (p)[v1_] = src[v1_];                                                                \
+        }                                                                                           \
+    } while (0)
 
 /* o[i * so] = (B^T v)[i], v[j * sv] for j < WA: the input transform along one axis. */
 inline void wino_in_1d(const float* v, int sv, float* o, int so) {
@@ -121,10 +170,11 @@ __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, int pad_w, float alpha, float beta,
            __global const STORAGE_T* X, ulong x_off, int4 xs, __global const float* U, ulong u_off,
            __global STORAGE_T* Y, ulong y_off, int4 ys, uint4 dv_tt, uint4 dv_tw, uint4 dv_kb) {
-    __local float lds[LDS_FLOATS];
+    __local float4 lds4[(LDS_FLOATS + 3) / 4]; /* float4: 16-byte aligned rows for the vector loads */
     __local int tile_n[WG_T], tile_h[WG_T], tile_w[WG_T];
-    __local float* Vl = lds;               /* [NP][WG_C][WG_T] */
-    __local float* Ul = lds + NP * WG_C * WG_T; /* [NP][WG_C][WG_K] */
+    __local float* lds = (__local float*)lds4;
+    __local float* Vl = lds;                    /* [NP][WG_C][VROW] */
+    __local float* Ul = lds + NP * WG_C * VROW; /* [NP][WG_C][WG_K] */
 
     X += x_off;
     U += u_off;
@@ -160,7 +210,12 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
     for (int c0 = 0; c0 < I; c0 += WG_C) {
         barrier(CLK_LOCAL_MEM_FENCE); /* the tiles are set; the previous chunk's reads are done */
         for (int e = lid; e < WG_C * WG_T; e += WG_SIZE) {
-            const int cl = e / WG_T, tl = e - cl * WG_T, c = c0 + cl, n = tile_n[tl];
+#if IN_CFAST
+            const int tl = e / WG_C, cl = e - tl * WG_C;
+#else
+            const int cl = e / WG_T, tl = e - cl * WG_T;
+#endif
+            const int c = c0 + cl, n = tile_n[tl];
             const int h0 = tile_h[tl], w0 = tile_w[tl];
             float d[NP], u[NP];
             if (c < I && n >= 0) {
@@ -182,7 +237,7 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
             for (int b = 0; b < WA; ++b) /* columns: d[.][b] = (B^T u)[.][b] */
                 wino_in_1d(u + b, WA, d + b, WA);
             for (int xi = 0; xi < NP; ++xi)
-                Vl[(xi * WG_C + cl) * WG_T + tl] = d[xi];
+                Vl[(xi * WG_C + cl) * VROW + tl] = d[xi];
         }
         for (int e = lid; e < NP * WG_C * WG_K; e += WG_SIZE) {
             const int kl = e % WG_K, r = e / WG_K, cl = r % WG_C, xi = r / WG_C;
@@ -193,13 +248,11 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
         for (int cl = 0; cl < WG_C; ++cl)
             for (int q = 0; q < NPW; ++q) {
                 const int xi = pg + q * POS_GROUPS;
-                __local const float* vr = Vl + (xi * WG_C + cl) * WG_T + tx;
-                __local const float* ur = Ul + (xi * WG_C + cl) * WG_K + ty;
+                __local const float* vr = Vl + (xi * WG_C + cl) * VROW + tx * WI_T;
+                __local const float* ur = Ul + (xi * WG_C + cl) * WG_K + ty * WI_K;
                 float a[WI_T], b[WI_K];
-                for (int i = 0; i < WI_T; ++i)
-                    a[i] = vr[i * NTX];
-                for (int j = 0; j < WI_K; ++j)
-                    b[j] = ur[j * NTY];
+                LOCAL_ROW_LOAD(a, vr, WI_T);
+                LOCAL_ROW_LOAD(b, ur, WI_K);
                 for (int i = 0; i < WI_T; ++i)
                     for (int j = 0; j < WI_K; ++j)
                         acc[q][i][j] = fma(a[i], b[j], acc[q][i][j]);
@@ -210,17 +263,25 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
     __local float* Xl = lds;
     for (int j = 0; j < WI_K; ++j) {
         barrier(CLK_LOCAL_MEM_FENCE);
-        for (int q = 0; q < NPW; ++q)
+        for (int q = 0; q < NPW; ++q) {
+            float col[WI_T];
             for (int i = 0; i < WI_T; ++i)
-                Xl[((pg + q * POS_GROUPS) * NTY + ty) * WG_T + tx + i * NTX] = acc[q][i][j];
+                col[i] = acc[q][i][j];
+            LOCAL_ROW_STORE(Xl + ((pg + q * POS_GROUPS) * NTY + ty) * XROW + tx * WI_T, col, WI_T);
+        }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int e = lid; e < NTY * WG_T; e += WG_SIZE) {
-            const int kx = e / WG_T, tl = e - kx * WG_T, k = k0 + kx + j * NTY, n = tile_n[tl];
+#if OUT_KFAST
+            const int tl = e / NTY, kx = e - tl * NTY;
+#else
+            const int kx = e / WG_T, tl = e - kx * WG_T;
+#endif
+            const int k = k0 + kx * WI_K + j, n = tile_n[tl];
             if (n < 0 || k >= O)
                 continue;
             float m[NP], v[WM * WA], o[WM * WM];
             for (int xi = 0; xi < NP; ++xi)
-                m[xi] = Xl[(xi * NTY + kx) * WG_T + tl];
+                m[xi] = Xl[(xi * NTY + kx) * XROW + tl];
             for (int b = 0; b < WA; ++b) /* columns: v[.][b] = (A^T m)[.][b] */
                 wino_out_1d(m + b, WA, v + b, WA);
             for (int a = 0; a < WM; ++a) /* rows: o[a][.] = (v A)[a][.] */

@@ -373,11 +373,12 @@ const char* cldnn_wino_fused_solver_name(int wm) {
     return wm == 4 ? "winograd_fused_f4x4" : "winograd_fused_f2x2";
 }
 
-/* Local-memory bytes of the fused kernel with q (its LDS_FLOATS plus the three tile arrays). */
+/* Local-memory bytes of the fused kernel with q (its LDS_FLOATS with the rows padded, as for
+** channel-fastest layouts, plus the three tile arrays), whatever the layout: one answer per q. */
 static uint64_t fused_local_bytes(const cldnn_wino_params* q, int wm) {
-    const uint64_t np = (uint64_t)(wm + 2) * (uint64_t)(wm + 2);
-    const uint64_t in = np * (uint64_t)q->wg_c * (uint64_t)(q->wg_t + q->wg_k);
-    const uint64_t out = np * (uint64_t)q->wg_t * (uint64_t)(q->wg_k / q->wi_k);
+    const uint64_t np = (uint64_t)(wm + 2) * (uint64_t)(wm + 2), row = (uint64_t)q->wg_t + 4;
+    const uint64_t in = np * (uint64_t)q->wg_c * (row + (uint64_t)q->wg_k);
+    const uint64_t out = np * row * (uint64_t)(q->wg_k / q->wi_k);
     return 4 * (in > out ? in : out) + 12 * (uint64_t)q->wg_t;
 }
 
@@ -495,10 +496,13 @@ cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv
     }
     wino_geom g;
     geom_of(p, wm, &g);
-    char opts[32], fopts[160];
+    char opts[32], fopts[192];
     snprintf(opts, sizeof opts, "-DWM=%d%s", wm, cldnn_dtype_build_option(p->dtype));
-    snprintf(fopts, sizeof fopts, "-DWM=%d -DWG_T=%d -DWG_K=%d -DWG_C=%d -DWI_T=%d -DWI_K=%d -DPOS_GROUPS=%d%s", wm,
-             q->wg_t, q->wg_k, q->wg_c, q->wi_t, q->wi_k, q->pos_groups, cldnn_dtype_build_option(p->dtype));
+    /* channel-fastest patches and output pairs where the channels are unit-stride (NHWC) */
+    snprintf(fopts, sizeof fopts,
+             "-DWM=%d -DWG_T=%d -DWG_K=%d -DWG_C=%d -DWI_T=%d -DWI_K=%d -DPOS_GROUPS=%d -DIN_CFAST=%d -DOUT_KFAST=%d%s",
+             wm, q->wg_t, q->wg_k, q->wg_c, q->wi_t, q->wi_k, q->pos_groups, g.in_s[1] == 1, g.out_s[1] == 1,
+             cldnn_dtype_build_option(p->dtype));
     const uint64_t base = b->ws_off / 4;
     /* U[xi][i][o] (o fastest: the kernel copies rows of output channels) */
     CLDNN_TRY(filter_transform(h, p, b, &g, base, g.I * g.O, 1, g.O, h->prof.is_cpu ? 64 : 256, opts));
