@@ -99,35 +99,38 @@
 #endif
 
 /* dst[0..n) = the n floats at local row p, as float4 loads when n is a multiple of 4 (p is then
- * 16-byte aligned: rows start at multiples of 4 floats, micro-tiles at multiples of n). */
-#define LOCAL_ROW_LOAD(dst, p, n)                                         \
-    do {                                                                  \
-        if ((n) % 4 == 0) {                                               \
-            for (int v4_ = 0; v4_ < (n) / 4; ++v4_) {                     \
-                const float4 f4_ = ((__local const float4*)(p))[v4_];     \
-                dst[4 * v4_] = f4_.x;                                     \
-                dst[4 * v4_ + 1] = f4_.y;                                 \
-                dst[4 * v4_ + 2] = f4_.z;                                 \
-                dst[4 * v4_ + 3] = f4_.w;                                 \
-            }                                                             \
-        } else {                                                          \
-            for (int v1_ = 0; v1_ < (n); ++v1_)                           \
-                dst[v1_] = (p)[v1_];                                      \
-        }                                                                 \
-    } while (0)
+ * 16-byte aligned: rows start at multiples of 4 floats, micro-tiles at multiples of n). Every
+ * loop over a private array is unrolled: one index unknown at compile time would put the array
+ * in (slow) private memory. */
+inline void local_row_load(float* dst, __local const float* p, const int n) {
+    if (n % 4 == 0) {
+#pragma unroll
+        for (int v = 0; v < n / 4; ++v) {
+            const float4 f = ((__local const float4*)p)[v];
+            dst[4 * v] = f.x;
+            dst[4 * v + 1] = f.y;
+            dst[4 * v + 2] = f.z;
+            dst[4 * v + 3] = f.w;
+        }
+    } else {
+#pragma unroll
+        for (int v = 0; v < n; ++v)
+            dst[v] = p[v];
+    }
+}
 
-/* The local row p[0..n) = src[0..n), as LOCAL_ROW_LOAD. */
-#define LOCAL_ROW_STORE(p, src, n)                                                                  \
-    do {                                                                                            \
-        if ((n) % 4 == 0) {                                                                         \
-            for (int v4_ = 0; v4_ < (n) / 4; ++v4_)                                                 \
-                ((__local float4*)(p))[v4_] =                                                       \
-                    (float4)(src[4 * v4_], src[4 * v4_ + 1], src[4 * v4_ + 2], src[4 * v4_ + 3]);   \
-        } else {                                                                                    \
-            for (int v1_ = 0; v1_ < (n); ++v1_)                                                     \
-                (p)[v1_] = src[v1_];                                                                \
-        }                                                                                           \
-    } while (0)
+/* The local row p[0..n) = src[0..n), as local_row_load. */
+inline void local_row_store(__local float* p, const float* src, const int n) {
+    if (n % 4 == 0) {
+#pragma unroll
+        for (int v = 0; v < n / 4; ++v)
+            ((__local float4*)p)[v] = (float4)(src[4 * v], src[4 * v + 1], src[4 * v + 2], src[4 * v + 3]);
+    } else {
+#pragma unroll
+        for (int v = 0; v < n; ++v)
+            p[v] = src[v];
+    }
+}
 
 /* o[i * so] = (B^T v)[i], v[j * sv] for j < WA: the input transform along one axis. */
 inline void wino_in_1d(const float* v, int sv, float* o, int so) {
@@ -202,8 +205,11 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
     }
 
     float acc[NPW][WI_T][WI_K];
+#pragma unroll
     for (int q = 0; q < NPW; ++q)
+#pragma unroll
         for (int i = 0; i < WI_T; ++i)
+#pragma unroll
             for (int j = 0; j < WI_K; ++j)
                 acc[q][i][j] = 0.0f;
 
@@ -220,8 +226,10 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
             float d[NP], u[NP];
             if (c < I && n >= 0) {
                 __global const STORAGE_T* xp = X + n * xs.s0 + c * xs.s1;
+#pragma unroll
                 for (int a = 0; a < WA; ++a) {
                     const int h = h0 + a;
+#pragma unroll
                     for (int b = 0; b < WA; ++b) {
                         const int w = w0 + b;
                         d[a * WA + b] =
@@ -229,13 +237,17 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
                     }
                 }
             } else {
+#pragma unroll
                 for (int a = 0; a < NP; ++a)
                     d[a] = 0.0f;
             }
+#pragma unroll
             for (int a = 0; a < WA; ++a) /* rows: u[a][.] = (d B)[a][.] */
                 wino_in_1d(d + a * WA, 1, u + a * WA, 1);
+#pragma unroll
             for (int b = 0; b < WA; ++b) /* columns: d[.][b] = (B^T u)[.][b] */
                 wino_in_1d(u + b, WA, d + b, WA);
+#pragma unroll
             for (int xi = 0; xi < NP; ++xi)
                 Vl[(xi * WG_C + cl) * VROW + tl] = d[xi];
         }
@@ -246,14 +258,17 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int cl = 0; cl < WG_C; ++cl)
+#pragma unroll
             for (int q = 0; q < NPW; ++q) {
                 const int xi = pg + q * POS_GROUPS;
                 __local const float* vr = Vl + (xi * WG_C + cl) * VROW + tx * WI_T;
                 __local const float* ur = Ul + (xi * WG_C + cl) * WG_K + ty * WI_K;
                 float a[WI_T], b[WI_K];
-                LOCAL_ROW_LOAD(a, vr, WI_T);
-                LOCAL_ROW_LOAD(b, ur, WI_K);
+                local_row_load(a, vr, WI_T);
+                local_row_load(b, ur, WI_K);
+#pragma unroll
                 for (int i = 0; i < WI_T; ++i)
+#pragma unroll
                     for (int j = 0; j < WI_K; ++j)
                         acc[q][i][j] = fma(a[i], b[j], acc[q][i][j]);
             }
@@ -261,13 +276,16 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
 
     /* Output: round j exchanges channel column j of every micro-tile, Xl[xi][ty][t]. */
     __local float* Xl = lds;
+#pragma unroll
     for (int j = 0; j < WI_K; ++j) {
         barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
         for (int q = 0; q < NPW; ++q) {
             float col[WI_T];
+#pragma unroll
             for (int i = 0; i < WI_T; ++i)
                 col[i] = acc[q][i][j];
-            LOCAL_ROW_STORE(Xl + ((pg + q * POS_GROUPS) * NTY + ty) * XROW + tx * WI_T, col, WI_T);
+            local_row_store(Xl + ((pg + q * POS_GROUPS) * NTY + ty) * XROW + tx * WI_T, col, WI_T);
         }
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int e = lid; e < NTY * WG_T; e += WG_SIZE) {
@@ -280,18 +298,23 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
             if (n < 0 || k >= O)
                 continue;
             float m[NP], v[WM * WA], o[WM * WM];
+#pragma unroll
             for (int xi = 0; xi < NP; ++xi)
                 m[xi] = Xl[(xi * NTY + kx) * XROW + tl];
+#pragma unroll
             for (int b = 0; b < WA; ++b) /* columns: v[.][b] = (A^T m)[.][b] */
                 wino_out_1d(m + b, WA, v + b, WA);
+#pragma unroll
             for (int a = 0; a < WM; ++a) /* rows: o[a][.] = (v A)[a][.] */
                 wino_out_1d(v + a * WA, 1, o + a * WM, 1);
             const int p0 = tile_h[tl] + pad_h, q0 = tile_w[tl] + pad_w;
             __global STORAGE_T* yp = Y + n * ys.s0 + k * ys.s1;
+#pragma unroll
             for (int a = 0; a < WM; ++a) {
                 const int pp = p0 + a;
                 if (pp >= P)
                     break;
+#pragma unroll
                 for (int b = 0; b < WM; ++b) {
                     const int qq = q0 + b;
                     if (qq >= Q)
