@@ -203,7 +203,7 @@ Test(conv_params, extreme_sizes_refused) {
 static void fused_sets_on(int nhwc) {
     static const cldnn_wino_params sets[2][3] = {
         {{32, 32, 8, 4, 4, 4}, {16, 32, 4, 2, 8, 1}, {64, 16, 16, 8, 2, 2}},
-        {{32, 32, 4, 4, 4, 9}, {16, 16, 8, 2, 4, 3}, {32, 64, 2, 4, 8, 12}}};
+        {{32, 32, 4, 4, 4, 6}, {16, 16, 8, 2, 4, 3}, {32, 64, 2, 4, 8, 12}}};
     cldnnHandle_t h = fx_handle();
     const int N = 2, C = 19, K = 21, H = 11, W = 9;
     const cldnnTensorFormat_t fmt = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;

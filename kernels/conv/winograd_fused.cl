@@ -12,7 +12,8 @@
  * One work-group owns WG_T consecutive tiles x WG_K consecutive output channels and loops over
  * the input channels in chunks of WG_C:
  *   1. the WG_C x WG_T input patches (WA x WA, zeros outside the image and past I or T) are
- *      loaded, transformed (B^T d B) and stored to local memory as Vl[xi][c][t];
+ *      loaded a column at a time, transformed (B^T d B) and stored to local memory as
+ *      Vl[xi][c][t];
  *   2. the matching block of U is copied to local memory as Ul[xi][c][k] (zeros past I or O);
  *   3. every work-item accumulates, for the NP / POS_GROUPS positions it owns, a WI_T x WI_K
  *      register micro-tile of M[xi](t, k) += V[xi](c, t) U[xi](c, k): WI_T + WI_K local loads
@@ -223,33 +224,30 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
 #endif
             const int c = c0 + cl, n = tile_n[tl];
             const int h0 = tile_h[tl], w0 = tile_w[tl];
-            float d[NP], u[NP];
-            if (c < I && n >= 0) {
-                __global const STORAGE_T* xp = X + n * xs.s0 + c * xs.s1;
+            /* Column by column (B^T d: WA loads, WA outputs), then row by row (u B, straight to
+             * local memory): WA * WA + WA live values, not two whole patches. */
+            const int ok = c < I && n >= 0;
+            __global const STORAGE_T* xp = X + (ok ? n * xs.s0 + c * xs.s1 : 0);
+            float u[NP];
+#pragma unroll
+            for (int b = 0; b < WA; ++b) {
+                const int w = w0 + b;
+                float col[WA];
 #pragma unroll
                 for (int a = 0; a < WA; ++a) {
                     const int h = h0 + a;
-#pragma unroll
-                    for (int b = 0; b < WA; ++b) {
-                        const int w = w0 + b;
-                        d[a * WA + b] =
-                            ((uint)h < (uint)H && (uint)w < (uint)Wd) ? LOAD(xp, h * xs.s2 + w * xs.s3) : 0.0f;
-                    }
+                    col[a] = ok && (uint)h < (uint)H && (uint)w < (uint)Wd ? LOAD(xp, h * xs.s2 + w * xs.s3) : 0.0f;
                 }
-            } else {
-#pragma unroll
-                for (int a = 0; a < NP; ++a)
-                    d[a] = 0.0f;
+                wino_in_1d(col, 1, u + b, WA); /* u[.][b] = (B^T d)[.][b] */
             }
 #pragma unroll
-            for (int a = 0; a < WA; ++a) /* rows: u[a][.] = (d B)[a][.] */
-                wino_in_1d(d + a * WA, 1, u + a * WA, 1);
+            for (int a = 0; a < WA; ++a) {
+                float row[WA];
+                wino_in_1d(u + a * WA, 1, row, 1); /* (u B)[a][.] */
 #pragma unroll
-            for (int b = 0; b < WA; ++b) /* columns: d[.][b] = (B^T u)[.][b] */
-                wino_in_1d(u + b, WA, d + b, WA);
-#pragma unroll
-            for (int xi = 0; xi < NP; ++xi)
-                Vl[(xi * WG_C + cl) * VROW + tl] = d[xi];
+                for (int b = 0; b < WA; ++b)
+                    Vl[((a * WA + b) * WG_C + cl) * VROW + tl] = row[b];
+            }
         }
         for (int e = lid; e < NP * WG_C * WG_K; e += WG_SIZE) {
             const int kl = e % WG_K, r = e / WG_K, cl = r % WG_C, xi = r / WG_C;
@@ -297,13 +295,16 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
             const int k = k0 + kx * WI_K + j, n = tile_n[tl];
             if (n < 0 || k >= O)
                 continue;
-            float m[NP], v[WM * WA], o[WM * WM];
+            /* Column by column (A^T m: WA loads, WM outputs), then row by row (v A). */
+            float v[WM * WA], o[WM * WM];
 #pragma unroll
-            for (int xi = 0; xi < NP; ++xi)
-                m[xi] = Xl[(xi * NTY + kx) * XROW + tl];
+            for (int b = 0; b < WA; ++b) {
+                float col[WA];
 #pragma unroll
-            for (int b = 0; b < WA; ++b) /* columns: v[.][b] = (A^T m)[.][b] */
-                wino_out_1d(m + b, WA, v + b, WA);
+                for (int a = 0; a < WA; ++a)
+                    col[a] = Xl[((a * WA + b) * NTY + kx) * XROW + tl];
+                wino_out_1d(col, 1, v + b, WA); /* v[.][b] = (A^T m)[.][b] */
+            }
 #pragma unroll
             for (int a = 0; a < WM; ++a) /* rows: o[a][.] = (v A)[a][.] */
                 wino_out_1d(v + a * WA, 1, o + a * WM, 1);

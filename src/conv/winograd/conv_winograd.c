@@ -414,9 +414,11 @@ int cldnn_wino_params_parse(const char* s, cldnn_wino_params* q) {
 
 /* The defaults of tile size wm on dev for p (no tuning record): GPUs 32 tiles x 32 channels (16
 ** when O <= 16) with 4 x 4 micro-tiles, F(2x2) in chunks of 8 channels over 4 position groups
-** (256 work-items, 64 accumulators each), F(4x4) in chunks of 4 over 9 groups (576, 64); CPUs
-** 16 x 16 blocks. A device whose local memory or work-group size refuses them gets
-** 16x16x4-2x2-p1. */
+** (256 work-items, 64 accumulators each), F(4x4) in chunks of 4 over 6 groups (384 work-items of
+** 96 accumulators: 65536 / 384 = 170 registers each on NVIDIA's SMs, where 9 groups of 64 leave
+** 113, too few beside a patch's transform); CPUs 16 x 16 blocks. A device whose local memory or
+** work-group size refuses them gets 16x16x4-2x2-p1. Not yet measured on a GPU: the tuning db's
+** records (cldnn-tune conv -S winograd --db) take precedence. */
 static void fused_device_defaults(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int wm,
                                   cldnn_wino_params* q) {
     wino_geom g;
@@ -425,7 +427,7 @@ static void fused_device_defaults(const cldnn_conv_problem* p, const cldnn_devic
         const cldnn_wino_params c2 = {16, 16, 8, 4, 4, 4}, c4 = {16, 16, 8, 4, 4, 6};
         *q = wm == 4 ? c4 : c2;
     } else {
-        const cldnn_wino_params g2 = {32, 32, 8, 4, 4, 4}, g4 = {32, 32, 4, 4, 4, 9};
+        const cldnn_wino_params g2 = {32, 32, 8, 4, 4, 4}, g4 = {32, 32, 4, 4, 4, 6};
         *q = wm == 4 ? g4 : g2;
         if (g.O <= 16)
             q->wg_k = 16;
