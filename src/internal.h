@@ -534,6 +534,15 @@ size_t cldnn_gemm_table_params(cldnn_gemm_params* out, size_t max);
 
 /* --------------------------------------------------------------- convolution (conv/conv.c) */
 
+/* Tuning parameters of the fused Winograd kernel (kernels/conv/winograd_fused.cl, whose build
+** options of the same names say what they mean): tiles x output channels per work-group, input
+** channels per chunk, the work-item's micro-tile (tiles x channels), position groups. */
+typedef struct {
+    int wg_t, wg_k, wg_c;
+    int wi_t, wi_k;
+    int pos_groups;
+} cldnn_wino_params;
+
 struct cldnnConvolutionStruct {
     int is_set;
     int nd;                    /* spatial dims set (2 is what the calls compute) */
@@ -565,6 +574,8 @@ typedef struct {
     const cldnn_device_profile* dev;
     int has_tuned;               /* tuned: the implicit-GEMM parameters of the tuning db (or of */
     cldnn_gemm_params tuned;     /* a TUNE-mode Find) for this problem, before the per-problem rules */
+    int has_wtuned[2];           /* wtuned[0 F(2x2), 1 F(4x4)]: the fused Winograd kernel's */
+    cldnn_wino_params wtuned[2]; /* parameters of the tuning db for this problem */
     char key[256];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-NCHW-KCRS-xcorr-f32-math0 */
 } cldnn_conv_problem;
 
@@ -657,6 +668,33 @@ size_t cldnn_conv_wino2_workspace(const void* problem);
 size_t cldnn_conv_wino4_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_wino2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 cldnnStatus_t cldnn_conv_wino4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* Fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd): the
+** filter transform into the workspace, then one kernel for the rest. */
+int cldnn_conv_winof2_applicable(const void* problem, const cldnn_device_profile* dev);
+int cldnn_conv_winof4_applicable(const void* problem, const cldnn_device_profile* dev);
+/* F(4x4) fused where the heuristic ranks it first: as cldnn_conv_wino4_preferred. */
+int cldnn_conv_winof4_preferred(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_winof2_workspace(const void* problem);
+size_t cldnn_conv_winof4_workspace(const void* problem);
+void cldnn_conv_winof2_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
+void cldnn_conv_winof4_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
+cldnnStatus_t cldnn_conv_winof2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+cldnnStatus_t cldnn_conv_winof4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* The tuning db's solver name of the fused kernel of tile size wm (2 or 4), in every direction. */
+const char* cldnn_wino_fused_solver_name(int wm);
+/* 1 when q satisfies the fused kernel's constraints for tile size wm on dev (divisibility, the
+** work-group size, local memory, at most 256 accumulators per work-item). */
+int cldnn_wino_params_valid(const cldnn_wino_params* q, int wm, const cldnn_device_profile* dev);
+/* "32x32x8-4x4-p4": WG_T x WG_K x WG_C - WI_T x WI_K - POS_GROUPS */
+void cldnn_wino_params_format(const cldnn_wino_params* q, char* buf, size_t size);
+int cldnn_wino_params_parse(const char* s, cldnn_wino_params* q);
+/* The declared tuning space of the fused kernel for tile size wm on dev (value lists filtered by
+** cldnn_wino_params_valid and the pruning rules of conv_winograd.c): writes at most max sets,
+** returns the number the space holds. */
+size_t cldnn_wino_param_space(int wm, const cldnn_device_profile* dev, cldnn_wino_params* out, size_t max);
+/* Runs the fused solver of tile size wm with explicit parameters (the tuner's entry). */
+cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv_problem* p, int wm,
+                                               const cldnn_wino_params* q, const cldnn_conv_buffers* b);
 /* db = alpha * sum of dy over n, p, q + beta * db (conv/direct). */
 cldnnStatus_t cldnn_conv_bias_run(cldnnHandle_t h, const struct cldnnTensorStruct* dy, cl_mem dym, uint64_t dy_off,
                                   const struct cldnnTensorStruct* db, cl_mem dbm, uint64_t db_off, float alpha,

@@ -30,6 +30,13 @@
 **                 (mixed types BAD_PARAM, others NOT_SUPPORTED_DATA_TYPE, odd byte offsets).
 **                 The reference reads the half-rounded inputs; the tolerance adds the output's
 **                 one rounding to half (2^-11 relative, 2^-25 absolute).
+**   conv_wino     the Winograd algorithms per tile size (F(4x4) under DEFAULT_MATH, F(2x2) under
+**                 FMA_MATH): fused (forward, backward-data) and non-fused (all three) on random
+**                 3x3 stride-1 problems (batch 1, C and K not multiples of any block, partial
+**                 tiles, both layouts, padded views, offsets, alpha/beta); the accuracy bound
+**                 (relative error of the output's range over layer-like shapes, distribution
+**                 logged; F(2x2) within 2x of the implicit GEMM's error, as FMA_MATH requires);
+**                 Get_v7 and Find list fused WINOGRAD.
 **   conv_desc     descriptor Set/Get round trips, cldnnGetConvolution2dForwardOutputDim, and
 **                 every bad input: NULL pointers, negative pad, zero stride or dilation, zero
 **                 groups, enums out of range, mismatched y / dx / dy / dw, channels that do not
@@ -68,6 +75,7 @@ TestSuite(conv_grad, .fini = fx_fini);
 TestSuite(conv_bias, .fini = fx_fini);
 TestSuite(conv_desc, .fini = fx_fini);
 TestSuite(conv_half, .fini = fx_fini);
+TestSuite(conv_wino, .fini = fx_fini);
 
 #define ATOL 1e-6
 #define RTOL 1e-5
@@ -82,6 +90,10 @@ TestSuite(conv_half, .fini = fx_fini);
 ** element offsets and the reference's inputs (the values the device holds) are the same for
 ** both; HALF outputs add their rounding to the tolerance (out_tolerance). */
 static cldnnDataType_t g_dt = CLDNN_DATA_FLOAT;
+
+/* The convolution descriptor's math type of this process's problems: DEFAULT_MATH, or what a
+** test sets (conv_wino and conv_grad set FMA_MATH to reach Winograd F(2x2)). */
+static cldnnMathType_t g_math = CLDNN_DEFAULT_MATH;
 
 /* ----------------------------------------------------------------------------- directions */
 
@@ -242,6 +254,8 @@ static void prob_init(prob* pb, const conv_case* c, conv_dir dir) {
     FX_OK(cldnnSetConvolution2dDescriptor(pb->conv, c->ph, c->pw, c->sh, c->sw, c->dh, c->dw, c->mode,
                                           CLDNN_DATA_FLOAT));
     FX_OK(cldnnSetConvolutionGroupCount(pb->conv, c->groups));
+    if (g_math != CLDNN_DEFAULT_MATH)
+        FX_OK(cldnnSetConvolutionMathType(pb->conv, g_math));
     fx_tensor* ins[3][2] = {{&pb->x, &pb->w}, {&pb->w, &pb->y}, {&pb->x, &pb->y}};
     fill_input(ins[dir][0]);
     fill_input(ins[dir][1]);
@@ -926,10 +940,237 @@ Test(conv_grad, depthwise_nhwc) {
     check_gradients(&c);
 }
 
+/* 3x3 stride 1: the Winograd algorithms (F(4x4); F(2x2) under FMA_MATH) with the others. */
+Test(conv_grad, winograd_3x3) {
+    const conv_case c = {"gradcheck 3x3 stride 1 pad 1", 2, 5, 7, 8, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, XC, 0, 0, 1.0f,
+                         0.0f, 2};
+    check_gradients(&c);
+}
+
+Test(conv_grad, winograd_3x3_fma_nhwc) {
+    const conv_case c = {"gradcheck 3x3 stride 1 pad 2x0 conv, nhwc, FMA_MATH", 1, 4, 6, 9, 5, 3, 3, 2, 0, 1, 1, 1, 1,
+                         1, CV, 1, 0, 1.0f, 0.0f, 1};
+    g_math = CLDNN_FMA_MATH;
+    check_gradients(&c);
+}
+
 Test(conv_grad, dense_nchw) {
     const conv_case c = {"gradcheck dense 3x3 stride 3", 2, 5, 8, 7, 4, 3, 3, 1, 0, 3, 3, 1, 1, 1, XC, 0, 0, 1.0f,
                          0.0f, 2};
     check_gradients(&c);
+}
+
+/* ------------------------------------------------------------------------------- Winograd */
+
+/* The Winograd algorithms on random 3x3 stride-1 problems, per tile size. WINOGRAD (fused) and
+** WINOGRAD_NONFUSED run F(4x4) first under DEFAULT_MATH on every device (the table lists F(4x4)
+** before F(2x2), and its GPU-preferred entries are F(4x4) too) and F(2x2) under FMA_MATH, where
+** F(4x4) does not apply: the math type picks the tile size from outside the library. */
+static int rnd_int(int lo, int hi) { return lo + (int)(ref_rng_next(fx_rng()) % (uint64_t)(hi - lo + 1)); }
+
+/* Problem i of a random set: 0 is batch 1 with C = 37 and K = 35 (no multiple of any block size,
+** more than one block of either), 1 is a 1x2 input with padding 2 (outputs only from padding,
+** partial tiles), the rest random: N 1-3, C and K 1-40, H and W up to 13 (padding 0-2 each),
+** either mode and layout, padded 4dEx views for the forward, random offsets and alpha/beta. */
+static conv_case wino_case(int i, cldnnMathType_t math, int fwd) {
+    conv_case c;
+    memset(&c, 0, sizeof c);
+    c.name = i == 0 ? "winograd C=37 K=35 batch 1" : i == 1 ? "winograd 1x2 input pad 2" : "winograd random";
+    c.r = c.s = 3;
+    c.sh = c.sw = c.dh = c.dw = c.groups = 1;
+    g_math = math;
+    if (i == 0) {
+        c.n = 1, c.c = 37, c.k = 35, c.h = 17, c.w = 15, c.ph = c.pw = 1;
+    } else if (i == 1) {
+        c.n = 3, c.c = 5, c.k = 3, c.h = 1, c.w = 2, c.ph = c.pw = 2;
+    } else {
+        c.n = rnd_int(1, 3), c.c = rnd_int(1, 40), c.k = rnd_int(1, 40);
+        c.ph = rnd_int(0, 2), c.pw = rnd_int(0, 2);
+        c.h = rnd_int(c.ph >= 1 ? 1 : 3, 13), c.w = rnd_int(c.pw >= 1 ? 1 : 3, 13);
+    }
+    c.mode = rnd_int(0, 1) ? CV : XC;
+    c.nhwc = i == 0 ? 0 : rnd_int(0, 1);
+    c.ex = fwd && i > 1 ? rnd_int(0, 2) : 0;
+    const int ab = rnd_int(0, FX_NAB - 1);
+    c.alpha = fx_alpha_beta[ab][0];
+    c.beta = fx_alpha_beta[ab][1];
+    c.off = (size_t)rnd_int(0, 7);
+    return c;
+}
+
+/* `count` random problems per direction through WINOGRAD (fused: forward, backward-data) or
+** WINOGRAD_NONFUSED (all three directions) under math; each must be claimed and right. */
+static void wino_random(cldnnMathType_t math, int fused, int count) {
+    static const int fused_algo[3] = {CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD, -1};
+    static const int nonfused_algo[3] = {CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,
+                                         CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
+                                         CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED};
+    const char* tile = math == CLDNN_FMA_MATH ? "F(2x2)" : "F(4x4)";
+    for (int dir = 0; dir < 3; dir++) {
+        const int algo = fused ? fused_algo[dir] : nonfused_algo[dir];
+        if (algo < 0)
+            continue;
+        double worst = 0;
+        for (int i = 0; i < count; i++) {
+            conv_case c = wino_case(i, math, dir == DIR_FWD);
+            char d[320];
+            FX_ASSERT(check_case(&c, (conv_dir)dir, algo, &worst) == 1, "%s %s %s does not claim case %s",
+                      k_dir_name[dir], algo_name((conv_dir)dir, algo), tile, describe(&c, d, sizeof d));
+        }
+        cr_log_info("%s %s %s: %d random problems, largest error / tolerance = %.3f", k_dir_name[dir],
+                    algo_name((conv_dir)dir, algo), tile, count, worst);
+    }
+}
+
+Test(conv_wino, fused_f4x4_random) { wino_random(CLDNN_DEFAULT_MATH, 1, 8); }
+Test(conv_wino, fused_f2x2_random) { wino_random(CLDNN_FMA_MATH, 1, 8); }
+Test(conv_wino, nonfused_f4x4_random) { wino_random(CLDNN_DEFAULT_MATH, 0, 5); }
+Test(conv_wino, nonfused_f2x2_random) { wino_random(CLDNN_FMA_MATH, 0, 5); }
+
+static int cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+/* The relative errors |got - want| / (max want - min want) of algo on c (alpha 1, beta 0), sorted
+** ascending into a new array (*n elements); the caller frees it. */
+static double* rel_errors(const conv_case* c, conv_dir dir, int algo, int64_t* n) {
+    prob pb;
+    prob_init(&pb, c, dir);
+    char d[320];
+    size_t need = 0;
+    FX_ASSERT(ws_query(&pb, algo, &need) == CLDNN_STATUS_SUCCESS, "accuracy: %s %s does not claim %s",
+              k_dir_name[dir], algo_name(dir, algo), describe(c, d, sizeof d));
+    workspace ws;
+    ws_make(&ws, 0, need);
+    FX_OK(run_algo(&pb, algo, ws.mem, ws.off, ws.size, 1.0f, 0.0f));
+    fx_tensor* out = prob_out(&pb);
+    fx_tensor_download(out);
+    double* want = malloc((size_t)out->count * sizeof(double));
+    double* scale = malloc((size_t)out->count * sizeof(double));
+    FX_ASSERT(want && scale, "out of memory");
+    prob_reference(&pb, 1.0f, 0.0f, want, scale);
+    double lo = want[0], hi = want[0];
+    for (int64_t i = 0; i < out->count; i++)
+        lo = fmin(lo, want[i]), hi = fmax(hi, want[i]);
+    FX_ASSERT(hi > lo, "accuracy: case %s has a constant output", describe(c, d, sizeof d));
+    for (int64_t i = 0; i < out->count; i++) {
+        double e = fabs(fx_tensor_got(out, i) - want[i]) / (hi - lo);
+        scale[i] = e == e ? e : INFINITY;
+    }
+    qsort(scale, (size_t)out->count, sizeof *scale, cmp_double);
+    *n = out->count;
+    free(want);
+    ws_free(&ws);
+    prob_free(&pb);
+    return scale;
+}
+
+/* The issue's accuracy bound, measured: relative error against the double reference (of the
+** output's range) on random data over small layer-like 3x3 shapes, forward and backward-data,
+** for each Winograd algorithm and tile size beside the implicit GEMM (the direct sum's error).
+** The distribution (median, 99th percentile, max over every output of every shape) is logged;
+** F(4x4)'s max must stay within 1e-4, F(2x2)'s within 1e-5, and F(2x2), which FMA_MATH still
+** offers, within 2x of the implicit GEMM's max and root-mean-square error. */
+Test(conv_wino, accuracy_bound) {
+    static const int shapes[][5] = {{1, 64, 64, 14, 14}, {2, 32, 32, 28, 28}, {1, 128, 96, 7, 7}};
+    enum { NS = sizeof shapes / sizeof shapes[0] };
+    static const cldnnMathType_t maths[2] = {CLDNN_DEFAULT_MATH, CLDNN_FMA_MATH};
+    for (int dir = DIR_FWD; dir <= DIR_BWD_DATA; dir++) {
+        const int algos[3] = {dir == DIR_FWD ? CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD : CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD,
+                              dir == DIR_FWD ? CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED
+                                             : CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
+                              dir == DIR_FWD ? CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM
+                                             : CLDNN_CONVOLUTION_BWD_DATA_ALGO_1};
+        for (int m = 0; m < 2; m++) {
+            double mx[3] = {0}, rms[3] = {0};
+            for (int a = 0; a < 3; a++) {
+                double* all = NULL;
+                int64_t total = 0;
+                for (int s = 0; s < NS; s++) {
+                    conv_case c;
+                    memset(&c, 0, sizeof c);
+                    c.name = "accuracy";
+                    c.n = shapes[s][0], c.c = shapes[s][1], c.k = shapes[s][2], c.h = shapes[s][3], c.w = shapes[s][4];
+                    c.r = c.s = 3;
+                    c.ph = c.pw = c.sh = c.sw = c.dh = c.dw = c.groups = 1;
+                    c.mode = XC;
+                    c.alpha = 1.0f;
+                    g_math = maths[m];
+                    int64_t n = 0;
+                    double* e = rel_errors(&c, (conv_dir)dir, algos[a], &n);
+                    all = realloc(all, (size_t)(total + n) * sizeof(double));
+                    FX_ASSERT(all != NULL, "out of memory");
+                    memcpy(all + total, e, (size_t)n * sizeof(double));
+                    total += n;
+                    free(e);
+                }
+                qsort(all, (size_t)total, sizeof *all, cmp_double);
+                double ss = 0;
+                for (int64_t i = 0; i < total; i++)
+                    ss += all[i] * all[i];
+                mx[a] = all[total - 1];
+                rms[a] = sqrt(ss / (double)total);
+                cr_log_info("accuracy %s %s %s%s: %lld outputs, relative error median %.2e, p99 %.2e, max %.2e, "
+                            "rms %.2e",
+                            k_dir_name[dir], algo_name((conv_dir)dir, algos[a]), m ? "FMA_MATH" : "DEFAULT_MATH",
+                            a == 2 ? "" : m ? " F(2x2)" : " F(4x4)",
+                            (long long)total, all[total / 2], all[total * 99 / 100], mx[a], rms[a]);
+                free(all);
+            }
+            for (int a = 0; a < 2; a++) {
+                const double bound = m ? 1e-5 : 1e-4;
+                FX_ASSERT(mx[a] <= bound, "%s %s %s: max relative error %.3e over the bound %.0e", k_dir_name[dir],
+                          algo_name((conv_dir)dir, algos[a]), m ? "F(2x2)" : "F(4x4)", mx[a], bound);
+                if (m)
+                    FX_ASSERT(mx[a] <= 2 * mx[2] && rms[a] <= 2 * rms[2],
+                              "%s %s F(2x2) under FMA_MATH: error max %.3e rms %.3e, more than 2x the implicit "
+                              "GEMM's (max %.3e rms %.3e)",
+                              k_dir_name[dir], algo_name((conv_dir)dir, algos[a]), mx[a], rms[a], mx[2], rms[2]);
+            }
+        }
+    }
+}
+
+/* Get_v7 and Find list WINOGRAD (fused) for 3x3 stride-1 problems in forward and backward-data,
+** under DEFAULT_MATH and FMA_MATH, and Find times it; backward-filter's WINOGRAD is
+** NOT_SUPPORTED. */
+Test(conv_wino, get_and_find_list_it) {
+    static const int wino[3] = {CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD,
+                                CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD};
+    for (int m = 0; m < 2; m++)
+        for (int dir = 0; dir < 3; dir++) {
+            conv_case c = k_cases[0];
+            g_math = m ? CLDNN_FMA_MATH : CLDNN_DEFAULT_MATH;
+            prob pb;
+            prob_init(&pb, &c, (conv_dir)dir);
+            perf_entry pe[MAX_ALGOS];
+            int returned = -1;
+            FX_OK(get_v7(&pb, k_algo_count[dir], &returned, pe));
+            cldnnStatus_t got = CLDNN_STATUS_INTERNAL_ERROR;
+            for (int i = 0; i < returned; i++)
+                if (pe[i].algo == wino[dir])
+                    got = pe[i].status;
+            FX_ASSERT(dir == DIR_BWD_FILTER ? is_not_supported(got) : got == CLDNN_STATUS_SUCCESS,
+                      "%s Get_v7 (math %d): WINOGRAD has status %s", k_dir_name[dir], (int)g_math,
+                      cldnnGetErrorString(got));
+            size_t need = 0;
+            if (dir != DIR_BWD_FILTER)
+                FX_OK(ws_query(&pb, wino[dir], &need));
+            workspace ws;
+            ws_make(&ws, 4, need);
+            FX_OK(find_ex(&pb, k_algo_count[dir], &returned, pe, ws.mem, ws.off, ws.size));
+            got = CLDNN_STATUS_INTERNAL_ERROR;
+            float t = -1.0f;
+            for (int i = 0; i < returned; i++)
+                if (pe[i].algo == wino[dir])
+                    got = pe[i].status, t = pe[i].time;
+            FX_ASSERT(dir == DIR_BWD_FILTER ? is_not_supported(got) : got == CLDNN_STATUS_SUCCESS && t > 0.0f,
+                      "%s Find (math %d): WINOGRAD has status %s, time %g", k_dir_name[dir], (int)g_math,
+                      cldnnGetErrorString(got), (double)t);
+            ws_free(&ws);
+            prob_free(&pb);
+        }
 }
 
 /* ---------------------------------------------------------------------------- backward bias */
@@ -1057,14 +1298,18 @@ static void check_half(conv_dir dir) {
     double worst = 0;
     for (size_t i = 0; i < sizeof k_half_cases / sizeof k_half_cases[0]; i++) {
         const conv_case* c = &k_cases[k_half_cases[i]];
-        char claimed[64] = "";
+        char claimed[160] = "";
         size_t at = 0;
-        for (int a = 0; a < k_algo_count[dir]; a++)
-            if (check_case(c, dir, a, &worst) && at < sizeof claimed)
-                at += (size_t)snprintf(claimed + at, sizeof claimed - at, "%s%d", at ? "," : "", a);
+        for (int a = 0; a < k_algo_count[dir]; a++) {
+            double w = 0;
+            if (check_case(c, dir, a, &w) && at < sizeof claimed)
+                at += (size_t)snprintf(claimed + at, sizeof claimed - at, "%s%d (%.2f)", at ? ", " : "", a, w);
+            worst = w > worst ? w : worst;
+        }
         char d[320];
         FX_ASSERT(at > 0, "HALF %s, case %s: no algorithm claims it", k_dir_name[dir], describe(c, d, sizeof d));
-        cr_log_info("HALF %s, case %s: algorithms %s", k_dir_name[dir], describe(c, d, sizeof d), claimed);
+        cr_log_info("HALF %s, case %s: algorithms (error / tolerance) %s", k_dir_name[dir], describe(c, d, sizeof d),
+                    claimed);
     }
     cr_log_info("HALF %s: largest error / tolerance = %.3f", k_dir_name[dir], worst);
 }

@@ -1,6 +1,6 @@
 /*
-** test_conv_params.c: the implicit-GEMM convolution's parameter choice, white-box (includes
-** internal.h), for devices this machine does not have.
+** test_conv_params.c: the implicit-GEMM and fused-Winograd convolutions' parameter choice,
+** white-box (includes internal.h), for devices this machine does not have.
 **
 ** The defaults come from the conv table (conv_params.c), else the GEMM table, and backward-
 ** filter's split count from the problem and the device's compute units. A choice the kernel's
@@ -9,12 +9,18 @@
 ** every ResNet-50 and VGG-16 layer at batch 32 (descriptors only, nothing runs) and checks the
 ** defaults on profiles copied from the handle's device and renamed: an H100 (132 compute units),
 ** an unknown GPU (16) and a CPU (2): valid tile parameters, 1 <= splits <= 64, and a workspace
-** that is exactly splits * K * C/G * R * S floats when the reduction is split.
+** that is exactly splits * K * C/G * R * S floats when the reduction is split. On the 3x3
+** stride-1 layers the fused Winograd solvers (forward, backward-data) must apply with valid
+** defaults and a workspace of (m + 2)^2 * C * K floats, F(4x4) ranked first on the GPU profiles;
+** and a few parameter sets of the fused kernel's tuning space (cldnn-tune's, the tuning db's)
+** must compute right against the double reference (wino_fused_param_sets).
 */
 #include "fixture.h"
 #include "internal.h"
 #include "whitebox.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 TestSuite(conv_params, .fini = fx_fini);
@@ -39,6 +45,26 @@ static void descs_destroy(conv_descs* d) {
     cldnnDestroyTensorDescriptor(d->y);
     cldnnDestroyFilterDescriptor(d->w);
     cldnnDestroyConvolutionDescriptor(d->c);
+}
+
+/* The fused Winograd solvers on a 3x3 stride-1 problem pr: applicable, valid defaults, workspace
+** U alone; F(4x4) preferred on GPUs (channels >= 16 on both sides in every layer of the list). */
+static void check_fused_wino(const cldnn_conv_problem* pr, const cldnn_device_profile* dev) {
+    for (int wm = 2; wm <= 4; wm += 2) {
+        cldnn_wino_params q;
+        (wm == 4 ? cldnn_conv_winof4_defaults : cldnn_conv_winof2_defaults)(pr, dev, &q);
+        char qs[64];
+        cldnn_wino_params_format(&q, qs, sizeof qs);
+        FX_ASSERT(cldnn_wino_params_valid(&q, wm, dev), "%s on %s: fused F(%dx%d) defaults %s are not valid", pr->key,
+                  dev->name, wm, wm, qs);
+        FX_ASSERT((wm == 4 ? cldnn_conv_winof4_applicable : cldnn_conv_winof2_applicable)(pr, dev),
+                  "%s on %s: fused F(%dx%d) does not apply", pr->key, dev->name, wm, wm);
+        const size_t ws = (wm == 4 ? cldnn_conv_winof4_workspace : cldnn_conv_winof2_workspace)(pr);
+        const size_t want = (size_t)(wm + 2) * (size_t)(wm + 2) * (size_t)pr->c * (size_t)pr->k * 4u;
+        FX_ASSERT(ws == want, "%s: fused F(%dx%d) workspace %zu, want %zu", pr->key, wm, wm, ws, want);
+    }
+    const int pref = cldnn_conv_winof4_preferred(pr, dev), gpu = !dev->is_cpu && pr->c >= 16 && pr->k >= 16;
+    FX_ASSERT(pref == gpu, "%s on %s: fused F(4x4) preferred %d, want %d", pr->key, dev->name, pref, gpu);
 }
 
 static void check_profile(const cldnn_device_profile* dev) {
@@ -80,6 +106,8 @@ static void check_profile(const cldnn_device_profile* dev) {
                                              : 0;
                 FX_ASSERT(ws == want, "%s on %s: workspace %zu, %d splits want %zu", pr.key, dev->name, ws,
                           prm.splitk, want);
+                if (l[5] == 3 && l[8] == 1 && dir != CLDNN_CONV_BWD_FILTER)
+                    check_fused_wino(&pr, dev);
             }
         }
     }
@@ -153,3 +181,92 @@ Test(conv_params, extreme_sizes_refused) {
     FX_ASSERT(strstr(msg, "2^29") != NULL, "message: %s", msg);
     descs_destroy(&d);
 }
+
+/* Parameter sets of the fused Winograd kernel beside the defaults (the GPU defaults, one position
+** group, uneven micro-tiles, wide blocks, chunks of 16 channels) against the double reference:
+** forward and backward-data on a problem with C, K and the tiles off every block size, NCHW (the
+** second set also NHWC: channel-fastest patches and outputs, scalar local loads). Tuned sets come
+** from the same space (cldnn_wino_param_space), so each kind of blocking is exercised. */
+static void fused_sets_on(int nhwc) {
+    static const cldnn_wino_params sets[2][3] = {
+        {{32, 32, 8, 4, 4, 4}, {16, 32, 4, 2, 8, 1}, {64, 16, 16, 8, 2, 2}},
+        {{32, 32, 4, 4, 4, 6}, {16, 16, 8, 2, 4, 3}, {32, 64, 2, 4, 8, 12}}};
+    cldnnHandle_t h = fx_handle();
+    const int N = 2, C = 19, K = 21, H = 11, W = 9;
+    const cldnnTensorFormat_t fmt = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
+    ref_conv rc;
+    FX_ASSERT(ref_conv_init(&rc, N, C, H, W, K, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, nhwc) == 0, "bad reference problem");
+    const size_t nx = (size_t)ref_conv_x_span(&rc), nw = (size_t)ref_conv_w_span(&rc), ny = (size_t)ref_conv_y_span(&rc);
+    float* hx = malloc(nx * 4);
+    float* hw = malloc(nw * 4);
+    float* hy = malloc(ny * 4);
+    float* got = malloc((nx > ny ? nx : ny) * 4);
+    FX_ASSERT(hx && hw && hy && got, "out of memory");
+    for (size_t i = 0; i < nx; ++i)
+        hx[i] = fx_uniform(-1.0, 1.0);
+    for (size_t i = 0; i < nw; ++i)
+        hw[i] = fx_uniform(-1.0, 1.0);
+    for (size_t i = 0; i < ny; ++i)
+        hy[i] = fx_uniform(-1.0, 1.0);
+    cl_mem mx = fx_buffer(nx * 4), mw = fx_buffer(nw * 4), my = fx_buffer(ny * 4);
+    fx_write_floats(mw, 0, hw, nw);
+    conv_descs d;
+    descs_create(&d);
+    FX_OK(cldnnSetTensor4dDescriptor(d.x, fmt, CLDNN_DATA_FLOAT, N, C, H, W));
+    FX_OK(cldnnSetFilter4dDescriptor(d.w, CLDNN_DATA_FLOAT, fmt, K, C, 3, 3));
+    FX_OK(cldnnSetConvolution2dDescriptor(d.c, 1, 1, 1, 1, 1, 1, CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT));
+    FX_OK(cldnnSetTensor4dDescriptor(d.y, fmt, CLDNN_DATA_FLOAT, N, K, H, W));
+    cl_mem ws = fx_buffer((size_t)36 * C * K * 4);
+    for (int dir = CLDNN_CONV_FWD; dir <= CLDNN_CONV_BWD_DATA; ++dir) {
+        const int fwd = dir == CLDNN_CONV_FWD, OC = fwd ? K : C;
+        const int64_t* st = fwd ? rc.ys : rc.xs;
+        cldnn_conv_problem pr;
+        FX_OK(cldnn_conv_problem_init(h, (cldnn_conv_dir)dir, d.x, d.w, d.c, d.y, &pr));
+        const cldnn_conv_buffers b = {mx, mw, my, ws, 0, (size_t)36 * C * K * 4};
+        fx_write_floats(fwd ? mx : my, 0, fwd ? hx : hy, fwd ? nx : ny);
+        const size_t nout = fwd ? ny : nx;
+        for (int t = 0; t < 2; ++t)
+            for (int si = nhwc; si < (nhwc ? 2 : 3); ++si) {
+                const int wm = t ? 4 : 2;
+                const cldnn_wino_params* q = &sets[t][si];
+                char qs[64];
+                cldnn_wino_params_format(q, qs, sizeof qs);
+                FX_ASSERT(cldnn_wino_params_valid(q, wm, &h->prof), "F(%dx%d) set %s is not valid here", wm, wm, qs);
+                for (size_t i = 0; i < nout; ++i)
+                    got[i] = NAN;
+                fx_write_floats(fwd ? my : mx, 0, got, nout);
+                FX_OK(cldnn_conv_wino_fused_run_params(h, &pr, wm, q, &b));
+                fx_read_floats(fwd ? my : mx, 0, got, nout);
+                int64_t bad = 0;
+                double worst = 0;
+                for (int n = 0; n < N; ++n)
+                    for (int ch = 0; ch < OC; ++ch)
+                        for (int r = 0; r < H; ++r)
+                            for (int c2 = 0; c2 < W; ++c2) {
+                                double mag = 0;
+                                const double want = fwd ? ref_conv_fwd_at(&rc, hx, hw, n, ch, r, c2, &mag)
+                                                        : ref_conv_bwd_data_at(&rc, hw, hy, n, ch, r, c2, &mag);
+                                const int64_t at = n * st[0] + ch * st[1] + r * st[2] + c2 * st[3];
+                                const double err = fabs(got[at] - want), tol = 1e-6 + 1e-4 * mag;
+                                bad += !(err <= tol);
+                                worst = fmax(worst, err / tol);
+                            }
+                FX_ASSERT(bad == 0, "fused F(%dx%d) %s, %s %s: %lld outputs wrong (worst error / tolerance %.3g)", wm,
+                          wm, qs, fwd ? "forward" : "backward-data", nhwc ? "NHWC" : "NCHW", (long long)bad, worst);
+                cr_log_info("fused F(%dx%d) %s %s %s: worst error / tolerance %.3f", wm, wm, qs,
+                            fwd ? "forward" : "backward-data", nhwc ? "NHWC" : "NCHW", worst);
+            }
+    }
+    descs_destroy(&d);
+    fx_release(mx);
+    fx_release(mw);
+    fx_release(my);
+    fx_release(ws);
+    free(hx);
+    free(hw);
+    free(hy);
+    free(got);
+}
+
+Test(conv_params, wino_fused_param_sets) { fused_sets_on(0); }
+Test(conv_params, wino_fused_param_sets_nhwc) { fused_sets_on(1); }

@@ -4,7 +4,8 @@
 **
 **   cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1]
 **                   [-d float|half] [--math default|tensor] [--budget SECONDS] [--iters N] [--quiet] [--db]
-**   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [--budget SECONDS] [--iters N] [--quiet]
+**   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [-S igemm|winograd] [--tile 2|4] [--db]
+**                   [--budget SECONDS] [--iters N] [--quiet]
 **   cldnn-tune db --shapes FILE [--prefix NAME] [--batch N] [-F MASK] [--budget SECONDS]
 **                 [--per-problem SECONDS] [--iters N] [--ws-max MiB] [--md FILE]
 **
@@ -32,6 +33,18 @@
 ** result lines name the direction, the shape and the GEMM class of its equivalent GEMM, and give
 ** the row for src/conv/gemm/conv_params.c:
 **     best conv-<dir> <name> class <class> <params> <TFLOP/s> (default ..., x<speedup>)
+** conv -S winograd: the fused Winograd kernel F(t x t, 3x3), t = --tile (default 4), of the
+** forward and backward-data directions of MASK over its space (cldnn_wino_param_space: block
+** sizes, channel chunk, micro-tile, position groups), on the shapes it takes (3x3, stride 1; the
+** rest are skipped). The defaults run first, checked against the double references with
+** rtol 1e-4; candidates must match their output within 1e-5 * sqrt(9 * channels) of its range.
+**     best conv-<dir> <name> <layout> winograd_fused_f<t>x<t> <params> <TFLOP/s> (default ...)
+** F(2x2) is tuned on FMA_MATH problems (the math type where the library runs it).
+** With --db the winner is recorded in the user tuning db under the problem's key (batch, layout
+** and all) and the solver winograd_fused_f<t>x<t>, where the library's fused solver takes it
+** (find modes other than HEURISTIC); problems with a record are skipped (resume). The
+** non-fused Winograd has no parameters of its own: its batched product runs the GEMM family's
+** parameters (cldnn-tune gemm).
 **
 ** gemm: the solver cldnnGemm picks for the data type (-d, default float) and math type (--math,
 ** default default): under --math tensor on a device with tensor cores, the tensor-core kernel
@@ -461,111 +474,231 @@ static double time_conv(cldnnHandle_t h, const conv_run_ctx* c, const cldnn_gemm
 
 static const char* const conv_dir_names[3] = {"fwd", "bwd-data", "bwd-filter"};
 
-/* Tunes direction dir of shape s; 0 on success. */
-static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, double budget, int iters, int quiet) {
-    cldnnTensorFormat_t fmt = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
-    cldnnTensorDescriptor_t xd = NULL, yd = NULL;
-    cldnnFilterDescriptor_t wd = NULL;
-    cldnnConvolutionDescriptor_t cd = NULL;
-    int P, Q;
-    conv_shape_out(s, &P, &Q);
-    cldnnCreateTensorDescriptor(&xd);
-    cldnnCreateTensorDescriptor(&yd);
-    cldnnCreateFilterDescriptor(&wd);
-    cldnnCreateConvolutionDescriptor(&cd);
-    cldnnSetTensor4dDescriptor(xd, fmt, CLDNN_DATA_FLOAT, s->n, s->c, s->h, s->w);
-    cldnnSetTensor4dDescriptor(yd, fmt, CLDNN_DATA_FLOAT, s->n, s->k, P, Q);
-    cldnnSetFilter4dDescriptor(wd, CLDNN_DATA_FLOAT, fmt, s->k, s->c / s->groups, s->r, s->s);
-    cldnnSetConvolution2dDescriptor(cd, s->pad_h, s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w,
-                                    CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT);
-    cldnnSetConvolutionGroupCount(cd, s->groups);
+/* One shape and direction being tuned: descriptors, the problem, device buffers of random data,
+** their host copies and the double reference's view of them; ref and got hold the output. */
+typedef struct {
+    cldnnTensorDescriptor_t xd, yd;
+    cldnnFilterDescriptor_t wd;
+    cldnnConvolutionDescriptor_t cd;
     conv_run_ctx c;
-    memset(&c, 0, sizeof c);
-    if (cldnn_conv_problem_init(h, (cldnn_conv_dir)dir, xd, wd, cd, yd, &c.p) != CLDNN_STATUS_SUCCESS) {
+    ref_conv rc;
+    float *hx, *hw, *hy, *ref, *got;
+    size_t nout;
+    cl_mem out;
+    int P, Q;
+} conv_tune_setup;
+
+static void setup_close(conv_tune_setup* t) {
+    if (t->c.b.x)
+        clReleaseMemObject(t->c.b.x);
+    if (t->c.b.w)
+        clReleaseMemObject(t->c.b.w);
+    if (t->c.b.y)
+        clReleaseMemObject(t->c.b.y);
+    if (t->c.b.ws)
+        clReleaseMemObject(t->c.b.ws);
+    free(t->hx);
+    free(t->hw);
+    free(t->hy);
+    free(t->ref);
+    free(t->got);
+    cldnnDestroyTensorDescriptor(t->xd);
+    cldnnDestroyTensorDescriptor(t->yd);
+    cldnnDestroyFilterDescriptor(t->wd);
+    cldnnDestroyConvolutionDescriptor(t->cd);
+    memset(t, 0, sizeof *t);
+}
+
+/* Sets up direction dir of shape s under math with a workspace of ws_size bytes; 0 on success
+** (else 1, with a message, and t closed). */
+static int setup_open(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, cldnnMathType_t math, size_t ws_size,
+                      conv_tune_setup* t) {
+    memset(t, 0, sizeof *t);
+    cldnnTensorFormat_t fmt = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
+    conv_shape_out(s, &t->P, &t->Q);
+    cldnnCreateTensorDescriptor(&t->xd);
+    cldnnCreateTensorDescriptor(&t->yd);
+    cldnnCreateFilterDescriptor(&t->wd);
+    cldnnCreateConvolutionDescriptor(&t->cd);
+    cldnnSetTensor4dDescriptor(t->xd, fmt, CLDNN_DATA_FLOAT, s->n, s->c, s->h, s->w);
+    cldnnSetTensor4dDescriptor(t->yd, fmt, CLDNN_DATA_FLOAT, s->n, s->k, t->P, t->Q);
+    cldnnSetFilter4dDescriptor(t->wd, CLDNN_DATA_FLOAT, fmt, s->k, s->c / s->groups, s->r, s->s);
+    cldnnSetConvolution2dDescriptor(t->cd, s->pad_h, s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w,
+                                    CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT);
+    cldnnSetConvolutionGroupCount(t->cd, s->groups);
+    cldnnSetConvolutionMathType(t->cd, math);
+    if (cldnn_conv_problem_init(h, (cldnn_conv_dir)dir, t->xd, t->wd, t->cd, t->yd, &t->c.p) != CLDNN_STATUS_SUCCESS) {
         char e[1024];
         cldnnGetLastErrorString(e, sizeof e);
         fprintf(stderr, "cldnn-tune: %s: %s\n", s->name, e);
+        setup_close(t);
         return 1;
     }
-    ref_conv rc;
-    ref_conv_init(&rc, s->n, s->c, s->h, s->w, s->k, s->r, s->s, s->pad_h, s->pad_w, s->stride_h, s->stride_w,
+    ref_conv_init(&t->rc, s->n, s->c, s->h, s->w, s->k, s->r, s->s, s->pad_h, s->pad_w, s->stride_h, s->stride_w,
                   s->dil_h, s->dil_w, s->groups, 0, nhwc);
-    size_t nx = (size_t)ref_conv_x_span(&rc), nw = (size_t)ref_conv_w_span(&rc), ny = (size_t)ref_conv_y_span(&rc);
-    float* hx = malloc(nx * 4);
-    float* hw = malloc(nw * 4);
-    float* hy = malloc(ny * 4);
-    size_t nout = dir == 0 ? ny : dir == 1 ? nx : nw;
-    float* ref = malloc(nout * 4);
-    float* got = malloc(nout * 4);
-    if (!hx || !hw || !hy || !ref || !got)
+    size_t nx = (size_t)ref_conv_x_span(&t->rc), nw = (size_t)ref_conv_w_span(&t->rc);
+    size_t ny = (size_t)ref_conv_y_span(&t->rc);
+    t->hx = malloc(nx * 4);
+    t->hw = malloc(nw * 4);
+    t->hy = malloc(ny * 4);
+    t->nout = dir == 0 ? ny : dir == 1 ? nx : nw;
+    t->ref = malloc(t->nout * 4);
+    t->got = malloc(t->nout * 4);
+    if (!t->hx || !t->hw || !t->hy || !t->ref || !t->got) {
+        fprintf(stderr, "cldnn-tune: out of memory\n");
+        setup_close(t);
         return 1;
+    }
     for (size_t i = 0; i < nx; ++i)
-        hx[i] = frand();
+        t->hx[i] = frand();
     for (size_t i = 0; i < nw; ++i)
-        hw[i] = frand();
+        t->hw[i] = frand();
     for (size_t i = 0; i < ny; ++i)
-        hy[i] = frand();
+        t->hy[i] = frand();
     cl_int err;
-    c.b.x = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nx * 4, hx, &err);
-    c.b.w = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nw * 4, hw, &err);
-    c.b.y = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ny * 4, hy, &err);
-    c.b.ws_size = dir == 2 ? (size_t)256 << 20 : 0;
-    c.b.ws = dir == 2 ? clCreateBuffer(h->context, CL_MEM_READ_WRITE, c.b.ws_size, NULL, &err) : NULL;
-    cl_mem out = dir == 0 ? c.b.y : dir == 1 ? c.b.x : c.b.w;
-    if (!c.b.x || !c.b.w || !c.b.y || (dir == 2 && !c.b.ws)) {
+    t->c.b.x = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nx * 4, t->hx, &err);
+    t->c.b.w = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nw * 4, t->hw, &err);
+    t->c.b.y = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ny * 4, t->hy, &err);
+    t->c.b.ws_size = ws_size;
+    t->c.b.ws = ws_size ? clCreateBuffer(h->context, CL_MEM_READ_WRITE, ws_size, NULL, &err) : NULL;
+    t->out = dir == 0 ? t->c.b.y : dir == 1 ? t->c.b.x : t->c.b.w;
+    if (!t->c.b.x || !t->c.b.w || !t->c.b.y || (ws_size && !t->c.b.ws)) {
         fprintf(stderr, "cldnn-tune: buffer allocation failed\n");
+        setup_close(t);
         return 1;
     }
-    cldnn_gemm_params def;
-    cldnn_conv_igemm_defaults(&c.p, &h->prof, &def);
-    char ds[96];
-    cldnn_gemm_params_format(&def, ds, sizeof ds);
-    if (cldnn_conv_igemm_run(h, &c.p, &def, &c.b) != CLDNN_STATUS_SUCCESS) {
-        char e[2048];
-        cldnnGetLastErrorString(e, sizeof e);
-        fprintf(stderr, "cldnn-tune: the default %s fails on %s: %s\n", ds, s->name, e);
-        return 1;
-    }
-    clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nout * 4, ref, 0, NULL, NULL);
-    /* The default against the double reference on sampled outputs (in the tensor's memory). */
+    return 0;
+}
+
+/* t->ref (the default parameters' output) against the double reference on 256 sampled outputs
+** (in the tensor's memory), within rtol of each sum's terms; 0 when it agrees. */
+static int setup_verify(const conv_tune_setup* t, const conv_shape* s, int dir, double rtol) {
+    const ref_conv* rc = &t->rc;
     int Cg = s->c / s->groups;
-    for (int t = 0; t < 256; ++t) {
+    for (int i = 0; i < 256; ++i) {
         long long i0 = (long long)(((double)frand() + 1.0) * 0.5 * 1e9), want_idx;
         double want, mag;
         if (dir == 0) {
-            long long n = i0 % s->n, k = (i0 / 7) % s->k, oh = (i0 / 131) % P, ow = (i0 / 977) % Q;
-            want = ref_conv_fwd_at(&rc, hx, hw, n, k, oh, ow, &mag);
-            want_idx = n * rc.ys[0] + k * rc.ys[1] + oh * rc.ys[2] + ow * rc.ys[3];
+            long long n = i0 % s->n, k = (i0 / 7) % s->k, oh = (i0 / 131) % t->P, ow = (i0 / 977) % t->Q;
+            want = ref_conv_fwd_at(rc, t->hx, t->hw, n, k, oh, ow, &mag);
+            want_idx = n * rc->ys[0] + k * rc->ys[1] + oh * rc->ys[2] + ow * rc->ys[3];
         } else if (dir == 1) {
             long long n = i0 % s->n, ch = (i0 / 7) % s->c, ih = (i0 / 131) % s->h, iw = (i0 / 977) % s->w;
-            want = ref_conv_bwd_data_at(&rc, hw, hy, n, ch, ih, iw, &mag);
-            want_idx = n * rc.xs[0] + ch * rc.xs[1] + ih * rc.xs[2] + iw * rc.xs[3];
+            want = ref_conv_bwd_data_at(rc, t->hw, t->hy, n, ch, ih, iw, &mag);
+            want_idx = n * rc->xs[0] + ch * rc->xs[1] + ih * rc->xs[2] + iw * rc->xs[3];
         } else {
             long long k = i0 % s->k, ch = (i0 / 7) % Cg, r = (i0 / 131) % s->r, q = (i0 / 977) % s->s;
-            want = ref_conv_bwd_filter_at(&rc, hx, hy, k, ch, r, q, &mag);
-            want_idx = k * rc.ws[0] + ch * rc.ws[1] + r * rc.ws[2] + q * rc.ws[3];
+            want = ref_conv_bwd_filter_at(rc, t->hx, t->hy, k, ch, r, q, &mag);
+            want_idx = k * rc->ws[0] + ch * rc->ws[1] + r * rc->ws[2] + q * rc->ws[3];
         }
-        if (fabs((double)ref[want_idx] - want) > 1e-5 * mag + 1e-6) {
+        if (fabs((double)t->ref[want_idx] - want) > rtol * mag + 1e-6) {
             fprintf(stderr, "cldnn-tune: %s %s: the default parameters give %.9g at %lld, want %.9g\n", s->name,
-                    conv_dir_names[dir], ref[want_idx], want_idx, want);
+                    conv_dir_names[dir], t->ref[want_idx], want_idx, want);
             return 1;
         }
     }
-    double t_def = time_conv(h, &c, &def, iters);
+    return 0;
+}
+
+/* After the default parameters (named ds) ran with status st: their output into t->ref, checked by
+** setup_verify with rtol. 0 when both went right; else 1 with a message, and t closed. */
+static int setup_reference(cldnnHandle_t h, conv_tune_setup* t, const conv_shape* s, int dir, cldnnStatus_t st,
+                           const char* ds, double rtol) {
+    if (st != CLDNN_STATUS_SUCCESS) {
+        char e[2048];
+        cldnnGetLastErrorString(e, sizeof e);
+        fprintf(stderr, "cldnn-tune: the default %s fails on %s: %s\n", ds, s->name, e);
+        setup_close(t);
+        return 1;
+    }
+    clEnqueueReadBuffer(h->queue, t->out, CL_TRUE, 0, t->nout * 4, t->ref, 0, NULL, NULL);
+    if (setup_verify(t, s, dir, rtol)) {
+        setup_close(t);
+        return 1;
+    }
+    return 0;
+}
+
+/* A candidate's output (in t->got) against the default's (t->ref): the largest difference, or
+** INFINITY for a NaN. */
+static double setup_diff(const conv_tune_setup* t) {
+    double worst = 0.0;
+    for (size_t i = 0; i < t->nout; ++i) {
+        double d = fabs((double)t->got[i] - (double)t->ref[i]);
+        if (!(d <= worst))
+            worst = isnan(d) ? INFINITY : d;
+    }
+    return worst;
+}
+
+/* The largest |output| of the default's run (the candidates' tolerance scale). */
+static double setup_range(const conv_tune_setup* t) {
+    double cmax = 0.0;
+    for (size_t i = 0; i < t->nout; ++i)
+        cmax = fmax(cmax, fabs(t->ref[i]));
+    return cmax > 0 ? cmax : 1.0;
+}
+
+/* One parameter search's account: its candidates, how many were tried, rejected (output off the
+** reference's) and failed (a run or its timing), and the best time so far (seconds). */
+typedef struct {
+    size_t n, tried, rejected, failed;
+    double t_best, flops;
+    int quiet;
+} search_state;
+
+/* Candidate ci (named ps), whose output differs from the reference's by worst: 1 when that is
+** within tol (the candidate is then timed), else 0, counted as rejected and printed. */
+static int search_accept(search_state* st, size_t ci, const char* ps, double worst, double tol) {
+    st->tried++;
+    if (worst <= tol)
+        return 1;
+    st->rejected++;
+    fprintf(stderr, "  [%zu/%zu] %-34s REJECTED (max diff %.3g > %.3g)\n", ci + 1, st->n, ps, worst, tol);
+    return 0;
+}
+
+/* Candidate ci's time t (seconds; <= 0 a failure): 1 when it is the best so far. */
+static int search_timed(search_state* st, size_t ci, const char* ps, double t) {
+    if (t <= 0) {
+        st->failed++;
+        cldnn_error_clear();
+        return 0;
+    }
+    const int better = t < st->t_best;
+    if (better)
+        st->t_best = t;
+    if (!st->quiet)
+        fprintf(stderr, "  [%zu/%zu] %-34s %8.3f ms %7.2f TFLOP/s (best %.2f)\n", ci + 1, st->n, ps, t * 1e3,
+                st->flops / t * 1e-12, st->flops / st->t_best * 1e-12);
+    return better;
+}
+
+/* Tunes the implicit GEMM of direction dir of shape s; 0 on success. */
+static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, double budget, int iters, int quiet) {
+    conv_tune_setup t;
+    if (setup_open(h, s, dir, nhwc, CLDNN_DEFAULT_MATH, dir == 2 ? (size_t)256 << 20 : 0, &t))
+        return 1;
+    conv_run_ctx* c = &t.c;
+    cldnn_gemm_params def;
+    cldnn_conv_igemm_defaults(&c->p, &h->prof, &def);
+    char ds[96];
+    cldnn_gemm_params_format(&def, ds, sizeof ds);
+    if (setup_reference(h, &t, s, dir, cldnn_conv_igemm_run(h, &c->p, &def, &c->b), ds, 1e-5))
+        return 1;
+    double t_def = time_conv(h, c, &def, iters);
     double flops = conv_shape_flops(s);
     int64_t gm, gn, gk;
-    cldnn_conv_gemm_dims(&c.p, &gm, &gn, &gk);
-    double cmax = 0.0;
-    for (size_t i = 0; i < nout; ++i)
-        cmax = fmax(cmax, fabs(ref[i]));
+    cldnn_conv_gemm_dims(&c->p, &gm, &gn, &gk);
+    const double cmax = setup_range(&t);
 
     static cldnn_gemm_params space[4096];
     size_t nspace = cldnn_gemm_param_space(&h->prof, space, 4096);
     if (nspace > 4096)
         nspace = 4096;
     cldnn_gemm_params best = def;
-    double t_best = t_def, start = now_s();
-    size_t tried = 0, rejected = 0, failed = 0;
+    double start = now_s();
+    search_state st = {nspace, 0, 0, 0, t_def, flops, quiet};
     long long mcap = 16, ncap = 16;
     while (mcap < gm)
         mcap *= 2;
@@ -582,40 +715,19 @@ static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, do
         q.vwa = 1; /* gathered operands load one element at a time */
         if (dir == 2)
             q.vwb = 1;
-        q.splitk = cldnn_conv_igemm_splits(&c.p, &q);
+        q.splitk = cldnn_conv_igemm_splits(&c->p, &q);
         char ps[96];
         cldnn_gemm_params_format(&q, ps, sizeof ps);
-        clEnqueueFillBuffer(h->queue, out, &(cl_float){NAN}, sizeof(cl_float), 0, nout * 4, 0, NULL, NULL);
-        if (cldnn_conv_igemm_run(h, &c.p, &q, &c.b) != CLDNN_STATUS_SUCCESS) {
-            failed++;
+        clEnqueueFillBuffer(h->queue, t.out, &(cl_float){NAN}, sizeof(cl_float), 0, t.nout * 4, 0, NULL, NULL);
+        if (cldnn_conv_igemm_run(h, &c->p, &q, &c->b) != CLDNN_STATUS_SUCCESS) {
+            st.failed++;
             cldnn_error_clear();
             continue;
         }
-        clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nout * 4, got, 0, NULL, NULL);
-        double tol = 1e-5 * sqrt((double)gk) * (cmax > 0 ? cmax : 1.0), worst = 0.0;
-        for (size_t i = 0; i < nout; ++i) {
-            double d = fabs((double)got[i] - (double)ref[i]);
-            if (!(d <= worst))
-                worst = isnan(d) ? INFINITY : d;
-        }
-        tried++;
-        if (!(worst <= tol)) {
-            rejected++;
-            fprintf(stderr, "  [%zu/%zu] %-34s REJECTED (max diff %.3g > %.3g)\n", ci + 1, nspace, ps, worst, tol);
-            continue;
-        }
-        double t = time_conv(h, &c, &q, iters);
-        if (t <= 0) {
-            failed++;
-            continue;
-        }
-        if (t < t_best) {
-            t_best = t;
+        clEnqueueReadBuffer(h->queue, t.out, CL_TRUE, 0, t.nout * 4, t.got, 0, NULL, NULL);
+        if (search_accept(&st, ci, ps, setup_diff(&t), 1e-5 * sqrt((double)gk) * cmax) &&
+            search_timed(&st, ci, ps, time_conv(h, c, &q, iters)))
             best = q;
-        }
-        if (!quiet)
-            fprintf(stderr, "  [%zu/%zu] %-34s %8.3f ms %7.2f TFLOP/s (best %.2f)\n", ci + 1, nspace, ps, t * 1e3,
-                    flops / t * 1e-12, flops / t_best * 1e-12);
     }
     char bs[96];
     cldnn_gemm_params_format(&best, bs, sizeof bs);
@@ -632,38 +744,115 @@ static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, do
     ucls[ul] = 0;
     printf("best conv-%s %s %s class %s %s %.2f TFLOP/s (default %s %.2f TFLOP/s, x%.2f) [%zu tried, %zu rejected, "
            "%zu failed]\n",
-           conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", cls, bs, flops / t_best * 1e-12, ds,
-           flops / t_def * 1e-12, t_def / t_best, tried, rejected, failed);
+           conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", cls, bs, flops / st.t_best * 1e-12, ds,
+           flops / t_def * 1e-12, t_def / st.t_best, st.tried, st.rejected, st.failed);
     printf("    table row: {\"%s\", %d, CLDNN_GEMM_%s, {%d, %d, %d, %d, %d, %d, %d, 1, %d, %d, %d, 0}}\n", h->prof.name,
            dir, ucls, best.mwg, best.nwg, best.kwg, best.mdimc, best.ndimc, best.vwm, best.vwn, best.vwb, best.pada,
            best.padb);
     fflush(stdout);
-    clReleaseMemObject(c.b.x);
-    clReleaseMemObject(c.b.w);
-    clReleaseMemObject(c.b.y);
-    if (c.b.ws)
-        clReleaseMemObject(c.b.ws);
-    free(hx);
-    free(hw);
-    free(hy);
-    free(ref);
-    free(got);
-    cldnnDestroyTensorDescriptor(xd);
-    cldnnDestroyTensorDescriptor(yd);
-    cldnnDestroyFilterDescriptor(wd);
-    cldnnDestroyConvolutionDescriptor(cd);
+    setup_close(&t);
+    return 0;
+}
+
+typedef struct {
+    const conv_run_ctx* c;
+    int wm;
+    const cldnn_wino_params* q;
+} wino_time_ctx;
+
+static cldnnStatus_t run_wino_ctx(cldnnHandle_t h, const void* ctx) {
+    const wino_time_ctx* w = (const wino_time_ctx*)ctx;
+    return cldnn_conv_wino_fused_run_params(h, &w->c->p, w->wm, w->q, &w->c->b);
+}
+
+/* Tunes the fused Winograd kernel F(wm x wm, 3x3) of direction dir (forward or backward-data) of
+** shape s over cldnn_wino_param_space: the defaults first, checked against the double reference
+** (rtol 1e-4: Winograd's transforms), then every candidate against the defaults' output within
+** 1e-5 * sqrt(9 * channels) of its range, timed as the implicit GEMM's. With db the winner (the
+** defaults when nothing beat them) is recorded in the user tuning db under the problem's key and
+** cldnn_wino_fused_solver_name(wm), where the library's fused solver finds it; a problem with a
+** user record is not searched again. A shape the fused kernel does not take is skipped. */
+static int tune_conv_wino(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, int wm, double budget, int iters,
+                          int quiet, int db) {
+    conv_tune_setup t;
+    const size_t ws = (size_t)(wm + 2) * (size_t)(wm + 2) * (size_t)s->c * (size_t)s->k * 4u;
+    /* F(2x2) runs where F(4x4) does not apply: under FMA_MATH, whose problems' keys say math3 */
+    if (setup_open(h, s, dir, nhwc, wm == 2 ? CLDNN_FMA_MATH : CLDNN_DEFAULT_MATH, ws, &t))
+        return 1;
+    conv_run_ctx* c = &t.c;
+    const char* solver = cldnn_wino_fused_solver_name(wm);
+    if (!(wm == 4 ? cldnn_conv_winof4_applicable : cldnn_conv_winof2_applicable)(&c->p, &h->prof)) {
+        fprintf(stderr, "  %s %s: %s does not apply, skipped\n", s->name, conv_dir_names[dir], solver);
+        setup_close(&t);
+        return 0;
+    }
+    char rec[128];
+    if (db && db_user_record(h, c->p.key, solver, rec, sizeof rec)) {
+        printf("resumed conv-%s %s %s %s %s\n", conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", solver, rec);
+        setup_close(&t);
+        return 0;
+    }
+    cldnn_wino_params def;
+    (wm == 4 ? cldnn_conv_winof4_defaults : cldnn_conv_winof2_defaults)(&c->p, &h->prof, &def);
+    char ds[64];
+    cldnn_wino_params_format(&def, ds, sizeof ds);
+    if (setup_reference(h, &t, s, dir, cldnn_conv_wino_fused_run_params(h, &c->p, wm, &def, &c->b), ds, 1e-4))
+        return 1;
+    wino_time_ctx w = {c, wm, &def};
+    const double t_def = time_calls(h, run_wino_ctx, &w, iters), flops = conv_shape_flops(s);
+    const double tol = 1e-5 * sqrt(9.0 * (dir == 0 ? s->c : s->k)) * setup_range(&t);
+    static cldnn_wino_params space[4096];
+    size_t nspace = cldnn_wino_param_space(wm, &h->prof, space, 4096);
+    if (nspace > 4096)
+        nspace = 4096;
+    cldnn_wino_params best = def;
+    const double start = now_s();
+    search_state st = {nspace, 0, 0, 0, t_def, flops, quiet};
+    for (size_t ci = 0; ci < nspace && now_s() - start <= budget; ++ci) {
+        char ps[64];
+        cldnn_wino_params_format(&space[ci], ps, sizeof ps);
+        clEnqueueFillBuffer(h->queue, t.out, &(cl_float){NAN}, sizeof(cl_float), 0, t.nout * 4, 0, NULL, NULL);
+        if (cldnn_conv_wino_fused_run_params(h, &c->p, wm, &space[ci], &c->b) != CLDNN_STATUS_SUCCESS) {
+            st.failed++;
+            cldnn_error_clear();
+            continue;
+        }
+        clEnqueueReadBuffer(h->queue, t.out, CL_TRUE, 0, t.nout * 4, t.got, 0, NULL, NULL);
+        w.q = &space[ci];
+        if (search_accept(&st, ci, ps, setup_diff(&t), tol) &&
+            search_timed(&st, ci, ps, time_calls(h, run_wino_ctx, &w, iters)))
+            best = space[ci];
+    }
+    if (now_s() - start > budget)
+        fprintf(stderr, "  budget of %.0f s reached before the %zu candidates were tried\n", budget, nspace);
+    char bs[64];
+    cldnn_wino_params_format(&best, bs, sizeof bs);
+    printf("best conv-%s %s %s %s %s %.2f TFLOP/s (default %s %.2f TFLOP/s, x%.2f) [%zu tried, %zu rejected, "
+           "%zu failed]\n",
+           conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", solver, bs, flops / st.t_best * 1e-12, ds,
+           flops / t_def * 1e-12, t_def / st.t_best, st.tried, st.rejected, st.failed);
+    if (db) {
+        cldnn_tunedb_put(h, c->p.key, solver, bs);
+        printf("    recorded %s %s -> %s\n", c->p.key, solver, bs);
+    }
+    fflush(stdout);
+    setup_close(&t);
     return 0;
 }
 
 static int main_conv(int argc, char** argv) {
     const char* path = NULL;
-    int mask = 7, nhwc = 0, iters = 50, quiet = 0;
+    int mask = 7, nhwc = 0, iters = 50, quiet = 0, wino = 0, wm = 4, db = 0;
     double budget = 60.0;
     for (int i = 2; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--quiet") == 0) {
             quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "--db") == 0) {
+            db = 1;
             continue;
         }
         if (v == NULL) {
@@ -681,14 +870,19 @@ static int main_conv(int argc, char** argv) {
             budget = atof(v);
         else if (strcmp(a, "--iters") == 0)
             iters = atoi(v);
+        else if (strcmp(a, "-S") == 0 || strcmp(a, "--solver") == 0)
+            wino = strcmp(v, "winograd") == 0 ? 1 : strcmp(v, "igemm") == 0 ? 0 : -1;
+        else if (strcmp(a, "--tile") == 0)
+            wm = atoi(v);
         else {
             fprintf(stderr, "cldnn-tune: unknown flag %s\n", a);
             return 2;
         }
     }
-    if (path == NULL || mask < 1 || mask > 7) {
-        fprintf(stderr, "usage: cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [--budget S] [--iters N] "
-                        "[--quiet]\n");
+    if (path == NULL || mask < 1 || mask > 7 || wino < 0 || (wm != 2 && wm != 4) || (db && !wino)) {
+        fprintf(stderr, "usage: cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [-S igemm|winograd] "
+                        "[--tile 2|4] [--db] [--budget S] [--iters N] [--quiet]\n"
+                        "       (--tile and --db with -S winograd)\n");
         return 2;
     }
     conv_shape* shapes = NULL;
@@ -703,14 +897,18 @@ static int main_conv(int argc, char** argv) {
         return 1;
     }
     cldnn_gemm_params tmp[1];
-    printf("# cldnn-tune conv on %s (driver %s, %u compute units); space of %zu candidates; %s\n", h->prof.name,
-           h->prof.driver, (unsigned)h->prof.compute_units, cldnn_gemm_param_space(&h->prof, tmp, 0), path);
+    cldnn_wino_params wtmp[1];
+    printf("# cldnn-tune conv %s on %s (driver %s, %u compute units); space of %zu candidates; %s\n",
+           wino ? cldnn_wino_fused_solver_name(wm) : "igemm", h->prof.name, h->prof.driver,
+           (unsigned)h->prof.compute_units,
+           wino ? cldnn_wino_param_space(wm, &h->prof, wtmp, 0) : cldnn_gemm_param_space(&h->prof, tmp, 0), path);
     int status = 0;
     for (int i = 0; i < ns; ++i)
         for (int d = 0; d < 3; ++d)
-            if (mask & (1 << d)) {
+            if (mask & (1 << d) && !(wino && d == 2)) {
                 fprintf(stderr, "shape %d/%d: %s %s\n", i + 1, ns, shapes[i].name, conv_dir_names[d]);
-                status |= tune_conv(h, &shapes[i], d, nhwc, budget, iters, quiet);
+                status |= wino ? tune_conv_wino(h, &shapes[i], d, nhwc, wm, budget, iters, quiet, db)
+                               : tune_conv(h, &shapes[i], d, nhwc, budget, iters, quiet);
             }
     cldnnDestroy(h);
     free(shapes);

@@ -638,22 +638,39 @@ static const cldnn_solver* igemm_solver(const conv_family* fam) {
     return NULL;
 }
 
-/* Loads the tuning db's implicit-GEMM parameters for p into p->tuned (unless the find mode is
-** HEURISTIC); a record that does not parse or is not valid on the device is ignored. */
+/* Loads the tuning db's parameters for p (unless the find mode is HEURISTIC): the implicit GEMM's
+** into p->tuned, the fused Winograd kernel's of each tile size into p->wtuned; a record that does
+** not parse or is not valid on the device is ignored. */
 static void tuned_lookup(cldnnHandle_t h, cldnn_conv_problem* p) {
     p->has_tuned = 0;
+    p->has_wtuned[0] = p->has_wtuned[1] = 0;
     conv_family fam = family(p->dir);
     const cldnn_solver* s = igemm_solver(&fam);
     char v[128];
-    if (s == NULL || !cldnn_tunedb_get(h, p->key, s->name, v, sizeof v))
-        return;
-    cldnn_gemm_params q;
-    if (cldnn_gemm_params_parse(v, &q) && cldnn_gemm_params_valid(&q, p->dev)) {
-        p->tuned = q;
-        p->has_tuned = 1;
-        cldnn_log(CLDNN_LOG_DEBUG, "%s: tuned parameters %s (tuning db)", p->key, v);
-    } else {
-        cldnn_log(CLDNN_LOG_INFO, "tune-db: the record \"%s\" for %s is not valid here: ignored", v, p->key);
+    if (s != NULL && cldnn_tunedb_get(h, p->key, s->name, v, sizeof v)) {
+        cldnn_gemm_params q;
+        if (cldnn_gemm_params_parse(v, &q) && cldnn_gemm_params_valid(&q, p->dev)) {
+            p->tuned = q;
+            p->has_tuned = 1;
+            cldnn_log(CLDNN_LOG_DEBUG, "%s: tuned parameters %s (tuning db)", p->key, v);
+        } else {
+            cldnn_log(CLDNN_LOG_INFO, "tune-db: the record \"%s\" for %s is not valid here: ignored", v, p->key);
+        }
+    }
+    for (int i = 0; i < 2; ++i) {
+        const int wm = i ? 4 : 2;
+        const char* name = cldnn_wino_fused_solver_name(wm);
+        cldnn_wino_params q;
+        if (!cldnn_tunedb_get(h, p->key, name, v, sizeof v))
+            continue;
+        if (cldnn_wino_params_parse(v, &q) && cldnn_wino_params_valid(&q, wm, p->dev)) {
+            p->wtuned[i] = q;
+            p->has_wtuned[i] = 1;
+            cldnn_log(CLDNN_LOG_DEBUG, "%s: %s parameters %s (tuning db)", p->key, name, v);
+        } else {
+            cldnn_log(CLDNN_LOG_INFO, "tune-db: the %s record \"%s\" for %s is not valid here: ignored", name, v,
+                      p->key);
+        }
     }
 }
 

@@ -5,15 +5,17 @@
 ** here; running an algorithm runs its first applicable solver. So the order is the heuristic:
 ** a 1x1 layer is a plain GEMM first; one-channel-per-group layers go direct; under TENSOR_OP_MATH
 ** on devices with TF32 tensor cores the tensor-core implicit GEMM comes next (8+ channels: it
-** runs the products at several times the FP32 rate); 3x3 stride-1
-** layers of 16+ channels on GPUs take Winograd F(4x4) non-fused; everything else is implicit GEMM
-** (no workspace) before explicit im2col + GEMM, then Winograd (F(4x4), else F(2x2) under
-** FMA_MATH).
+** runs the products at several times the FP32 rate); 3x3 stride-1 layers of 16+ channels on GPUs
+** take Winograd F(4x4), non-fused before fused (forward and backward-data; on the H100 the fused
+** kernel measured slower, perf/results/conv-h100.md); everything else is implicit GEMM (no
+** workspace) before explicit im2col + GEMM, then Winograd non-fused and fused (F(4x4), else F(2x2)
+** under FMA_MATH).
 */
 #include "internal.h"
 
 #define GEMM_PARAMS sizeof(cldnn_gemm_params)
 #define MMA_PARAMS sizeof(cldnn_gemm_mma_params)
+#define WINO_PARAMS sizeof(cldnn_wino_params)
 
 const cldnn_solver cldnn_conv_fwd_solvers[] = {
     {"conv_fwd_gemm_1x1", CLDNN_CONVOLUTION_FWD_ALGO_GEMM, cldnn_conv_gemm1x1_applicable, NULL, NULL, 0,
@@ -25,6 +27,8 @@ const cldnn_solver cldnn_conv_fwd_solvers[] = {
      cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_fwd_winograd_f4x4_gpu", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino4_preferred,
      cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_fwd_winograd_fused_f4x4_gpu", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, cldnn_conv_winof4_preferred,
+     cldnn_conv_winof4_workspace, cldnn_conv_winof4_defaults, WINO_PARAMS, cldnn_conv_winof4_run},
     {"conv_fwd_igemm", CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, cldnn_conv_igemm_applicable,
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
     {"conv_fwd_im2col_gemm", CLDNN_CONVOLUTION_FWD_ALGO_GEMM, cldnn_conv_im2col_applicable,
@@ -33,6 +37,10 @@ const cldnn_solver cldnn_conv_fwd_solvers[] = {
      cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
     {"conv_fwd_winograd_f2x2", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino2_applicable,
      cldnn_conv_wino2_workspace, NULL, 0, cldnn_conv_wino2_run},
+    {"conv_fwd_winograd_fused_f4x4", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, cldnn_conv_winof4_applicable,
+     cldnn_conv_winof4_workspace, cldnn_conv_winof4_defaults, WINO_PARAMS, cldnn_conv_winof4_run},
+    {"conv_fwd_winograd_fused_f2x2", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, cldnn_conv_winof2_applicable,
+     cldnn_conv_winof2_workspace, cldnn_conv_winof2_defaults, WINO_PARAMS, cldnn_conv_winof2_run},
 };
 const size_t cldnn_conv_fwd_solver_count = sizeof cldnn_conv_fwd_solvers / sizeof cldnn_conv_fwd_solvers[0];
 
@@ -50,6 +58,8 @@ const cldnn_solver cldnn_conv_bwd_data_solvers[] = {
      cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_bwd_data_winograd_f4x4_gpu", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
      cldnn_conv_wino4_preferred, cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_bwd_data_winograd_fused_f4x4_gpu", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD, cldnn_conv_winof4_preferred,
+     cldnn_conv_winof4_workspace, cldnn_conv_winof4_defaults, WINO_PARAMS, cldnn_conv_winof4_run},
     {"conv_bwd_data_igemm", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_igemm_applicable,
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
     {"conv_bwd_data_gemm_col2im", CLDNN_CONVOLUTION_BWD_DATA_ALGO_0, cldnn_conv_im2col_applicable,
@@ -58,6 +68,10 @@ const cldnn_solver cldnn_conv_bwd_data_solvers[] = {
      cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
     {"conv_bwd_data_winograd_f2x2", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino2_applicable,
      cldnn_conv_wino2_workspace, NULL, 0, cldnn_conv_wino2_run},
+    {"conv_bwd_data_winograd_fused_f4x4", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD, cldnn_conv_winof4_applicable,
+     cldnn_conv_winof4_workspace, cldnn_conv_winof4_defaults, WINO_PARAMS, cldnn_conv_winof4_run},
+    {"conv_bwd_data_winograd_fused_f2x2", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD, cldnn_conv_winof2_applicable,
+     cldnn_conv_winof2_workspace, cldnn_conv_winof2_defaults, WINO_PARAMS, cldnn_conv_winof2_run},
 };
 const size_t cldnn_conv_bwd_data_solver_count =
     sizeof cldnn_conv_bwd_data_solvers / sizeof cldnn_conv_bwd_data_solvers[0];

@@ -1,21 +1,33 @@
 /*
-** conv_winograd.c: non-fused Winograd convolution F(2x2, 3x3) and F(4x4, 3x3)
-** (kernels/conv/winograd.cl) for forward and backward-data: three transforms around the GEMM
-** family's strided-batched GEMM (one product per position of the transformed tile).
+** conv_winograd.c: Winograd convolution F(2x2, 3x3) and F(4x4, 3x3), two ways.
 **
-** Applies to 3x3 filters at stride 1, dilation 1, one group, any padding, any tensor strides.
+** Non-fused (WINOGRAD_NONFUSED; kernels/conv/winograd.cl), forward, backward-data and
+** backward-filter: three transforms around the GEMM family's strided-batched GEMM (one product
+** per position of the transformed tile), through a workspace.
+**
+** Fused (WINOGRAD; kernels/conv/winograd_fused.cl), forward and backward-data: the filter
+** transform runs first, once per call, as a separate small kernel (winograd.cl's wino_filter)
+** into the workspace, U[xi][i][o]; then one kernel per call does the input transform, the
+** per-position products and the output transform with alpha/beta, V and M staying in local
+** memory and registers. There is no cache of transformed filters keyed by buffer contents: the
+** workspace is U alone, (m + 2)^2 x I x O floats. Its block sizes are build options
+** (cldnn_wino_params): the tuning db's record for the problem (solver name
+** cldnn_wino_fused_solver_name, written by cldnn-tune conv -S winograd), else the device type's
+** defaults below.
+**
+** Both apply to 3x3 filters at stride 1, dilation 1, one group, any padding, any tensor strides
+** (NCHW, NHWC, padded views), any batch and image size (partial tiles) and byte offsets.
 ** Backward-data is the forward of dy with the filter transposed and rotated (padding 2 - pad).
 ** F(4x4) does 4x fewer multiplications than direct convolution against 2.25x for F(2x2), with a
 ** larger rounding error; it is not offered under FMA_MATH (strict FP32), where F(2x2) is.
-** The filter is transformed on every call (no cache keyed by buffer contents).
-** Under TENSOR_OP_MATH the batched products run on TF32 tensor cores where the device has them
-** (cldnn_gemm_run_any); the transforms stay FP32.
+** Under TENSOR_OP_MATH the non-fused batched products run on TF32 tensor cores where the device
+** has them (cldnn_gemm_run_any); the transforms and the fused kernel stay FP32.
 **
 ** HALF data: the transforms load halves as float and round each output once (-DDATA_HALF=1);
-** the transformed operands and the GEMM between them stay float.
+** the transformed operands and the products stay float.
 **
-** Workspace: U (36 or 16 x O x I floats), then V and M for a chunk of images (as many as
-** WINO_WS_MAX allows, at least one); exactly what cldnn_conv_winograd_workspace reports.
+** Non-fused workspace: U (36 or 16 x O x I floats), then V and M for a chunk of images (as many
+** as WINO_WS_MAX allows, at least one); exactly what cldnn_conv_winograd_workspace reports.
 */
 #include "internal.h"
 
@@ -123,6 +135,36 @@ size_t cldnn_conv_wino4_workspace(const void* problem) {
     return workspace((const cldnn_conv_problem*)problem, 4);
 }
 
+/* U = the transformed filter of g at uof (floats from the workspace start), U[xi * uxi + o * uo +
+** i * ui]: wino_filter of winograd.cl (build options opts), one work-item per (o, i). */
+static cldnnStatus_t filter_transform(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b,
+                                      const wino_geom* g, uint64_t uof, int uxi, int uo, int ui, size_t group,
+                                      const char* opts) {
+    cl_kernel kf;
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", opts, "wino_filter", &kf));
+    cl_int O = g->O, I = g->I, wo = g->wo, wi = g->wi, wr = g->wr, wsc = g->wsc, rot = g->rot;
+    cl_int sxi = uxi, so = uo, si = ui;
+    cl_ulong wof = p->off_w, uo64 = uof;
+    cl_uint4 dv_i = cldnn_fastdiv((uint32_t)g->I);
+    int a = 0;
+    CLDNN_SETARG(kf, a++, O);
+    CLDNN_SETARG(kf, a++, I);
+    CLDNN_SETARG(kf, a++, b->w);
+    CLDNN_SETARG(kf, a++, wof);
+    CLDNN_SETARG(kf, a++, wo);
+    CLDNN_SETARG(kf, a++, wi);
+    CLDNN_SETARG(kf, a++, wr);
+    CLDNN_SETARG(kf, a++, wsc);
+    CLDNN_SETARG(kf, a++, rot);
+    CLDNN_SETARG(kf, a++, b->ws);
+    CLDNN_SETARG(kf, a++, uo64);
+    CLDNN_SETARG(kf, a++, sxi);
+    CLDNN_SETARG(kf, a++, so);
+    CLDNN_SETARG(kf, a++, si);
+    CLDNN_SETARG(kf, a++, dv_i);
+    return cldnn_enqueue_1d(h, kf, (uint64_t)g->O * (uint64_t)g->I, group, "wino_filter");
+}
+
 static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b,
                                     int wm);
 static cldnnStatus_t input_transform(cldnnHandle_t h, const wino_geom* g, cl_mem in, cl_mem ws, uint64_t vof,
@@ -141,31 +183,7 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
     const int64_t chunk = images_per_chunk(p, &g);
 
     /* U[xi][o][i] */
-    cl_kernel kf;
-    CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", opts, "wino_filter", &kf));
-    {
-        cl_int O = g.O, I = g.I, wo = g.wo, wi = g.wi, wr = g.wr, wsc = g.wsc, rot = g.rot;
-        cl_int uxi = g.O * g.I, uo = g.I, ui = 1;
-        cl_ulong wof = p->off_w, uof = base;
-        cl_uint4 dv_i = cldnn_fastdiv((uint32_t)g.I);
-        int a = 0;
-        CLDNN_SETARG(kf, a++, O);
-        CLDNN_SETARG(kf, a++, I);
-        CLDNN_SETARG(kf, a++, b->w);
-        CLDNN_SETARG(kf, a++, wof);
-        CLDNN_SETARG(kf, a++, wo);
-        CLDNN_SETARG(kf, a++, wi);
-        CLDNN_SETARG(kf, a++, wr);
-        CLDNN_SETARG(kf, a++, wsc);
-        CLDNN_SETARG(kf, a++, rot);
-        CLDNN_SETARG(kf, a++, b->ws);
-        CLDNN_SETARG(kf, a++, uof);
-        CLDNN_SETARG(kf, a++, uxi);
-        CLDNN_SETARG(kf, a++, uo);
-        CLDNN_SETARG(kf, a++, ui);
-        CLDNN_SETARG(kf, a++, dv_i);
-        CLDNN_TRY(cldnn_enqueue_1d(h, kf, (uint64_t)g.O * (uint64_t)g.I, group, "wino_filter"));
-    }
+    CLDNN_TRY(filter_transform(h, p, b, &g, base, g.O * g.I, g.I, 1, group, opts));
     cl_kernel ko;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", opts, "wino_output", &ko));
     cl_int4 os = {{(cl_int)g.out_s[0], (cl_int)g.out_s[1], (cl_int)g.out_s[2], (cl_int)g.out_s[3]}};
@@ -351,4 +369,224 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
     CLDNN_SETARG(kg, a++, rot);
     CLDNN_SETARG(kg, a++, dv_i);
     return cldnn_enqueue_1d(h, kg, (uint64_t)O * (uint64_t)I, group, "wino_filter_grad");
+}
+
+/* ---------------------------------------------------------------- fused (winograd_fused.cl) */
+
+const char* cldnn_wino_fused_solver_name(int wm) {
+    return wm == 4 ? "winograd_fused_f4x4" : "winograd_fused_f2x2";
+}
+
+/* Local-memory bytes of the fused kernel with q (its LDS_FLOATS with the rows padded, as for
+** channel-fastest layouts, plus the three tile arrays), whatever the layout: one answer per q. */
+static uint64_t fused_local_bytes(const cldnn_wino_params* q, int wm) {
+    const uint64_t np = (uint64_t)(wm + 2) * (uint64_t)(wm + 2), row = (uint64_t)q->wg_t + 4;
+    const uint64_t in = np * (uint64_t)q->wg_c * (row + (uint64_t)q->wg_k);
+    const uint64_t out = np * row * (uint64_t)(q->wg_k / q->wi_k);
+    return 4 * (in > out ? in : out) + 12 * (uint64_t)q->wg_t;
+}
+
+static int fused_wg_size(const cldnn_wino_params* q) {
+    return (q->wg_t / q->wi_t) * (q->wg_k / q->wi_k) * q->pos_groups;
+}
+
+int cldnn_wino_params_valid(const cldnn_wino_params* q, int wm, const cldnn_device_profile* dev) {
+    const int np = (wm + 2) * (wm + 2);
+    if ((wm != 2 && wm != 4) || q->wg_t < 1 || q->wg_k < 1 || q->wg_c < 1 || q->wi_t < 1 || q->wi_k < 1 ||
+        q->pos_groups < 1 || q->wg_t > 256 || q->wg_k > 256 || q->wg_c > 64 || q->wi_t > 16 || q->wi_k > 16)
+        return 0;
+    if (q->wg_t % q->wi_t || q->wg_k % q->wi_k || np % q->pos_groups)
+        return 0;
+    if (np / q->pos_groups * q->wi_t * q->wi_k > 256)
+        return 0;
+    const int wg = fused_wg_size(q);
+    return wg <= 1024 && (size_t)wg <= dev->max_wg_size && fused_local_bytes(q, wm) <= dev->local_mem;
+}
+
+void cldnn_wino_params_format(const cldnn_wino_params* q, char* buf, size_t size) {
+    snprintf(buf, size, "%dx%dx%d-%dx%d-p%d", q->wg_t, q->wg_k, q->wg_c, q->wi_t, q->wi_k, q->pos_groups);
+}
+
+int cldnn_wino_params_parse(const char* s, cldnn_wino_params* q) {
+    char tail;
+    cldnn_wino_params r;
+    if (sscanf(s, "%dx%dx%d-%dx%d-p%d%c", &r.wg_t, &r.wg_k, &r.wg_c, &r.wi_t, &r.wi_k, &r.pos_groups, &tail) != 6)
+        return 0;
+    *q = r;
+    return 1;
+}
+
+/* The defaults of tile size wm on dev for p (no tuning record): GPUs 32 tiles x 32 channels (16
+** when O <= 16) with 4 x 4 micro-tiles, F(2x2) in chunks of 8 channels over 4 position groups
+** (256 work-items, 64 accumulators each), F(4x4) in chunks of 4 over 6 groups (384 work-items of
+** 96 accumulators: 65536 / 384 = 170 registers each on NVIDIA's SMs, where 9 groups of 64 leave
+** 113, too few beside a patch's transform); CPUs 16 x 16 blocks. A device whose local memory or
+** work-group size refuses them gets 16x16x4-2x2-p1. Not yet measured on a GPU: the tuning db's
+** records (cldnn-tune conv -S winograd --db) take precedence. */
+static void fused_device_defaults(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int wm,
+                                  cldnn_wino_params* q) {
+    wino_geom g;
+    geom_of(p, wm, &g);
+    if (dev->is_cpu) {
+        const cldnn_wino_params c2 = {16, 16, 8, 4, 4, 4}, c4 = {16, 16, 8, 4, 4, 6};
+        *q = wm == 4 ? c4 : c2;
+    } else {
+        const cldnn_wino_params g2 = {32, 32, 8, 4, 4, 4}, g4 = {32, 32, 4, 4, 4, 6};
+        *q = wm == 4 ? g4 : g2;
+        if (g.O <= 16)
+            q->wg_k = 16;
+    }
+    if (!cldnn_wino_params_valid(q, wm, dev)) {
+        const cldnn_wino_params small = {16, 16, 4, 2, 2, 1};
+        *q = small;
+    }
+}
+
+static void fused_defaults(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int wm,
+                           cldnn_wino_params* q) {
+    if (p->has_wtuned[wm == 4]) /* the tuning db's record (conv.c checked it on this device) */
+        *q = p->wtuned[wm == 4];
+    else
+        fused_device_defaults(p, dev, wm, q);
+}
+
+/* The fused solvers: the non-fused one's problems but backward-filter, where the defaults fit. */
+static int fused_applicable(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int wm) {
+    if (p->dir == CLDNN_CONV_BWD_FILTER || !applicable(p, wm))
+        return 0;
+    cldnn_wino_params q;
+    fused_defaults(p, dev, wm, &q);
+    return cldnn_wino_params_valid(&q, wm, dev);
+}
+
+int cldnn_conv_winof2_applicable(const void* problem, const cldnn_device_profile* dev) {
+    return fused_applicable((const cldnn_conv_problem*)problem, dev, 2);
+}
+
+int cldnn_conv_winof4_applicable(const void* problem, const cldnn_device_profile* dev) {
+    return fused_applicable((const cldnn_conv_problem*)problem, dev, 4);
+}
+
+int cldnn_conv_winof4_preferred(const void* problem, const cldnn_device_profile* dev) {
+    return cldnn_conv_wino4_preferred(problem, dev) && fused_applicable((const cldnn_conv_problem*)problem, dev, 4);
+}
+
+/* The workspace is U alone: (wm + 2)^2 x I x O floats, transformed on every call. */
+size_t cldnn_conv_winof2_workspace(const void* problem) {
+    wino_geom g;
+    geom_of((const cldnn_conv_problem*)problem, 2, &g);
+    return (size_t)(filter_floats(&g) * 4);
+}
+
+size_t cldnn_conv_winof4_workspace(const void* problem) {
+    wino_geom g;
+    geom_of((const cldnn_conv_problem*)problem, 4, &g);
+    return (size_t)(filter_floats(&g) * 4);
+}
+
+void cldnn_conv_winof2_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    fused_defaults((const cldnn_conv_problem*)problem, dev, 2, (cldnn_wino_params*)params);
+}
+
+void cldnn_conv_winof4_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    fused_defaults((const cldnn_conv_problem*)problem, dev, 4, (cldnn_wino_params*)params);
+}
+
+cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv_problem* p, int wm,
+                                               const cldnn_wino_params* q, const cldnn_conv_buffers* b) {
+    if (!cldnn_wino_params_valid(q, wm, &h->prof)) {
+        char s[64];
+        cldnn_wino_params_format(q, s, sizeof s);
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "fused Winograd F(%dx%d) parameters %s do not fit %s", wm, wm,
+                          s, h->prof.name);
+    }
+    wino_geom g;
+    geom_of(p, wm, &g);
+    char opts[32], fopts[192];
+    snprintf(opts, sizeof opts, "-DWM=%d%s", wm, cldnn_dtype_build_option(p->dtype));
+    /* channel-fastest patches and output pairs where the channels are unit-stride (NHWC) */
+    snprintf(fopts, sizeof fopts,
+             "-DWM=%d -DWG_T=%d -DWG_K=%d -DWG_C=%d -DWI_T=%d -DWI_K=%d -DPOS_GROUPS=%d -DIN_CFAST=%d -DOUT_KFAST=%d%s",
+             wm, q->wg_t, q->wg_k, q->wg_c, q->wi_t, q->wi_k, q->pos_groups, g.in_s[1] == 1, g.out_s[1] == 1,
+             cldnn_dtype_build_option(p->dtype));
+    const uint64_t base = b->ws_off / 4;
+    /* U[xi][i][o] (o fastest: the kernel copies rows of output channels) */
+    CLDNN_TRY(filter_transform(h, p, b, &g, base, g.I * g.O, 1, g.O, h->prof.is_cpu ? 64 : 256, opts));
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd_fused.cl", fopts, "wino_fused", &k));
+    const int64_t T = (int64_t)p->n * g.th * g.tw;
+    const int64_t tblocks = (T + q->wg_t - 1) / q->wg_t, kblocks = ((int64_t)g.O + q->wg_k - 1) / q->wg_k;
+    cl_int I = g.I, O = g.O, TT = (cl_int)T, TW = g.tw, H = g.ih, Wd = g.iw, P = g.oh, Q = g.ow;
+    cl_int ph = g.pad_h, pw = g.pad_w;
+    cl_ulong xo = g.in_off, uo = base, yo = g.out_off;
+    cl_int4 xs = {{(cl_int)g.in_s[0], (cl_int)g.in_s[1], (cl_int)g.in_s[2], (cl_int)g.in_s[3]}};
+    cl_int4 ys = {{(cl_int)g.out_s[0], (cl_int)g.out_s[1], (cl_int)g.out_s[2], (cl_int)g.out_s[3]}};
+    cl_uint4 dv_tt = cldnn_fastdiv((uint32_t)(g.th * g.tw)), dv_tw = cldnn_fastdiv((uint32_t)g.tw);
+    cl_uint4 dv_kb = cldnn_fastdiv((uint32_t)kblocks);
+    cl_mem inm = p->dir == CLDNN_CONV_FWD ? b->x : b->y, outm = p->dir == CLDNN_CONV_FWD ? b->y : b->x;
+    int a = 0;
+    CLDNN_SETARG(k, a++, I);
+    CLDNN_SETARG(k, a++, O);
+    CLDNN_SETARG(k, a++, TT);
+    CLDNN_SETARG(k, a++, TW);
+    CLDNN_SETARG(k, a++, H);
+    CLDNN_SETARG(k, a++, Wd);
+    CLDNN_SETARG(k, a++, P);
+    CLDNN_SETARG(k, a++, Q);
+    CLDNN_SETARG(k, a++, ph);
+    CLDNN_SETARG(k, a++, pw);
+    CLDNN_SETARG(k, a++, p->alpha);
+    CLDNN_SETARG(k, a++, p->beta);
+    CLDNN_SETARG(k, a++, inm);
+    CLDNN_SETARG(k, a++, xo);
+    CLDNN_SETARG(k, a++, xs);
+    CLDNN_SETARG(k, a++, b->ws);
+    CLDNN_SETARG(k, a++, uo);
+    CLDNN_SETARG(k, a++, outm);
+    CLDNN_SETARG(k, a++, yo);
+    CLDNN_SETARG(k, a++, ys);
+    CLDNN_SETARG(k, a++, dv_tt);
+    CLDNN_SETARG(k, a++, dv_tw);
+    CLDNN_SETARG(k, a++, dv_kb);
+    const size_t wg = (size_t)fused_wg_size(q);
+    return cldnn_enqueue_1d(h, k, (uint64_t)tblocks * (uint64_t)kblocks * wg, wg, "wino_fused");
+}
+
+cldnnStatus_t cldnn_conv_winof2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return cldnn_conv_wino_fused_run_params(h, (const cldnn_conv_problem*)problem, 2,
+                                            (const cldnn_wino_params*)params, (const cldnn_conv_buffers*)buffers);
+}
+
+cldnnStatus_t cldnn_conv_winof4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return cldnn_conv_wino_fused_run_params(h, (const cldnn_conv_problem*)problem, 4,
+                                            (const cldnn_wino_params*)params, (const cldnn_conv_buffers*)buffers);
+}
+
+/* The space cldnn-tune searches: blocks of 16-64 tiles and channels, chunks of 2-16 channels,
+** micro-tiles of 2-8 on each side, every position grouping; pruned to work-groups of 64+ items
+** and at most 128 accumulators per work-item, then cldnn_wino_params_valid. */
+size_t cldnn_wino_param_space(int wm, const cldnn_device_profile* dev, cldnn_wino_params* out, size_t max) {
+    /* the likelier winners first (a budget-limited search covers them): 32-64 blocks, 4 x 4 */
+    static const int wgs[3] = {64, 32, 16}, wgc[4] = {8, 4, 16, 2}, wis[3] = {4, 8, 2};
+    static const int pgs[9] = {4, 9, 6, 3, 2, 12, 1, 18, 36};
+    const int np = (wm + 2) * (wm + 2);
+    size_t n = 0;
+    /* one index over the product of the value lists, position groups fastest */
+    for (int idx = 0; idx < 3 * 3 * 4 * 3 * 3 * 9; ++idx) {
+        int r = idx;
+        cldnn_wino_params q;
+        q.pos_groups = pgs[r % 9], r /= 9;
+        q.wi_k = wis[r % 3], r /= 3;
+        q.wi_t = wis[r % 3], r /= 3;
+        q.wg_c = wgc[r % 4], r /= 4;
+        q.wg_k = wgs[r % 3], r /= 3;
+        q.wg_t = wgs[r];
+        if (np % q.pos_groups || !cldnn_wino_params_valid(&q, wm, dev) || fused_wg_size(&q) < 64 ||
+            np / q.pos_groups * q.wi_t * q.wi_k > 128)
+            continue;
+        if (n < max)
+            out[n] = q;
+        n++;
+    }
+    return n;
 }
