@@ -144,7 +144,8 @@ Test(conv_mma, selection) {
 }
 
 /* Get_v7 answers from the handle's profile: turned into an H100's (nothing runs), the answer for a
-** 3x3 layer lists the tensor-core implicit GEMM first under TENSOR_OP_MATH, and never a tensor-op
+** 3x3 stride-2 layer lists the tensor-core implicit GEMM first under TENSOR_OP_MATH (a stride-1 one
+** takes Winograd non-fused, whose products then run on tensor cores too), and never a tensor-op
 ** entry under DEFAULT_MATH or FMA_MATH. */
 Test(conv_mma, get_v7) {
     cldnnHandle_t h = fx_handle();
@@ -155,7 +156,30 @@ Test(conv_mma, get_v7) {
     h->prof.is_cpu = 0;
     h->prof.nv_cc_major = 9;
     h->prof.nv_cc_minor = 0;
-    const shape l = {2, 32, 9, 9, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+    const shape l = {2, 32, 9, 9, 48, 3, 3, 1, 1, 2, 2, 1, 1, 1, 0, 1};
+    {
+        const shape l1 = {2, 32, 9, 9, 48, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+        descs d;
+        descs_make(&d, &l1, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+        cldnnConvolutionFwdAlgoPerf_t fp[CLDNN_CONVOLUTION_FWD_ALGO_COUNT];
+        cldnnConvolutionBwdDataAlgoPerf_t bp[CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+        int nf = 0, nb = 0;
+        FX_OK(cldnnGetConvolutionForwardAlgorithm_v7(h, d.x, d.w, d.c, d.y, CLDNN_CONVOLUTION_FWD_ALGO_COUNT, &nf,
+                                                      fp));
+        FX_OK(cldnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w, d.y, d.c, d.x,
+                                                           CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &nb, bp));
+        FX_ASSERT(nf > 1 && fp[0].algo == CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED &&
+                      fp[0].mathType == CLDNN_TENSOR_OP_MATH && fp[1].algo == CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM &&
+                      fp[1].mathType == CLDNN_TENSOR_OP_MATH,
+                  "stride 1 forward: answers algo %d math %d, algo %d math %d", (int)fp[0].algo,
+                  (int)fp[0].mathType, (int)fp[1].algo, (int)fp[1].mathType);
+        FX_ASSERT(nb > 1 && bp[0].algo == CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED &&
+                      bp[0].mathType == CLDNN_TENSOR_OP_MATH && bp[1].algo == CLDNN_CONVOLUTION_BWD_DATA_ALGO_1 &&
+                      bp[1].mathType == CLDNN_TENSOR_OP_MATH,
+                  "stride 1 backward-data: answers algo %d math %d, algo %d math %d", (int)bp[0].algo,
+                  (int)bp[0].mathType, (int)bp[1].algo, (int)bp[1].mathType);
+        descs_free(&d);
+    }
     const cldnnMathType_t maths[3] = {CLDNN_DEFAULT_MATH, CLDNN_TENSOR_OP_MATH, CLDNN_FMA_MATH};
     for (int m = 0; m < 3; ++m) {
         descs d;

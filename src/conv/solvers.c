@@ -3,13 +3,16 @@
 **
 ** Get_v7 lists a direction's algorithms in the order their first applicable solver appears
 ** here; running an algorithm runs its first applicable solver. So the order is the heuristic:
-** a 1x1 layer is a plain GEMM first; one-channel-per-group layers go direct; under TENSOR_OP_MATH
-** on devices with TF32 tensor cores the tensor-core implicit GEMM comes next (8+ channels: it
-** runs the products at several times the FP32 rate); 3x3 stride-1 layers of 16+ channels on GPUs
-** take Winograd F(4x4), non-fused before fused (forward and backward-data; on the H100 the fused
-** kernel measured slower, perf/results/conv-h100.md); everything else is implicit GEMM (no
-** workspace) before explicit im2col + GEMM, then Winograd non-fused and fused (F(4x4), else F(2x2)
-** under FMA_MATH).
+** a 1x1 layer is a plain GEMM first; one-channel-per-group layers go direct; 3x3 stride-1 layers
+** of 16+ channels on GPUs take Winograd F(4x4) non-fused (under TENSOR_OP_MATH its products run on
+** TF32 tensor cores: on the H100 Find chose it for 48 of the 50 such ResNet-50 / VGG-16 forward and
+** backward-data problems, the tensor-core implicit GEMM for 2 by 4 %, perf/results/conv-tf32-h100.md);
+** then, forward and backward-data, under
+** TENSOR_OP_MATH on devices with TF32 tensor cores, the tensor-core implicit GEMM (8+ channels);
+** then the fused Winograd F(4x4) on GPUs (slower than the non-fused one on the H100,
+** perf/results/conv-h100.md); everything else is implicit GEMM (no workspace; backward-filter's
+** tensor-core one first under TENSOR_OP_MATH) before explicit im2col + GEMM, then Winograd
+** non-fused and fused (F(4x4), else F(2x2) under FMA_MATH).
 */
 #include "internal.h"
 
@@ -23,10 +26,10 @@ const cldnn_solver cldnn_conv_fwd_solvers[] = {
     {"conv_fwd_direct", CLDNN_CONVOLUTION_FWD_ALGO_DIRECT, cldnn_conv_direct_applicable, cldnn_conv_direct_workspace,
      NULL, 0,
      cldnn_conv_direct_run},
-    {"conv_fwd_igemm_mma", CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, cldnn_conv_igemm_mma_applicable,
-     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_fwd_winograd_f4x4_gpu", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED, cldnn_conv_wino4_preferred,
      cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_fwd_igemm_mma", CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, cldnn_conv_igemm_mma_applicable,
+     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_fwd_winograd_fused_f4x4_gpu", CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD, cldnn_conv_winof4_preferred,
      cldnn_conv_winof4_workspace, cldnn_conv_winof4_defaults, WINO_PARAMS, cldnn_conv_winof4_run},
     {"conv_fwd_igemm", CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, cldnn_conv_igemm_applicable,
@@ -54,10 +57,10 @@ const cldnn_solver cldnn_conv_bwd_data_solvers[] = {
     ** (ResNet-50 conv1 on the H100: 0.6 TFLOP/s against 9.3 for GEMM + col2im). */
     {"conv_bwd_data_gemm_col2im_narrow", CLDNN_CONVOLUTION_BWD_DATA_ALGO_0, cldnn_conv_im2col_narrow_applicable,
      cldnn_conv_im2col_workspace, NULL, 0, cldnn_conv_im2col_run},
-    {"conv_bwd_data_igemm_mma", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_igemm_mma_applicable,
-     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_bwd_data_winograd_f4x4_gpu", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
      cldnn_conv_wino4_preferred, cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_bwd_data_igemm_mma", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_igemm_mma_applicable,
+     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_bwd_data_winograd_fused_f4x4_gpu", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD, cldnn_conv_winof4_preferred,
      cldnn_conv_winof4_workspace, cldnn_conv_winof4_defaults, WINO_PARAMS, cldnn_conv_winof4_run},
     {"conv_bwd_data_igemm", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_igemm_applicable,
