@@ -1,8 +1,7 @@
 /*
-** tsan_threads.c: the thread scenarios of tests/common/thread_jobs.c as a standalone program, for
-** the tools under which Criterion cannot run (its forking runner and its own threads do not work
-** under ThreadSanitizer, Snaipe/Criterion#274): .ci/run runs it in a CLDNN_SANITIZE=thread tree and
-** under Valgrind's memcheck.
+** tsan_threads.c: the thread scenarios of tests/common/thread_jobs.c as a standalone program, free of
+** any test runner: .ci/run runs it under Valgrind's memcheck and, for three more seeds beside the
+** suites (built on tests/common/crshim there), in its CLDNN_SANITIZE=thread tree.
 **
 **   tsan_threads [--threads N] [--rounds R] [--churn I]
 **
