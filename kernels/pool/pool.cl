@@ -356,7 +356,8 @@ __kernel void pool_bwd_local(int op, int8 g, int C, __global const STORAGE_T* x,
 #define LB_ROW(j) (ih0 + (j))
 #define LB_COL(i) (iw0 + ty + TH * (i))
 #else
-    const int plane = (int)get_group_id(2), n = plane / C, c = plane - n * C, live = 1;
+    /* live is always 1 here; a comparison rather than the constant keeps clang's constant-operand warning quiet */
+    const int plane = (int)get_group_id(2), n = plane / C, c = plane - n * C, live = c < C;
     const int BH = TH * LB_RH, BW = TW * LB_RW;
     const int lane = 0, lanes = 1;
     const int o0 = ty * TW + tx, ostep = TW * TH;
