@@ -480,7 +480,7 @@ typedef struct {
 } cldnn_gemm_mma_params;
 /* 1 when dev has tensor cores reachable from OpenCL (NVIDIA, cl_nv_device_attribute_query
 ** compute capability >= 8.0: TF32 and FP16 mma.sync) and CLDNN_TENSOR_CORES is not 0. */
-int cldnn_mma_tf32_available(const cldnn_device_profile* dev);
+int cldnn_mma_available(const cldnn_device_profile* dev);
 /* For data type dt (FLOAT or HALF): valid: for every transpose; fit: for the given ones (the
 ** local tiles' sizes depend on them and on the element size). */
 int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev,
@@ -488,6 +488,10 @@ int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_devi
 int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt,
                               int trans_a, int trans_b);
 /* The default set for pr (its shape, transposes and pr->dtype) on dev, or CLDNN_GEMM_MMA_PARAMS. */
+/* 1 (and the set in out, when not NULL) when CLDNN_GEMM_MMA_PARAMS holds a set that parses and fits
+** pr on dev; an unset variable gives 0, an invalid one 0 and an error log line. */
+int cldnn_gemm_mma_params_overridden(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
+                                     cldnn_gemm_mma_params* out);
 void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_mma_params* out);
 /* "128x128x32-64x64-s3-v4-k0": bm x bn x bk - wm x wn - stages - vw - splitk */

@@ -39,7 +39,9 @@
 ** rest are skipped). The defaults run first, checked against the double references with
 ** rtol 1e-4; candidates must match their output within 1e-5 * sqrt(9 * channels) of its range.
 **     best conv-<dir> <name> <layout> winograd_fused_f<t>x<t> <params> <TFLOP/s> (default ...)
-** F(2x2) is tuned on FMA_MATH problems (the math type where the library runs it).
+** F(2x2) is tuned on FMA_MATH problems (the math type where the library runs it), F(4x4) on
+** DEFAULT_MATH ones: the math type is part of the record's key, so a TENSOR_OP_MATH problem, where
+** the fused F(4x4) also runs (FP32), finds no record and takes the defaults.
 ** With --db the winner is recorded in the user tuning db under the problem's key (batch, layout
 ** and all) and the solver winograd_fused_f<t>x<t>, where the library's fused solver takes it
 ** (find modes other than HEURISTIC); problems with a record are skipped (resume). The
@@ -302,20 +304,21 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, cldnnDataType_t dt, cldnnM
     float* Cref = malloc(nc * 4);
     float* C = malloc(nc * 4);
     uint16_t* C16 = malloc(nc * 2);
+    int status = 1;
+    cldnn_gemm_buffers bufs = {NULL, NULL, NULL};
     if (!A || !B || !Cref || !C || !C16)
-        return 1;
+        goto done;
     for (size_t i = 0; i < na; ++i)
         A[i] = half ? gemm_half_to_float(gemm_float_to_half(frand())) : frand();
     for (size_t i = 0; i < nb; ++i)
         B[i] = half ? gemm_half_to_float(gemm_float_to_half(frand())) : frand();
     cl_int err;
-    cldnn_gemm_buffers bufs;
     bufs.a = gemm_upload(h, dt, A, na);
     bufs.b = gemm_upload(h, dt, B, nb);
     bufs.c = clCreateBuffer(h->context, CL_MEM_READ_WRITE, nc * (half ? 2 : 4), NULL, &err);
     if (!bufs.a || !bufs.b || !bufs.c) {
         fprintf(stderr, "cldnn-tune: buffer allocation failed\n");
-        return 1;
+        goto done;
     }
     gemm_any_params def;
     family_default(&fam, &pr, &h->prof, &def);
@@ -325,7 +328,7 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, cldnnDataType_t dt, cldnnM
         char e[2048];
         cldnnGetLastErrorString(e, sizeof e);
         fprintf(stderr, "cldnn-tune: the default %s fails: %s\n", ds, e);
-        return 1;
+        goto done;
     }
     gemm_download(h, dt, bufs.c, Cref, C16, nc);
     /* Verify the reference on a sample against double dot products: a float dot product's
@@ -352,7 +355,7 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, cldnnDataType_t dt, cldnnM
             tol += ldexp(fabs(acc) + tol, -11) + ldexp(1.0, -25);
         if (fabs(got - acc) > tol) {
             fprintf(stderr, "cldnn-tune: the default parameters give C(%lld,%lld) = %.9g, want %.9g\n", i, j, got, acc);
-            return 1;
+            goto done;
         }
     }
     double t_def = time_params(h, &fam, &pr, &def, &bufs, iters);
@@ -439,15 +442,20 @@ static int tune_gemm(cldnnHandle_t h, const shape* s, cldnnDataType_t dt, cldnnM
         printf("    tuning db: %s|%s %s\n", key, fam.solver, bs);
     }
     fflush(stdout);
-    clReleaseMemObject(bufs.a);
-    clReleaseMemObject(bufs.b);
-    clReleaseMemObject(bufs.c);
+    status = 0;
+done:
+    if (bufs.a)
+        clReleaseMemObject(bufs.a);
+    if (bufs.b)
+        clReleaseMemObject(bufs.b);
+    if (bufs.c)
+        clReleaseMemObject(bufs.c);
     free(A);
     free(B);
     free(C);
     free(C16);
     free(Cref);
-    return 0;
+    return status;
 }
 
 /* ------------------------------------------------------------------ conv */

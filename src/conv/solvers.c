@@ -6,12 +6,11 @@
 ** a 1x1 layer is a plain GEMM first; one-channel-per-group layers go direct; 3x3 stride-1 layers
 ** of 16+ channels on GPUs take Winograd F(4x4) non-fused (under TENSOR_OP_MATH its products run on
 ** TF32 tensor cores: on the H100 Find chose it for 48 of the 50 such ResNet-50 / VGG-16 forward and
-** backward-data problems, the tensor-core implicit GEMM for 2 by 4 %, perf/results/conv-tf32-h100.md);
-** then, forward and backward-data, under
-** TENSOR_OP_MATH on devices with TF32 tensor cores, the tensor-core implicit GEMM (8+ channels);
-** then the fused Winograd F(4x4) on GPUs (slower than the non-fused one on the H100,
-** perf/results/conv-h100.md); everything else is implicit GEMM (no workspace; backward-filter's
-** tensor-core one first under TENSOR_OP_MATH) before explicit im2col + GEMM, then Winograd
+** backward-data problems, the tensor-core implicit GEMM for 2 by 4 %, and for all 26 backward-filter
+** ones, perf/results/conv-tf32-h100.md); then, under TENSOR_OP_MATH on devices with TF32 tensor
+** cores, the tensor-core implicit GEMM (8+ channels); then the fused Winograd F(4x4) on GPUs
+** (forward and backward-data; slower than the non-fused one on the H100, perf/results/conv-h100.md);
+** everything else is implicit GEMM (no workspace) before explicit im2col + GEMM, then Winograd
 ** non-fused and fused (F(4x4), else F(2x2) under FMA_MATH).
 */
 #include "internal.h"
@@ -85,10 +84,10 @@ const cldnn_solver cldnn_conv_bwd_filter_solvers[] = {
      cldnn_conv_gemm1x1_run},
     {"conv_bwd_filter_direct", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_direct_applicable,
      cldnn_conv_direct_workspace, NULL, 0, cldnn_conv_direct_run},
-    {"conv_bwd_filter_igemm_mma", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_igemm_mma_applicable,
-     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_bwd_filter_winograd_f4x4_gpu", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED,
      cldnn_conv_wino4_preferred, cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
+    {"conv_bwd_filter_igemm_mma", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_igemm_mma_applicable,
+     cldnn_conv_igemm_mma_workspace, cldnn_conv_igemm_mma_defaults, MMA_PARAMS, cldnn_conv_igemm_mma_run},
     {"conv_bwd_filter_igemm", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, cldnn_conv_igemm_applicable,
      cldnn_conv_igemm_workspace, cldnn_conv_igemm_defaults, GEMM_PARAMS, cldnn_conv_igemm_run},
     {"conv_bwd_filter_im2col_gemm", CLDNN_CONVOLUTION_BWD_FILTER_ALGO_0, cldnn_conv_im2col_applicable,

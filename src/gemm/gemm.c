@@ -226,7 +226,7 @@ cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, c
 ** record parses and is valid for the problem here, and the text form for the log. */
 typedef struct {
     const char* override_name;  /* the environment override that replaces the db */
-    int overridden;             /* it is set (and, for gemm_tiled, valid) */
+    int overridden;             /* it is set and valid for the problem */
     const char* default_origin; /* where the defaults come from, for the log */
     int (*parse_fit)(const char* v, const cldnn_gemm_problem* p, const cldnn_device_profile* dev, void* out);
     void (*format)(const void* params, char* buf, size_t size);
@@ -266,9 +266,8 @@ static cldnnStatus_t gemm_run(cldnnHandle_t h, const cldnn_gemm_problem* p, cons
         kind = (params_kind){"CLDNN_GEMM_PARAMS", cldnn_gemm_params_overridden(&h->prof), "table", tiled_parse_fit,
                              tiled_format};
     } else {
-        const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
-        kind = (params_kind){"CLDNN_GEMM_MMA_PARAMS", env != NULL && env[0] != '\0', "defaults", mma_parse_fit,
-                             mma_format};
+        kind = (params_kind){"CLDNN_GEMM_MMA_PARAMS", cldnn_gemm_mma_params_overridden(p, &h->prof, NULL), "defaults",
+                             mma_parse_fit, mma_format};
     }
     _Alignas(16) unsigned char q[64], t[64];
     if (s->params_size > sizeof q)

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cldnn_mma_tf32_available(const cldnn_device_profile* dev) {
+int cldnn_mma_available(const cldnn_device_profile* dev) {
     return dev->is_nvidia && !dev->is_cpu && dev->nv_cc_major >= 8 && cldnn_env_int("CLDNN_TENSOR_CORES", 1) != 0;
 }
 
@@ -108,8 +108,9 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
                                   cldnn_gemm_mma_params* out) {
     const int half = pr->dtype == CLDNN_DATA_HALF;
     /* HALF: the same bytes per k-tile as FLOAT (64 halves deep, four m16n8k16 steps) and 16-byte
-    ** copies of 8 halves. Not measured on a device yet: cldnn-tune gemm --math tensor -d half
-    ** writes what wins to the tuning db. */
+    ** copies of 8 halves. Not tuned: on the H100 they reach 252-256 TFLOP/s at 4096^3-8192^3
+    ** (perf/results/gemm-fp16-h100.md); cldnn-tune gemm --math tensor -d half writes what wins to
+    ** the tuning db. */
     cldnn_gemm_mma_params p = {128, 128, half ? 64 : 32, 64, 64, 3, half ? 8 : 4, 0};
     /* Large products: 256 x 128 blocks of 8 warps, one per compute unit (180 KiB of local memory),
     ** carry the least traffic per product and measured best on the H100 in every transpose
@@ -136,16 +137,26 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
         cldnn_gemm_mma_params small = {64, 64, 16, 32, 32, 3, half ? 8 : 4, 0};
         p = small;
     }
-    const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
     cldnn_gemm_mma_params q;
-    if (env && env[0]) {
-        if (cldnn_gemm_mma_params_parse(env, &q) &&
-            cldnn_gemm_mma_params_fit(&q, dev, pr->dtype, pr->trans_a, pr->trans_b))
-            p = q;
-        else
-            cldnn_log(CLDNN_LOG_ERROR, "CLDNN_GEMM_MMA_PARAMS=\"%s\" is not a valid parameter set here; ignored", env);
-    }
+    if (cldnn_gemm_mma_params_overridden(pr, dev, &q))
+        p = q;
     *out = p;
+}
+
+int cldnn_gemm_mma_params_overridden(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
+                                     cldnn_gemm_mma_params* out) {
+    const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
+    if (env == NULL || env[0] == '\0')
+        return 0;
+    cldnn_gemm_mma_params q;
+    if (!cldnn_gemm_mma_params_parse(env, &q) ||
+        !cldnn_gemm_mma_params_fit(&q, dev, pr->dtype, pr->trans_a, pr->trans_b)) {
+        cldnn_log(CLDNN_LOG_ERROR, "CLDNN_GEMM_MMA_PARAMS=\"%s\" is not a valid parameter set here; ignored", env);
+        return 0;
+    }
+    if (out)
+        *out = q;
+    return 1;
 }
 
 /* Which kernel p's data types take: 1 TF32 (FLOAT A, B and C), 2 FP16 (HALF A and B, C half or
@@ -176,7 +187,7 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     q.vw = wa < wb ? wa : wb;
     if (pr->dtype == CLDNN_DATA_FLOAT && q.vw < 4) /* FLOAT copies 16 or 4 bytes */
         q.vw = 1;
-    if (!cldnn_mma_tf32_available(&h->prof) || mma_kind(pr) == 0 ||
+    if (!cldnn_mma_available(&h->prof) || mma_kind(pr) == 0 ||
         !cldnn_gemm_mma_params_fit(params, &h->prof, pr->dtype, pr->trans_a, pr->trans_b) ||
         !cldnn_gemm_mma_params_fit(&q, &h->prof, pr->dtype, pr->trans_a, pr->trans_b)) {
         char ps[96];
@@ -204,12 +215,12 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
 
 int cldnn_gemm_mma_tf32_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 1 && cldnn_mma_tf32_available(dev);
+    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 1 && cldnn_mma_available(dev);
 }
 
 int cldnn_gemm_mma_f16_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 2 && cldnn_mma_tf32_available(dev);
+    return p->math == CLDNN_TENSOR_OP_MATH && mma_kind(p) == 2 && cldnn_mma_available(dev);
 }
 
 int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev) {

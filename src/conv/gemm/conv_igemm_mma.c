@@ -101,10 +101,9 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
     cldnn_gemm_problem g;
     conv_mma_gemm(p, &pl, &g);
     cldnn_gemm_mma_params_select(&g, dev, q);
-    /* A k-tile of 16 where 32 pads the channel run by more than a quarter (48 channels: 64 -> 48),
-    ** unless CLDNN_GEMM_MMA_PARAMS chose the set. */
-    const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
-    if ((env == NULL || env[0] == '\0') && q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
+    /* A k-tile of 16 where 32 pads the channel run by more than a quarter (40 channels: 64 -> 48;
+    ** 48 keeps 32), unless CLDNN_GEMM_MMA_PARAMS chose the set. */
+    if (!cldnn_gemm_mma_params_overridden(&g, dev, NULL) && q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
         cldnn_gemm_mma_params r = *q;
         r.bk = 16;
         if (cldnn_gemm_mma_params_fit(&r, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans))
@@ -141,7 +140,7 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
     /* The parameter check with the wider of the two copies (its chunk counts divide the tiles). */
     q.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
     const int nsplit = p->dir == CLDNN_CONV_BWD_FILTER && q.splitk > 1 ? q.splitk : 1;
-    if (p->dtype != CLDNN_DATA_FLOAT || !cldnn_mma_tf32_available(&h->prof) ||
+    if (p->dtype != CLDNN_DATA_FLOAT || !cldnn_mma_available(&h->prof) ||
         !cldnn_gemm_mma_params_fit(&q, &h->prof, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans) || pl.kr >= 0x7fffffffLL - 1024 ||
         nsplit > 64) {
         char ps[96];
