@@ -799,7 +799,7 @@ static const map_case k_tf32_cases[] = {
 
 Test(conv_mma, tensor_cores_tf32) {
     cldnnHandle_t h = fx_handle();
-    if (!cldnn_mma_tf32_available(&h->prof)) {
+    if (!cldnn_mma_available(&h->prof)) {
         cr_log_info("%s has no TF32 tensor cores: nothing to test here", h->prof.name);
         return;
     }

@@ -1019,7 +1019,7 @@ Test(finddb, gemm_mma_takes_its_parameters_from_the_tuning_db) {
     unsetenv("CLDNN_GEMM_MMA_PARAMS");
     start_logged(dir, sizeof dir, log, sizeof log, NULL);
     cldnnHandle_t h = fx_handle();
-    if (!cldnn_mma_tf32_available(&h->prof)) {
+    if (!cldnn_mma_available(&h->prof)) {
         cr_log_info("%s has no tensor cores: nothing to test here", h->prof.name);
         remove_dir(dir);
         return;

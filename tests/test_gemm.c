@@ -1137,8 +1137,8 @@ Test(gemm_math, tensor_core_selection) {
         p.vendor_id = devs[d].nvidia ? 0x10de : 0x1002;
         p.is_cpu = devs[d].cpu;
         p.type = devs[d].cpu ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU;
-        FX_ASSERT(cldnn_mma_tf32_available(&p) == devs[d].want, "device %zu (cc %d.%d, cpu %d, nvidia %d): available %d",
-                  d, devs[d].major, devs[d].minor, devs[d].cpu, devs[d].nvidia, cldnn_mma_tf32_available(&p));
+        FX_ASSERT(cldnn_mma_available(&p) == devs[d].want, "device %zu (cc %d.%d, cpu %d, nvidia %d): available %d",
+                  d, devs[d].major, devs[d].minor, devs[d].cpu, devs[d].nvidia, cldnn_mma_available(&p));
         /* (A and B, C): the TF32 solver takes FLOAT, the FP16 one HALF with C of either type;
         ** FLOAT A and B with a half C is no GEMM the library forms. */
         const struct {
@@ -1166,13 +1166,13 @@ Test(gemm_math, tensor_core_selection) {
     /* the environment switch turns it off */
     cldnn_device_profile h100 = wb_nv_profile(9, 0);
     setenv("CLDNN_TENSOR_CORES", "0", 1);
-    int off = cldnn_mma_tf32_available(&h100);
+    int off = cldnn_mma_available(&h100);
     if (saved)
         setenv("CLDNN_TENSOR_CORES", saved, 1);
     else
         unsetenv("CLDNN_TENSOR_CORES");
     FX_ASSERT(off == 0, "CLDNN_TENSOR_CORES=0 left the tensor cores on");
-    FX_ASSERT(cldnn_mma_tf32_available(&h100) == 1, "the tensor cores stay off after CLDNN_TENSOR_CORES is unset");
+    FX_ASSERT(cldnn_mma_available(&h100) == 1, "the tensor cores stay off after CLDNN_TENSOR_CORES is unset");
 }
 
 /* The tensor-core parameter sets: the defaults are valid on the devices that offer the solvers
@@ -1315,7 +1315,7 @@ Test(gemm_math, tensor_core_space) {
 ** FP32 tolerance (a TF32 product would not), in both layouts and every transpose. */
 Test(gemm_math, tensor_op_math_without_tensor_cores) {
     cldnnHandle_t h = fx_handle();
-    if (cldnn_mma_tf32_available(&h->prof)) {
+    if (cldnn_mma_available(&h->prof)) {
         cr_log_info("%s has TF32 tensor cores: the FP32 fallback is not what runs here", h->prof.name);
         return;
     }
@@ -1331,7 +1331,7 @@ Test(gemm_math, tensor_op_math_without_tensor_cores) {
 ** has nothing to run: see tensor_op_math_without_tensor_cores.) */
 Test(gemm_math, tensor_cores_tf32) {
     cldnnHandle_t h = fx_handle();
-    if (!cldnn_mma_tf32_available(&h->prof)) {
+    if (!cldnn_mma_available(&h->prof)) {
         cr_log_info("%s has no TF32 tensor cores: nothing to test here", h->prof.name);
         return;
     }
@@ -1357,7 +1357,7 @@ Test(gemm_math, tensor_cores_tf32) {
 ** aligns and truncates), plus C's rounding to half. On PoCL HALF runs gemm_half's kernels. */
 Test(gemm_math, tensor_cores_f16) {
     cldnnHandle_t h = fx_handle();
-    if (!cldnn_mma_tf32_available(&h->prof)) {
+    if (!cldnn_mma_available(&h->prof)) {
         cr_log_info("%s has no tensor cores: nothing to test here", h->prof.name);
         return;
     }
