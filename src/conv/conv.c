@@ -5,8 +5,9 @@
 ** workspace size, Get_v7 (the find-db's record, then the table order: runs nothing), Find (times
 ** every applicable algorithm on the caller's buffers, under the handle's find mode: db.c), the
 ** Prepare warm-ups (build a run's programs, enqueue nothing) and MaxCount. The tuning db's
-** implicit-GEMM parameters for a problem travel in the problem (has_tuned), so the workspace
-** query, the run and Find agree on them.
+** parameters for a problem (the implicit GEMM's, the tensor-core implicit GEMM's, the fused
+** Winograd's) travel in the problem (has_tuned, has_mtuned, has_wtuned), so the workspace query,
+** the run and Find agree on them.
 **
 ** Solvers live with their kernels' families: src/conv/gemm/ (implicit GEMM, explicit
 ** im2col + GEMM, 1x1 as a plain GEMM) and src/conv/direct/ (depthwise, bias). Each direction's
