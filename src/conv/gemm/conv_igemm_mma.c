@@ -21,10 +21,11 @@
 ** more than a quarter. The tuning db's record for the problem under the direction's solver name
 ** (conv_<dir>_igemm_mma: cldnn-tune conv -S igemm_mma --db, or a TUNE-mode Find, both searching
 ** cldnn_conv_igemm_mma_param_space) replaces the defaults in every find mode but HEURISTIC (conv.c
-** reads it into the problem), unless CLDNN_GEMM_MMA_PARAMS is set. Backward-filter splits its reduction over pixels as the portable implicit
-** GEMM does (cldnn_conv_igemm_splits for the block and k-tile sizes): the splits' partial sums go
-** to the workspace (exactly splits x K x C/G x R x S floats) and gemm_splitk_reduce adds them in a
-** fixed order. Forward and backward-data need no workspace.
+** reads it into the problem), unless CLDNN_GEMM_MMA_PARAMS is set. Backward-filter splits its
+** reduction over pixels as the portable implicit GEMM does (cldnn_conv_igemm_splits for the block
+** and k-tile sizes): the splits' partial sums go to the workspace (exactly splits x K x C/G x R x S
+** floats) and gemm_splitk_reduce adds them in a fixed order. Forward and backward-data need no
+** workspace.
 */
 #include "internal.h"
 
