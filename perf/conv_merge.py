@@ -18,7 +18,9 @@ Rows are joined by (set, dir, name) between lib (the library measured, default c
 (the baseline, default cudnn); a later line for the same (set, lib, dir, name) replaces an
 earlier one. ratio = base ms / lib ms, above 1 when the library is faster.
 
-Output: the header (date, devices, versions, the commands), a summary per shape set and over all
+Output: the title (the data type, FP32 or FP16 as cldnn-bench's `-d` in the lib's `# command:` line says,
+and the math type when it is `--math tensor`), the header (date, devices, versions, the commands;
+the baseline's `# setup:` line says its data and math type), a summary per shape set and over all
 sets (the geometric mean of the ratio per direction over (a) all layers, (b) 1x1 filters, (c)
 every filter that is not 3x3, 1x1 included, (d) depthwise layers: groups > 1 and c / groups == 1;
 each with its count of layers), the failures (FAIL or missing on either side, excluded from the
@@ -114,6 +116,15 @@ def parse_logs(paths):
     return results, headers, notes, order, warns
 
 
+def data_label(headers, lib):
+    """The title's data and math type, from lib's `# command:` lines (cldnn-bench's -d and --math):
+    'FP32', 'FP16', and ' under TENSOR_OP_MATH' when --math tensor."""
+    cmd = " ".join(headers.get(lib, {}).get("command", []))
+    half = re.search(r"(^|\s)-d\s+half(\s|$)", cmd) is not None
+    tensor = re.search(r"(^|\s)--math\s+tensor(\s|$)", cmd) is not None
+    return ("FP16" if half else "FP32") + (" under TENSOR_OP_MATH" if tensor else "")
+
+
 def geomean(vals):
     """Geometric mean of positive values, or None."""
     vals = [v for v in vals if v]
@@ -169,7 +180,7 @@ def main():
     out = []
     w = out.append
     dev = (headers.get(L, {}).get("device") or headers.get(B, {}).get("device") or ["?"])[0]
-    w(f"# cldnn convolution (FP32) vs {disp(B)}: {dev.split(';')[0]}")
+    w(f"# cldnn convolution ({data_label(headers, L)}) vs {disp(B)}: {dev.split(';')[0]}")
     w("")
     w(f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
     for lib in [L, B] + sorted(k for k in headers if k not in (L, B)):

@@ -19,9 +19,14 @@
 #   convnets every ResNet-50 / VGG-16 layer (perf/shapes/conv-nets.csv), all three directions, Find's
 #           best, verified, cldnn and cuDNN under TENSOR_OP_MATH ($OUT/conv-tf32-h100.md): the
 #           tensor-core implicit GEMM (kernels/conv/conv_igemm_mma.cl) beside the GEMM-based solvers
+#   f16conv  the same layers in FP16 ($OUT/conv-fp16-h100.md): cldnn-bench conv -d half --math tensor
+#           (HALF data, the FP16 tensor-core GEMM behind the 1x1 and im2col solvers), Find's best,
+#           verified, against cudnn_conv --half --math tensor (CUDNN_DATA_HALF tensors, FLOAT compute
+#           type, CUDNN_TENSOR_OP_MATH), through perf/run-conv-h100.sh
 #   device tool, carry [".carry/baselines"]:
-#     ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv] [convnets] [f16check] [f16tables]
-# .carry/baselines/cublas_gemm must have --fp16 for f16tables (perf/run-gemm-h100.sh prepare).
+#     ./perf/run-mma-h100.sh [check] [sweep] [tables] [conv] [convnets] [f16check] [f16tables] [f16conv]
+# .carry/baselines/cublas_gemm must have --fp16 for f16tables (perf/run-gemm-h100.sh prepare), and
+# .carry/baselines/cudnn_conv --half for f16conv (perf/run-conv-h100.sh prepare).
 # check, sweep and f16check write $OUT/mma-h100.txt. MS (30), MMA_SETS and SHAPES override.
 set -u
 cd "$(dirname "$0")/.."
@@ -43,6 +48,15 @@ log="$out/mma-h100.txt"
 : > "$log"
 fails=0
 run() { echo "+ $*" >> "$log"; "$@" >> "$log" 2>&1 || { fails=$((fails + 1)); echo "  (exit $?)" >> "$log"; }; }
+# conv_nets NAME BENCH_TYPE BASE_TYPE: every layer of perf/shapes/conv-nets.csv, three directions,
+# Find's best, verified, through perf/run-conv-h100.sh: cldnn-bench conv with BENCH_TYPE's flags
+# against cudnn_conv with BASE_TYPE's, into $OUT/conv-NAME-h100.md (its log conv-NAME-run.log).
+conv_nets() {
+  local cms=${MS:-10}
+  SHAPES=perf/shapes/conv-nets.csv OUTNAME=conv-$1-h100.md BUDGET=${BUDGET:-540} MS="$cms" \
+    BUILD_DIR="$build" OUT="$out" BENCH_FLAGS="-F 7 -a find -V 1 --ms $cms $2" BASE_FLAGS="-F 7 --ms $cms $3" \
+    ./perf/run-conv-h100.sh run > "$out/conv-$1-run.log" 2>&1 || fails=$((fails + 1))
+}
 whats=${*:-check sweep}
 for what in $whats; do
   case $what in
@@ -106,13 +120,8 @@ for what in $whats; do
           ./perf/run-conv-h100.sh run > "$out/conv-$m-run.log" 2>&1 || fails=$((fails + 1))
       done
       ;;
-    convnets)
-      cms=${MS:-10}
-      SHAPES=perf/shapes/conv-nets.csv OUTNAME=conv-tf32-h100.md BUDGET=${BUDGET:-540} MS="$cms" \
-        BUILD_DIR="$build" OUT="$out" BENCH_FLAGS="-F 7 -a find -V 1 --ms $cms --math tensor" \
-        BASE_FLAGS="-F 7 --ms $cms --math tensor" \
-        ./perf/run-conv-h100.sh run > "$out/conv-tf32-run.log" 2>&1 || fails=$((fails + 1))
-      ;;
+    convnets) conv_nets tf32 "--math tensor" "--math tensor" ;;
+    f16conv) conv_nets fp16 "-d half --math tensor" "--half --math tensor" ;;
   esac
 done
 echo "failures: $fails" >> "$log"

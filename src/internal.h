@@ -580,6 +580,8 @@ typedef struct {
     cldnn_gemm_params tuned;     /* a TUNE-mode Find) for this problem, before the per-problem rules */
     int has_wtuned[2];           /* wtuned[0 F(2x2), 1 F(4x4)]: the fused Winograd kernel's */
     cldnn_wino_params wtuned[2]; /* parameters of the tuning db for this problem */
+    int has_mtuned;              /* mtuned: the tensor-core implicit GEMM's parameters of the */
+    cldnn_gemm_mma_params mtuned; /* tuning db (or of a TUNE-mode Find) for this problem */
     char key[256];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-NCHW-KCRS-xcorr-f32-math0 */
 } cldnn_conv_problem;
 
@@ -637,6 +639,20 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
 int cldnn_conv_igemm_mma_splits(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q);
 size_t cldnn_conv_igemm_mma_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* 1 when the run takes parameter set q for p on dev: the set fits the device (local memory for the
+** plan's transposes, copies of the plan's width), the padded reduction fits the kernel's 32-bit
+** indices and backward-filter splits at most 64 ways. What the run, the tuning db's reader and the
+** tuners check. */
+int cldnn_conv_igemm_mma_params_fit(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q,
+                                    const cldnn_device_profile* dev);
+/* The tuners' candidates for p on dev: cldnn_gemm_mma_param_space's FLOAT sets for the plan's
+** transposes, each with copies of 4 floats (the run lowers them) and p's split count, those that
+** cldnn_conv_igemm_mma_params_fit keeps. At most max sets into out; returns the count kept. */
+size_t cldnn_conv_igemm_mma_param_space(const cldnn_conv_problem* p, const cldnn_device_profile* dev,
+                                        cldnn_gemm_mma_params* out, size_t max);
+/* The tensor-core implicit GEMM's solver name in direction dir's table (conv_fwd_igemm_mma, ...):
+** the name its tuning records go under. */
+const char* cldnn_conv_igemm_mma_solver_name(cldnn_conv_dir dir);
 /* Backward-filter's split-k count for tile parameters q (1 for the other directions): its
 ** partial sums take splits * K * C/G * R * S floats of workspace, at most 256 MiB. */
 int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params* q);

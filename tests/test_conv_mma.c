@@ -15,6 +15,12 @@
 **   conv_mma/defaults      the default parameters fit every ResNet-50 / VGG-16 layer, both
 **                          layouts, every direction, on cc 9.0, 8.0 and 8.6 profiles; backward-
 **                          filter's workspace is exactly its splits' partial sums.
+**   conv_mma/tuning_space  the tuners' candidates (cldnn_conv_igemm_mma_param_space) on every
+**                          ResNet-50 / VGG-16 layer, cc 9.0 / 8.0 / 8.6: non-empty, each accepted by
+**                          the run's check, from the GEMM's declared space, with the split count.
+**   conv_mma/tuning_record a tuning-db record of the solver round-trips (another process's file
+**                          record) on an H100 profile: workspace query and Get_v7 follow it, except
+**                          in HEURISTIC, for an invalid set, or under CLDNN_GEMM_MMA_PARAMS.
 **   conv_mma/maps_*        the kernel's own index maps (kernels/conv/conv_igemm_mma.h, compiled
 **                          here as C) on emulated local tiles: every work-item's copy stage for
 **                          every k-tile of every block, then the tiles' product in double and
@@ -233,8 +239,11 @@ Test(conv_mma, get_v7) {
     h->prof = saved;
 }
 
-Test(conv_mma, defaults) {
+/* Calls check(p, dev) for every problem the solver takes among the ResNet-50 / VGG-16 layers, both
+** layouts (nhwc), every direction, on cc 9.0, 8.0 and 8.6 profiles; returns their count. */
+static size_t each_net_problem(void (*check)(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int nhwc)) {
     const cldnn_device_profile devs[3] = {wb_nv_profile(9, 0), wb_nv_profile(8, 0), wb_nv_profile(8, 6)};
+    size_t count = 0;
     for (size_t i = 0; i < sizeof wb_net_layers / sizeof wb_net_layers[0]; ++i)
         for (int nhwc = 0; nhwc < 2; ++nhwc) {
             const int* l = wb_net_layers[i];
@@ -247,32 +256,163 @@ Test(conv_mma, defaults) {
                     problem(&d, (cldnn_conv_dir)dir, &devs[dv], &p);
                     if (!cldnn_conv_igemm_mma_applicable(&p, &devs[dv]))
                         continue;
-                    cldnn_gemm_mma_params q;
-                    cldnn_conv_igemm_mma_defaults(&p, &devs[dv], &q);
-                    cldnn_conv_mma_plan pl;
-                    cldnn_conv_igemm_mma_plan(&p, q.bk, &pl);
-                    q.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
-                    char ps[96];
-                    cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
-                    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, &devs[dv], CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans),
-                              "%s on %s: parameters %s do not fit", p.key, devs[dv].name, ps);
-                    FX_ASSERT(pl.avw == (nhwc ? 4 : 1), "%s: A copies of %d floats", p.key, pl.avw);
-                    size_t ws = cldnn_conv_igemm_mma_workspace(&p);
-                    if (dir == CLDNN_CONV_BWD_FILTER) {
-                        size_t want = q.splitk > 1 ? (size_t)q.splitk * (size_t)p.k * (size_t)p.cg * (size_t)p.r *
-                                                         (size_t)p.s * 4u
-                                                   : 0;
-                        FX_ASSERT(q.splitk >= 1 && q.splitk <= 64 && ws == want,
-                                  "%s on %s: %d splits, workspace %zu, want %zu", p.key, devs[dv].name, q.splitk, ws,
-                                  want);
-                        continue;
-                    }
-                    FX_ASSERT(ws == 0 && q.splitk == 1, "%s: workspace %zu, %d splits", p.key, ws, q.splitk);
-                    FX_ASSERT(pl.cpad % q.bk == 0 && pl.cpad >= pl.ch && (pl.cpad - pl.ch) * 2 <= pl.cpad,
-                              "%s: channel run %d padded to %d with k-tile %d", p.key, pl.ch, pl.cpad, q.bk);
+                    check(&p, &devs[dv], nhwc);
+                    count++;
                 }
             descs_free(&d);
         }
+    return count;
+}
+
+static void check_defaults(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int nhwc) {
+    cldnn_gemm_mma_params q;
+    cldnn_conv_igemm_mma_defaults(p, dev, &q);
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, q.bk, &pl);
+    q.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
+    char ps[96];
+    cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
+    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans),
+              "%s on %s: parameters %s do not fit", p->key, dev->name, ps);
+    FX_ASSERT(pl.avw == (nhwc ? 4 : 1), "%s: A copies of %d floats", p->key, pl.avw);
+    size_t ws = cldnn_conv_igemm_mma_workspace(p);
+    if (p->dir == CLDNN_CONV_BWD_FILTER) {
+        size_t want = q.splitk > 1 ? (size_t)q.splitk * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u
+                                   : 0;
+        FX_ASSERT(q.splitk >= 1 && q.splitk <= 64 && ws == want, "%s on %s: %d splits, workspace %zu, want %zu",
+                  p->key, dev->name, q.splitk, ws, want);
+        return;
+    }
+    FX_ASSERT(ws == 0 && q.splitk == 1, "%s: workspace %zu, %d splits", p->key, ws, q.splitk);
+    FX_ASSERT(pl.cpad % q.bk == 0 && pl.cpad >= pl.ch && (pl.cpad - pl.ch) * 2 <= pl.cpad,
+              "%s: channel run %d padded to %d with k-tile %d", p->key, pl.ch, pl.cpad, q.bk);
+}
+
+Test(conv_mma, defaults) {
+    size_t n = each_net_problem(check_defaults);
+    FX_ASSERT(n >= 3 * 3 * 2 * 20, "only %zu problems took the solver", n);
+}
+
+/* The tuners' space (cldnn-tune conv -S igemm_mma, TUNE mode): for every ResNet-50 / VGG-16 layer
+** the solver takes, both layouts, every direction, on cc 9.0, 8.0 and 8.6 profiles, at least one
+** candidate, each one the run accepts (cldnn_conv_igemm_mma_params_fit), a set of the GEMM's
+** declared space for the plan's transposes, with the problem's split count; the defaults pass the
+** same check. */
+static void check_space(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int nhwc) {
+    (void)nhwc;
+    static cldnn_gemm_mma_params space[1024], gspace[1024];
+    cldnn_gemm_mma_params def;
+    cldnn_conv_igemm_mma_defaults(p, dev, &def);
+    FX_ASSERT(cldnn_conv_igemm_mma_params_fit(p, &def, dev), "%s on %s: the defaults do not fit", p->key, dev->name);
+    size_t n = cldnn_conv_igemm_mma_param_space(p, dev, space, 1024);
+    FX_ASSERT(n >= 1 && n <= 1024, "%s on %s: %zu candidates", p->key, dev->name, n);
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, 32, &pl);
+    size_t ng = cldnn_gemm_mma_param_space(dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans, gspace, 1024);
+    FX_ASSERT(ng <= 1024 && n <= ng, "%s: %zu candidates of a GEMM space of %zu", p->key, n, ng);
+    for (size_t c = 0; c < n; ++c) {
+        char ps[96];
+        cldnn_gemm_mma_params_format(&space[c], ps, sizeof ps);
+        FX_ASSERT(cldnn_conv_igemm_mma_params_fit(p, &space[c], dev), "%s on %s: candidate %s does not fit", p->key,
+                  dev->name, ps);
+        FX_ASSERT(space[c].splitk == cldnn_conv_igemm_mma_splits(p, &space[c]) &&
+                      (p->dir == CLDNN_CONV_BWD_FILTER || space[c].splitk == 1),
+                  "%s: candidate %s splits %d ways", p->key, ps, space[c].splitk);
+        int in_gemm = 0;
+        for (size_t g = 0; g < ng && !in_gemm; ++g)
+            in_gemm = gspace[g].bm == space[c].bm && gspace[g].bn == space[c].bn && gspace[g].bk == space[c].bk &&
+                      gspace[g].wm == space[c].wm && gspace[g].wn == space[c].wn &&
+                      gspace[g].stages == space[c].stages;
+        FX_ASSERT(in_gemm, "%s: candidate %s is not in the GEMM's declared space", p->key, ps);
+    }
+}
+
+Test(conv_mma, tuning_space) {
+    size_t n = each_net_problem(check_space);
+    FX_ASSERT(n >= 3 * 3 * 2 * 20, "only %zu problems took the solver", n);
+}
+
+/* A tuning record of the tensor-core implicit GEMM (solver conv_bwd_filter_igemm_mma, the
+** problem's key) round-trips through the tuning db on the handle turned into an H100 (nothing
+** runs): backward-filter's workspace query and Get_v7 follow the record's split count, HEURISTIC
+** and a record that is not a valid set keep the defaults', and CLDNN_GEMM_MMA_PARAMS wins over the
+** record. */
+Test(conv_mma, tuning_record) {
+    unsetenv("CLDNN_GEMM_MMA_PARAMS");
+    cldnnHandle_t h = fx_handle();
+    const cldnn_device_profile nv = wb_nv_profile(9, 0);
+    memcpy(h->prof.name, nv.name, sizeof nv.name);
+    h->prof.is_nvidia = 1;
+    h->prof.is_cpu = 0;
+    h->prof.nv_cc_major = 9;
+    h->prof.nv_cc_minor = 0;
+    h->prof.compute_units = nv.compute_units;
+    char dir[64] = "/tmp/cldnn-convmma-XXXXXX";
+    FX_ASSERT(mkdtemp(dir) != NULL, "mkdtemp failed");
+    FX_OK(cldnnSetDatabasePath(h, dir));
+    const shape l = {8, 32, 32, 32, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+    descs d;
+    descs_make(&d, &l, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+    cldnn_conv_problem p;
+    problem(&d, CLDNN_CONV_BWD_FILTER, &h->prof, &p);
+    FX_ASSERT(cldnn_conv_igemm_mma_applicable(&p, &h->prof), "%s: the solver does not apply", p.key);
+    cldnn_gemm_mma_params def;
+    cldnn_conv_igemm_mma_defaults(&p, &h->prof, &def);
+    const size_t ws_def = cldnn_conv_partials_bytes(&p, def.splitk);
+    static cldnn_gemm_mma_params space[1024];
+    size_t n = cldnn_conv_igemm_mma_param_space(&p, &h->prof, space, 1024), pick = n;
+    for (size_t i = 0; i < n && pick == n; ++i)
+        if (cldnn_conv_partials_bytes(&p, space[i].splitk) != ws_def)
+            pick = i;
+    FX_ASSERT(pick < n, "%s: no candidate splits otherwise than the defaults (%d ways)", p.key, def.splitk);
+    const size_t ws_rec = cldnn_conv_partials_bytes(&p, space[pick].splitk);
+    char rec[96], def_s[96];
+    cldnn_gemm_mma_params_format(&space[pick], rec, sizeof rec);
+    cldnn_gemm_mma_params_format(&def, def_s, sizeof def_s);
+    const char* solver = cldnn_conv_igemm_mma_solver_name(CLDNN_CONV_BWD_FILTER);
+    FX_ASSERT(strcmp(solver, "conv_bwd_filter_igemm_mma") == 0, "solver name %s", solver);
+
+    const struct {
+        const char* record; /* NULL: none */
+        cldnnFindMode_t mode;
+        const char* env;
+        size_t want;
+    } cases[] = {{NULL, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def},
+                 {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_rec},
+                 {rec, CLDNN_FIND_MODE_BENCHMARK, NULL, ws_rec},
+                 {rec, CLDNN_FIND_MODE_HEURISTIC, NULL, ws_def},
+                 {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, def_s, ws_def},
+                 {"128x128x32-48x64-s3-v4-k0", CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        if (cases[c].record) {
+            cldnn_tunedb_put(h, p.key, solver, cases[c].record);
+            cldnn_db_reset(); /* read back from the file, as another process would */
+        }
+        if (cases[c].env)
+            setenv("CLDNN_GEMM_MMA_PARAMS", cases[c].env, 1);
+        FX_OK(cldnnSetFindMode(h, cases[c].mode));
+        size_t ws = 1;
+        FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
+                                                             &ws));
+        cldnnConvolutionBwdFilterAlgoPerf_t wp[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+        int nw = 0;
+        FX_OK(cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.c, d.w,
+                                                             CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &nw, wp));
+        size_t got_v7 = 0;
+        for (int i = 0; i < nw; ++i)
+            if (wp[i].algo == CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 && wp[i].mathType == CLDNN_TENSOR_OP_MATH)
+                got_v7 = wp[i].memory;
+        FX_ASSERT(ws == cases[c].want && got_v7 == cases[c].want,
+                  "case %zu (record %s, mode %d, env %s): workspace %zu, Get_v7 %zu, want %zu (defaults %s: %zu, "
+                  "record %s: %zu)",
+                  c, cases[c].record ? cases[c].record : "none", (int)cases[c].mode, cases[c].env ? cases[c].env : "-",
+                  ws, got_v7, cases[c].want, def_s, ws_def, rec, ws_rec);
+        unsetenv("CLDNN_GEMM_MMA_PARAMS");
+    }
+    descs_free(&d);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    FX_ASSERT(system(cmd) == 0, "could not remove %s", dir);
 }
 
 /* ------------------------------------------------------ the kernel's maps, emulated on the host */

@@ -1,10 +1,11 @@
 /*
 ** cudnn_conv.c: the cuDNN baseline of the convolution benchmark. For every row of one or more shape
 ** files (perf/baselines/conv_shapes.h) and every requested direction, it lets cuDNN pick its fastest
-** algorithm (cudnnFindConvolution*AlgorithmEx) and times that algorithm. FP32, no TF32.
+** algorithm (cudnnFindConvolution*AlgorithmEx) and times that algorithm. FP32, no TF32, unless
+** --math tensor (TF32) or --half (FP16 data) say otherwise.
 **
 **   cudnn_conv --shapes FILE[,FILE...] [--shapes FILE ...] [-F MASK] [--layout NCHW|NHWC] [--ms T]
-**              [--ws-mib M] [--warmup W] [--device D] [-v]
+**              [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half] [-v]
 **
 ** Build: target cudnn_conv of perf/CMakeLists.txt, defined when the CUDA toolkit and cuDNN 9 (cudnn.h,
 ** libcudnn) are found:
@@ -22,8 +23,11 @@
 ** descriptor: FMA kernels only, so no TF32 (NVIDIA_TF32_OVERRIDE set to anything but 0 is refused).
 ** --math tensor: CUDNN_TENSOR_OP_MATH instead (TF32 tensor cores allowed; the baseline of cldnn's
 ** TENSOR_OP_MATH), and the fastest algorithm of any math type is kept.
-** x, w and dy repeat a random block of GEMM_BLOCK floats in [-1, 1) (gemm_shapes.h), so the power
-** draw is that of real data.
+** --half: x, w and y (dx, dw, dy) in CUDNN_DATA_HALF with the convolution's compute type
+** CUDNN_DATA_FLOAT (FP16 storage, FP32 accumulation: cldnn's HALF convolution); with --math tensor
+** the FP16 tensor cores are allowed (the baseline of cldnn-bench conv -d half --math tensor).
+** x, w and dy repeat a random block of GEMM_BLOCK floats in [-1, 1) (gemm_shapes.h; rounded to half
+** under --half, as cldnn-bench -d half rounds its data), so the power draw is that of real data.
 **
 ** Algorithm: one workspace of --ws-mib MiB (1024; halved until cudaMalloc succeeds) serves every
 ** shape. cudnnFind*AlgorithmEx runs every algorithm on the shape's own buffers with that workspace and
@@ -33,7 +37,8 @@
 ** repetitions of (event, iterations calls, event) on the default stream; the result is the median of
 ** elapsed / iterations.
 **
-** Output (stdout): '#' header lines, the first naming the device and the cuDNN version; `# set: NAME`
+** Output (stdout): '#' header lines, the first naming the device and the cuDNN version, the
+** `# setup:` line the data type (FP32 or FP16), math type and layout; `# set: NAME`
 ** before each file's rows (NAME: the file name without .csv); one RESULT line per shape and direction
 ** (conv_result_print) with lib `cudnn` and the algorithm's name (the cuDNN enum's suffix in lower
 ** case, e.g. implicit_precomp_gemm, algo_1, as cldnn-bench names cldnn's). A failed measurement
@@ -94,10 +99,20 @@ static const char* math_name(cudnnMathType_t m) {
 /* The convolution descriptor's math type: CUDNN_FMA_MATH, or CUDNN_TENSOR_OP_MATH (--math tensor). */
 static cudnnMathType_t g_math = CUDNN_FMA_MATH;
 
+/* The tensors' and filter's data type: CUDNN_DATA_FLOAT, or CUDNN_DATA_HALF (--half); the
+** convolution's compute type stays CUDNN_DATA_FLOAT. */
+static cudnnDataType_t g_dtype = CUDNN_DATA_FLOAT;
+
+/* Bytes of one element of g_dtype. */
+static size_t elem_size(void) {
+    return g_dtype == CUDNN_DATA_HALF ? 2 : 4;
+}
+
 /* Prints a usage line and returns 2. */
 static int usage(void) {
     fprintf(stderr, "usage: cudnn_conv --shapes FILE[,FILE...] [--shapes FILE ...] [-F 1..7] [--layout NCHW|NHWC]\n"
-                    "                  [--ms T] [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [-v]\n");
+                    "                  [--ms T] [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half]\n"
+                    "                  [-v]\n");
     return 2;
 }
 
@@ -110,22 +125,24 @@ static void report_cudnn(const char* name, int dir, const char* what, cudnnStatu
             what, cudnnGetErrorString(st), *detail ? " (" : "", detail, *detail ? ")" : "");
 }
 
-/* A device buffer of n floats filled from blk (GEMM_BLOCK floats; NULL: left unset), or NULL after
-** printing why. The block is uploaded once, then doubled on the device. */
-static float* make_buffer(size_t n, const float* blk) {
-    float* d = NULL;
-    cudaError_t e = cudaMalloc((void**)&d, n * sizeof(float));
+/* A device buffer of n elements of g_dtype filled from blk (GEMM_BLOCK elements as stored: floats,
+** or half bits under --half; NULL: left unset), or NULL after printing why. The block is uploaded
+** once, then doubled on the device. */
+static void* make_buffer(size_t n, const void* blk) {
+    const size_t es = elem_size();
+    char* d = NULL;
+    cudaError_t e = cudaMalloc((void**)&d, n * es);
     if (e != cudaSuccess) {
-        fprintf(stderr, "cudnn_conv: cudaMalloc(%zu bytes): %s\n", n * sizeof(float), cudaGetErrorString(e));
+        fprintf(stderr, "cudnn_conv: cudaMalloc(%zu bytes): %s\n", n * es, cudaGetErrorString(e));
         cudaGetLastError();
         return NULL;
     }
     if (!blk) return d;
     size_t done = n < GEMM_BLOCK ? n : GEMM_BLOCK;
-    e = cudaMemcpy(d, blk, done * sizeof(float), cudaMemcpyHostToDevice);
+    e = cudaMemcpy(d, blk, done * es, cudaMemcpyHostToDevice);
     while (e == cudaSuccess && done < n) {
         size_t c = n - done < done ? n - done : done;
-        e = cudaMemcpy(d + done, d, c * sizeof(float), cudaMemcpyDeviceToDevice);
+        e = cudaMemcpy(d + done * es, d, c * es, cudaMemcpyDeviceToDevice);
         done += c;
     }
     if (e != cudaSuccess) {
@@ -142,8 +159,8 @@ typedef struct {
     cudnnTensorDescriptor_t xd, yd;
     cudnnFilterDescriptor_t wd;
     cudnnConvolutionDescriptor_t cd;
-    float *x, *w, *dy; /* inputs (random), those the requested directions read */
-    float *y, *dx, *dw; /* outputs, those the requested directions write */
+    void *x, *w, *dy; /* inputs (random), those the requested directions read; elements of g_dtype */
+    void *y, *dx, *dw; /* outputs, those the requested directions write */
     void* ws;           /* the shared workspace */
     size_t ws_size;
     int dir, algo;
@@ -279,9 +296,9 @@ fail:
 /* Sets c's descriptors to shape s in layout fmt (0 and the output dims in *p, *q) or returns the
 ** reason token after printing the detail. */
 static const char* set_descriptors(conv_call* c, const conv_shape* s, cudnnTensorFormat_t fmt, int* p, int* q) {
-    cudnnStatus_t st = cudnnSetTensor4dDescriptor(c->xd, fmt, CUDNN_DATA_FLOAT, s->n, s->c, s->h, s->w);
+    cudnnStatus_t st = cudnnSetTensor4dDescriptor(c->xd, fmt, g_dtype, s->n, s->c, s->h, s->w);
     if (st == CUDNN_STATUS_SUCCESS)
-        st = cudnnSetFilter4dDescriptor(c->wd, CUDNN_DATA_FLOAT, fmt, s->k, s->c / s->groups, s->r, s->s);
+        st = cudnnSetFilter4dDescriptor(c->wd, g_dtype, fmt, s->k, s->c / s->groups, s->r, s->s);
     if (st == CUDNN_STATUS_SUCCESS)
         st = cudnnSetConvolution2dDescriptor(c->cd, s->pad_h, s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w,
                                              CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT);
@@ -299,7 +316,7 @@ static const char* set_descriptors(conv_call* c, const conv_shape* s, cudnnTenso
                 ow, s->n, s->k, *p, *q);
         return "outdim";
     }
-    st = cudnnSetTensor4dDescriptor(c->yd, fmt, CUDNN_DATA_FLOAT, s->n, s->k, *p, *q);
+    st = cudnnSetTensor4dDescriptor(c->yd, fmt, g_dtype, s->n, s->k, *p, *q);
     if (st != CUDNN_STATUS_SUCCESS) {
         report_cudnn(s->name, -1, "output descriptor", st);
         return "setup";
@@ -308,7 +325,7 @@ static const char* set_descriptors(conv_call* c, const conv_shape* s, cudnnTenso
 }
 
 /* Measures every direction of mask on shape s. Returns the number of failed measurements. */
-static int run_shape(conv_call* c, const conv_shape* s, int mask, cudnnTensorFormat_t fmt, const float* const blk[3],
+static int run_shape(conv_call* c, const conv_shape* s, int mask, cudnnTensorFormat_t fmt, const void* const blk[3],
                      double target_ms, int warmup, int verbose, cudaEvent_t e0, cudaEvent_t e1) {
     int p = 0, q = 0, fails = 0;
     const char* why = set_descriptors(c, s, fmt, &p, &q);
@@ -337,7 +354,7 @@ out:
                 conv_result_print(stdout, "cudnn", k_dir_names[d], s, why, -1);
                 fails++;
             }
-    float** bufs[6] = {&c->x, &c->w, &c->dy, &c->y, &c->dx, &c->dw};
+    void** bufs[6] = {&c->x, &c->w, &c->dy, &c->y, &c->dx, &c->dw};
     for (int i = 0; i < 6; i++) {
         cudaFree(*bufs[i]);
         *bufs[i] = NULL;
@@ -386,7 +403,8 @@ int main(int argc, char** argv) {
             if (!strcmp(m, "tensor")) g_math = CUDNN_TENSOR_OP_MATH;
             else if (!strcmp(m, "fma")) g_math = CUDNN_FMA_MATH;
             else return usage();
-        } else if (!strcmp(a, "-v")) verbose = 1;
+        } else if (!strcmp(a, "--half")) g_dtype = CUDNN_DATA_HALF;
+        else if (!strcmp(a, "-v")) verbose = 1;
         else return usage();
     }
     if (!nfiles || mask < 1 || mask > 7 || !(target_ms > 0) || !(ws_mib >= 0) || ws_mib > 1048576 || warmup < 0)
@@ -439,22 +457,33 @@ int main(int argc, char** argv) {
     printf("# device: %s (%d SMs, cc %d.%d); cuDNN %zu.%zu.%zu (built with %d.%d.%d), CUDA runtime %d, driver API %d\n",
            prop.name, prop.multiProcessorCount, prop.major, prop.minor, v / 10000, v % 10000 / 100, v % 100,
            CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL, rt, drv);
-    printf("# setup: FP32, math %s, %s, cross-correlation, alpha 1, beta 0; "
+    const int half = g_dtype == CUDNN_DATA_HALF;
+    printf("# setup: %s, math %s, %s, cross-correlation, alpha 1, beta 0; "
            "algorithm: fastest of cudnnFind*AlgorithmEx with a %.0f MiB workspace\n",
-           g_math == CUDNN_TENSOR_OP_MATH ? "CUDNN_TENSOR_OP_MATH (TF32 tensor cores allowed)" : "CUDNN_FMA_MATH (no TF32)",
+           half ? "FP16 (x, w, y CUDNN_DATA_HALF, compute type CUDNN_DATA_FLOAT)" : "FP32",
+           g_math == CUDNN_TENSOR_OP_MATH ? (half ? "CUDNN_TENSOR_OP_MATH (FP16 tensor cores allowed)"
+                                                  : "CUDNN_TENSOR_OP_MATH (TF32 tensor cores allowed)")
+                                          : (half ? "CUDNN_FMA_MATH (no tensor cores)" : "CUDNN_FMA_MATH (no TF32)"),
            fmt == CUDNN_TENSOR_NHWC ? "NHWC (filter KRSC)" : "NCHW (filter KCRS)", (double)c.ws_size / 1048576.0);
     printf("# timing: CUDA events, %d warm-up, 5 repetitions of ~%g ms in all, median per call\n", warmup, target_ms);
     fflush(stdout);
 
     float* blk[3] = {malloc(GEMM_BLOCK * sizeof(float)), malloc(GEMM_BLOCK * sizeof(float)),
                      malloc(GEMM_BLOCK * sizeof(float))};
+    uint16_t* hblk[3] = {NULL, NULL, NULL}; /* the blocks as half bits (--half) */
+    for (int i = 0; i < 3 && half; i++) hblk[i] = malloc(GEMM_BLOCK * sizeof(uint16_t));
     cudaEvent_t e0, e1;
-    if (!blk[0] || !blk[1] || !blk[2] || cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
+    if (!blk[0] || !blk[1] || !blk[2] || (half && (!hblk[0] || !hblk[1] || !hblk[2])) ||
+        cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
         fprintf(stderr, "cudnn_conv: out of host memory or CUDA events\n");
         goto free_all;
     }
-    for (int i = 0; i < 3; i++) gemm_fill_block(blk[i], GEMM_BLOCK, 2000 + (uint64_t)i);
-    const float* cblk[3] = {blk[0], blk[1], blk[2]};
+    for (int i = 0; i < 3; i++) {
+        gemm_fill_block(blk[i], GEMM_BLOCK, 2000 + (uint64_t)i);
+        for (size_t e = 0; half && e < GEMM_BLOCK; e++) hblk[i][e] = gemm_float_to_half(blk[i][e]);
+    }
+    const void* cblk[3] = {half ? (const void*)hblk[0] : blk[0], half ? (const void*)hblk[1] : blk[1],
+                           half ? (const void*)hblk[2] : blk[2]};
     cudnnSetStream(c.h, 0);
     int fails = 0;
     for (int f = 0; f < nfiles; f++) {
@@ -469,7 +498,10 @@ int main(int argc, char** argv) {
     cudaEventDestroy(e1);
     rc = fails ? 1 : 0;
 free_all:
-    for (int i = 0; i < 3; i++) free(blk[i]);
+    for (int i = 0; i < 3; i++) {
+        free(blk[i]);
+        free(hblk[i]);
+    }
     cudaFree(c.ws);
     cudnnDestroyConvolutionDescriptor(c.cd);
     cudnnDestroyFilterDescriptor(c.wd);

@@ -4,7 +4,7 @@
 **
 **   cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1]
 **                   [-d float|half] [--math default|tensor] [--budget SECONDS] [--iters N] [--quiet] [--db]
-**   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [-S igemm|winograd] [--tile 2|4] [--db]
+**   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [-S igemm|winograd|igemm_mma] [--tile 2|4] [--db]
 **                   [--budget SECONDS] [--iters N] [--quiet]
 **   cldnn-tune db --shapes FILE [--prefix NAME] [--batch N] [-F MASK] [--budget SECONDS]
 **                 [--per-problem SECONDS] [--iters N] [--ws-max MiB] [--md FILE]
@@ -47,6 +47,18 @@
 ** (find modes other than HEURISTIC); problems with a record are skipped (resume). The
 ** non-fused Winograd has no parameters of its own: its batched product runs the GEMM family's
 ** parameters (cldnn-tune gemm).
+** conv -S igemm_mma: the tensor-core implicit GEMM (TF32 mma.sync; the solver the implicit-GEMM
+** algorithms run under TENSOR_OP_MATH on NVIDIA devices of compute capability 8.0 and up) of every
+** direction of MASK, its problems under TENSOR_OP_MATH, over cldnn_conv_igemm_mma_param_space (the
+** tensor-core GEMM's declared space, cldnn_gemm_mma_param_space: block and warp tiles, k step,
+** stages, kept where they fit the problem's operand layouts). The defaults run first, checked
+** against the double references within the FP32 tolerance plus TF32's input rounding (rtol
+** 2^-10 + 1e-5); candidates must match their output within 1e-5 * sqrt(reduction) of its range.
+**     best conv-<dir> <name> <layout> conv_<dir>_igemm_mma <params> <TFLOP/s> (default ...)
+** With --db the winner goes to the user tuning db under the problem's key and that solver name,
+** where the library's solver takes it in every find mode but HEURISTIC (resume as for winograd);
+** layers the solver does not take (no tensor cores, fewer than 8 channels) are skipped. A
+** TUNE-mode Find searches the same space for the problems it runs there.
 **
 ** gemm: the solver cldnnGemm picks for the data type (-d, default float) and math type (--math,
 ** default default): under --math tensor on a device with tensor cores, the tensor-core kernel
@@ -682,6 +694,77 @@ static int search_timed(search_state* st, size_t ci, const char* ps, double t) {
     return better;
 }
 
+/* Candidate ci (named ps), run by fn(h, ctx) on a NaN-poisoned output: compared with the
+** reference (search_accept with tol) and, when it matches, timed (search_timed). 1 when it is the
+** best so far; a failed run counts as failed. */
+static int search_candidate(cldnnHandle_t h, conv_tune_setup* t, search_state* st, size_t ci, const char* ps,
+                            run_fn fn, const void* ctx, double tol, int iters) {
+    clEnqueueFillBuffer(h->queue, t->out, &(cl_float){NAN}, sizeof(cl_float), 0, t->nout * 4, 0, NULL, NULL);
+    if (fn(h, ctx) != CLDNN_STATUS_SUCCESS) {
+        st->failed++;
+        cldnn_error_clear();
+        return 0;
+    }
+    clEnqueueReadBuffer(h->queue, t->out, CL_TRUE, 0, t->nout * 4, t->got, 0, NULL, NULL);
+    return search_accept(st, ci, ps, setup_diff(t), tol) && search_timed(st, ci, ps, time_calls(h, fn, ctx, iters));
+}
+
+/* The search over st->n candidates of elem bytes each at space, each named by fmt and run by
+** fn(h, ctx) once *slot points at it (search_candidate with tol), until budget seconds have passed.
+** Returns the index of the best when one beat the defaults (st->t_best), else -1. */
+static long search_run(cldnnHandle_t h, conv_tune_setup* t, search_state* st, const void* space, size_t elem,
+                       void (*fmt)(const void* q, char* buf, size_t size), run_fn fn, const void* ctx,
+                       const void** slot, double tol, int iters, double budget) {
+    long best = -1;
+    const double start = now_s();
+    for (size_t ci = 0; ci < st->n && now_s() - start <= budget; ++ci) {
+        const void* q = (const char*)space + ci * elem;
+        char ps[96];
+        fmt(q, ps, sizeof ps);
+        *slot = q;
+        if (search_candidate(h, t, st, ci, ps, fn, ctx, tol, iters))
+            best = (long)ci;
+    }
+    if (now_s() - start > budget)
+        fprintf(stderr, "  budget of %.0f s reached before the %zu candidates were tried\n", budget, st->n);
+    return best;
+}
+
+/* Before a search of solver (tuning-db name) on direction dir of shape s, set up in t: 1 when the
+** solver does not apply (applies 0) or, with db, the user tuning db has a record for the problem
+** (resume); either is printed and t closed. */
+static int search_skip(cldnnHandle_t h, conv_tune_setup* t, const conv_shape* s, int dir, int nhwc,
+                       const char* solver, int applies, int db) {
+    char rec[128];
+    if (!applies) {
+        fprintf(stderr, "  %s %s: %s does not apply, skipped\n", s->name, conv_dir_names[dir], solver);
+    } else if (db && db_user_record(h, t->c.p.key, solver, rec, sizeof rec)) {
+        printf("resumed conv-%s %s %s %s %s\n", conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", solver, rec);
+    } else {
+        return 0;
+    }
+    setup_close(t);
+    return 1;
+}
+
+/* After a search of solver on direction dir of shape s: its result line (best bs, defaults ds at
+** t_def seconds) and, with db, the winner recorded in the user tuning db under the problem's key
+** and the solver; closes t. */
+static void search_report(cldnnHandle_t h, conv_tune_setup* t, const conv_shape* s, int dir, int nhwc,
+                          const char* solver, const search_state* st, const char* bs, const char* ds, double t_def,
+                          int db) {
+    printf("best conv-%s %s %s %s %s %.2f TFLOP/s (default %s %.2f TFLOP/s, x%.2f) [%zu tried, %zu rejected, "
+           "%zu failed]\n",
+           conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", solver, bs, st->flops / st->t_best * 1e-12, ds,
+           st->flops / t_def * 1e-12, t_def / st->t_best, st->tried, st->rejected, st->failed);
+    if (db) {
+        cldnn_tunedb_put(h, t->c.p.key, solver, bs);
+        printf("    recorded %s %s -> %s\n", t->c.p.key, solver, bs);
+    }
+    fflush(stdout);
+    setup_close(t);
+}
+
 /* Tunes the implicit GEMM of direction dir of shape s; 0 on success. */
 static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, double budget, int iters, int quiet) {
     conv_tune_setup t;
@@ -762,14 +845,20 @@ static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, do
     return 0;
 }
 
+/* What a searched solver's run reads: the problem and buffers, the parameter set (a
+** cldnn_wino_params or a cldnn_gemm_mma_params) and the Winograd tile size. */
 typedef struct {
     const conv_run_ctx* c;
     int wm;
-    const cldnn_wino_params* q;
-} wino_time_ctx;
+    const void* q;
+} search_ctx;
+
+static void format_wino(const void* q, char* buf, size_t size) {
+    cldnn_wino_params_format((const cldnn_wino_params*)q, buf, size);
+}
 
 static cldnnStatus_t run_wino_ctx(cldnnHandle_t h, const void* ctx) {
-    const wino_time_ctx* w = (const wino_time_ctx*)ctx;
+    const search_ctx* w = (const search_ctx*)ctx;
     return cldnn_conv_wino_fused_run_params(h, &w->c->p, w->wm, w->q, &w->c->b);
 }
 
@@ -789,68 +878,96 @@ static int tune_conv_wino(cldnnHandle_t h, const conv_shape* s, int dir, int nhw
         return 1;
     conv_run_ctx* c = &t.c;
     const char* solver = cldnn_wino_fused_solver_name(wm);
-    if (!(wm == 4 ? cldnn_conv_winof4_applicable : cldnn_conv_winof2_applicable)(&c->p, &h->prof)) {
-        fprintf(stderr, "  %s %s: %s does not apply, skipped\n", s->name, conv_dir_names[dir], solver);
-        setup_close(&t);
+    if (search_skip(h, &t, s, dir, nhwc, solver,
+                    (wm == 4 ? cldnn_conv_winof4_applicable : cldnn_conv_winof2_applicable)(&c->p, &h->prof), db))
         return 0;
-    }
-    char rec[128];
-    if (db && db_user_record(h, c->p.key, solver, rec, sizeof rec)) {
-        printf("resumed conv-%s %s %s %s %s\n", conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", solver, rec);
-        setup_close(&t);
-        return 0;
-    }
     cldnn_wino_params def;
     (wm == 4 ? cldnn_conv_winof4_defaults : cldnn_conv_winof2_defaults)(&c->p, &h->prof, &def);
     char ds[64];
     cldnn_wino_params_format(&def, ds, sizeof ds);
     if (setup_reference(h, &t, s, dir, cldnn_conv_wino_fused_run_params(h, &c->p, wm, &def, &c->b), ds, 1e-4))
         return 1;
-    wino_time_ctx w = {c, wm, &def};
+    search_ctx w = {c, wm, &def};
     const double t_def = time_calls(h, run_wino_ctx, &w, iters), flops = conv_shape_flops(s);
     const double tol = 1e-5 * sqrt(9.0 * (dir == 0 ? s->c : s->k)) * setup_range(&t);
     static cldnn_wino_params space[4096];
     size_t nspace = cldnn_wino_param_space(wm, &h->prof, space, 4096);
     if (nspace > 4096)
         nspace = 4096;
-    cldnn_wino_params best = def;
-    const double start = now_s();
     search_state st = {nspace, 0, 0, 0, t_def, flops, quiet};
-    for (size_t ci = 0; ci < nspace && now_s() - start <= budget; ++ci) {
-        char ps[64];
-        cldnn_wino_params_format(&space[ci], ps, sizeof ps);
-        clEnqueueFillBuffer(h->queue, t.out, &(cl_float){NAN}, sizeof(cl_float), 0, t.nout * 4, 0, NULL, NULL);
-        if (cldnn_conv_wino_fused_run_params(h, &c->p, wm, &space[ci], &c->b) != CLDNN_STATUS_SUCCESS) {
-            st.failed++;
-            cldnn_error_clear();
-            continue;
-        }
-        clEnqueueReadBuffer(h->queue, t.out, CL_TRUE, 0, t.nout * 4, t.got, 0, NULL, NULL);
-        w.q = &space[ci];
-        if (search_accept(&st, ci, ps, setup_diff(&t), tol) &&
-            search_timed(&st, ci, ps, time_calls(h, run_wino_ctx, &w, iters)))
-            best = space[ci];
-    }
-    if (now_s() - start > budget)
-        fprintf(stderr, "  budget of %.0f s reached before the %zu candidates were tried\n", budget, nspace);
+    const long b = search_run(h, &t, &st, space, sizeof space[0], format_wino, run_wino_ctx, &w, &w.q, tol, iters,
+                              budget);
     char bs[64];
-    cldnn_wino_params_format(&best, bs, sizeof bs);
-    printf("best conv-%s %s %s %s %s %.2f TFLOP/s (default %s %.2f TFLOP/s, x%.2f) [%zu tried, %zu rejected, "
-           "%zu failed]\n",
-           conv_dir_names[dir], s->name, nhwc ? "NHWC" : "NCHW", solver, bs, flops / st.t_best * 1e-12, ds,
-           flops / t_def * 1e-12, t_def / st.t_best, st.tried, st.rejected, st.failed);
-    if (db) {
-        cldnn_tunedb_put(h, c->p.key, solver, bs);
-        printf("    recorded %s %s -> %s\n", c->p.key, solver, bs);
-    }
-    fflush(stdout);
-    setup_close(&t);
+    cldnn_wino_params_format(b < 0 ? &def : &space[b], bs, sizeof bs);
+    search_report(h, &t, s, dir, nhwc, solver, &st, bs, ds, t_def, db);
+    return 0;
+}
+
+static void format_mma(const void* q, char* buf, size_t size) {
+    cldnn_gemm_mma_params_format((const cldnn_gemm_mma_params*)q, buf, size);
+}
+
+static cldnnStatus_t run_mma_ctx(cldnnHandle_t h, const void* ctx) {
+    const search_ctx* m = (const search_ctx*)ctx;
+    return cldnn_conv_igemm_mma_run(h, &m->c->p, m->q, &m->c->b);
+}
+
+/* Tunes the tensor-core implicit GEMM (TF32, TENSOR_OP_MATH) of direction dir of shape s over
+** cldnn_conv_igemm_mma_param_space: the defaults first, checked against the double reference
+** within the FP32 tolerance plus the TF32 rounding of both inputs (rtol 2^-10 + 1e-5), then every
+** candidate against the defaults' output within 1e-5 * sqrt(reduction) of its range (the inputs
+** round to TF32 alike; only the order of the sums differs), blocks more than twice the product
+** skipped. With db the winner (the defaults when nothing beat them) is recorded in the user tuning
+** db under the problem's key and the direction's solver name (conv_<dir>_igemm_mma), where the
+** library's solver takes it; a problem with a user record is not searched again. A problem the
+** solver does not take (no TF32 tensor cores, a layer narrower than 8) is skipped. */
+static int tune_conv_mma(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, double budget, int iters, int quiet,
+                         int db) {
+    conv_tune_setup t;
+    if (setup_open(h, s, dir, nhwc, CLDNN_TENSOR_OP_MATH, dir == 2 ? (size_t)256 << 20 : 0, &t))
+        return 1;
+    conv_run_ctx* c = &t.c;
+    const char* solver = cldnn_conv_igemm_mma_solver_name((cldnn_conv_dir)dir);
+    if (search_skip(h, &t, s, dir, nhwc, solver, cldnn_conv_igemm_mma_applicable(&c->p, &h->prof), db))
+        return 0;
+    cldnn_gemm_mma_params def;
+    cldnn_conv_igemm_mma_defaults(&c->p, &h->prof, &def);
+    char ds[96];
+    cldnn_gemm_mma_params_format(&def, ds, sizeof ds);
+    if (setup_reference(h, &t, s, dir, cldnn_conv_igemm_mma_run(h, &c->p, &def, &c->b), ds, 2.0 / 2048.0 + 1e-5))
+        return 1;
+    search_ctx m = {c, 0, &def};
+    const double t_def = time_calls(h, run_mma_ctx, &m, iters);
+    int64_t gm, gn, gk;
+    cldnn_conv_gemm_dims(&c->p, &gm, &gn, &gk);
+    const double tol = 1e-5 * sqrt((double)gk) * setup_range(&t);
+    static cldnn_gemm_mma_params space[4096];
+    size_t nspace = cldnn_conv_igemm_mma_param_space(&c->p, &h->prof, space, 4096);
+    if (nspace > 4096)
+        nspace = 4096;
+    /* blocks more than twice the product (rounded up to a power of two) only compute padding */
+    long long mcap = 16, ncap = 16;
+    while (mcap < gm)
+        mcap *= 2;
+    while (ncap < gn)
+        ncap *= 2;
+    size_t kept = 0;
+    for (size_t i = 0; i < nspace; ++i)
+        if (space[i].bm <= 2 * mcap && space[i].bn <= 2 * ncap)
+            space[kept++] = space[i];
+    search_state st = {kept, 0, 0, 0, t_def, conv_shape_flops(s), quiet};
+    const long b = search_run(h, &t, &st, space, sizeof space[0], format_mma, run_mma_ctx, &m, &m.q, tol, iters,
+                              budget);
+    char bs[96];
+    cldnn_gemm_mma_params_format(b < 0 ? &def : &space[b], bs, sizeof bs);
+    search_report(h, &t, s, dir, nhwc, solver, &st, bs, ds, t_def, db);
     return 0;
 }
 
 static int main_conv(int argc, char** argv) {
     const char* path = NULL;
-    int mask = 7, nhwc = 0, iters = 50, quiet = 0, wino = 0, wm = 4, db = 0;
+    int mask = 7, nhwc = 0, iters = 50, quiet = 0, wm = 4, db = 0;
+    int which = 0; /* -S: 0 igemm, 1 winograd, 2 igemm_mma */
     double budget = 60.0;
     for (int i = 2; i < argc; ++i) {
         const char* a = argv[i];
@@ -879,7 +996,7 @@ static int main_conv(int argc, char** argv) {
         else if (strcmp(a, "--iters") == 0)
             iters = atoi(v);
         else if (strcmp(a, "-S") == 0 || strcmp(a, "--solver") == 0)
-            wino = strcmp(v, "winograd") == 0 ? 1 : strcmp(v, "igemm") == 0 ? 0 : -1;
+            which = strcmp(v, "winograd") == 0 ? 1 : strcmp(v, "igemm_mma") == 0 ? 2 : strcmp(v, "igemm") == 0 ? 0 : -1;
         else if (strcmp(a, "--tile") == 0)
             wm = atoi(v);
         else {
@@ -887,12 +1004,13 @@ static int main_conv(int argc, char** argv) {
             return 2;
         }
     }
-    if (path == NULL || mask < 1 || mask > 7 || wino < 0 || (wm != 2 && wm != 4) || (db && !wino)) {
-        fprintf(stderr, "usage: cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [-S igemm|winograd] "
+    if (path == NULL || mask < 1 || mask > 7 || which < 0 || (wm != 2 && wm != 4) || (db && which == 0)) {
+        fprintf(stderr, "usage: cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [-S igemm|winograd|igemm_mma] "
                         "[--tile 2|4] [--db] [--budget S] [--iters N] [--quiet]\n"
-                        "       (--tile and --db with -S winograd)\n");
+                        "       (--tile with -S winograd, --db with -S winograd or igemm_mma)\n");
         return 2;
     }
+    const int wino = which == 1;
     conv_shape* shapes = NULL;
     int ns = conv_shapes_read(path, &shapes);
     if (ns < 0)
@@ -906,17 +1024,24 @@ static int main_conv(int argc, char** argv) {
     }
     cldnn_gemm_params tmp[1];
     cldnn_wino_params wtmp[1];
+    cldnn_gemm_mma_params mtmp[1];
+    /* the tensor-core space depends on the problem's transposes: the sets valid for both, before the
+    ** per-problem check */
     printf("# cldnn-tune conv %s on %s (driver %s, %u compute units); space of %zu candidates; %s\n",
-           wino ? cldnn_wino_fused_solver_name(wm) : "igemm", h->prof.name, h->prof.driver,
+           wino ? cldnn_wino_fused_solver_name(wm) : which == 2 ? "igemm_mma" : "igemm", h->prof.name, h->prof.driver,
            (unsigned)h->prof.compute_units,
-           wino ? cldnn_wino_param_space(wm, &h->prof, wtmp, 0) : cldnn_gemm_param_space(&h->prof, tmp, 0), path);
+           wino        ? cldnn_wino_param_space(wm, &h->prof, wtmp, 0)
+           : which == 2 ? cldnn_gemm_mma_param_space(&h->prof, CLDNN_DATA_FLOAT, -1, -1, mtmp, 0)
+                        : cldnn_gemm_param_space(&h->prof, tmp, 0),
+           path);
     int status = 0;
     for (int i = 0; i < ns; ++i)
         for (int d = 0; d < 3; ++d)
             if (mask & (1 << d) && !(wino && d == 2)) {
                 fprintf(stderr, "shape %d/%d: %s %s\n", i + 1, ns, shapes[i].name, conv_dir_names[d]);
-                status |= wino ? tune_conv_wino(h, &shapes[i], d, nhwc, wm, budget, iters, quiet, db)
-                               : tune_conv(h, &shapes[i], d, nhwc, budget, iters, quiet);
+                status |= wino         ? tune_conv_wino(h, &shapes[i], d, nhwc, wm, budget, iters, quiet, db)
+                          : which == 2 ? tune_conv_mma(h, &shapes[i], d, nhwc, budget, iters, quiet, db)
+                                       : tune_conv(h, &shapes[i], d, nhwc, budget, iters, quiet);
             }
     cldnnDestroy(h);
     free(shapes);

@@ -5,8 +5,9 @@
 ** workspace size, Get_v7 (the find-db's record, then the table order: runs nothing), Find (times
 ** every applicable algorithm on the caller's buffers, under the handle's find mode: db.c), the
 ** Prepare warm-ups (build a run's programs, enqueue nothing) and MaxCount. The tuning db's
-** implicit-GEMM parameters for a problem travel in the problem (has_tuned), so the workspace
-** query, the run and Find agree on them.
+** parameters for a problem (the implicit GEMM's, the tensor-core implicit GEMM's, the fused
+** Winograd's) travel in the problem (has_tuned, has_mtuned, has_wtuned), so the workspace query,
+** the run and Find agree on them.
 **
 ** Solvers live with their kernels' families: src/conv/gemm/ (implicit GEMM, explicit
 ** im2col + GEMM, 1x1 as a plain GEMM) and src/conv/direct/ (depthwise, bias). Each direction's
@@ -630,23 +631,45 @@ static cldnnStatus_t conv_find(cldnnHandle_t h, cldnn_conv_problem* p, const cld
 
 /* ------------------------------------------------------------------ find-db, tuning, find modes */
 
-/* The implicit-GEMM solver of p's direction (the one tunable solver of the tables). */
-static const cldnn_solver* igemm_solver(const conv_family* fam) {
+/* The solver of fam's table that runs with run (NULL: none). */
+static const cldnn_solver* solver_running(const conv_family* fam,
+                                          cldnnStatus_t (*run)(cldnnHandle_t, const void*, const void*, const void*)) {
     for (size_t i = 0; i < fam->count; ++i)
-        if (fam->table[i].run == cldnn_conv_igemm_run)
+        if (fam->table[i].run == run)
             return &fam->table[i];
     return NULL;
 }
 
+/* The implicit-GEMM solver of p's direction (tunable, as the tensor-core one is). */
+static const cldnn_solver* igemm_solver(const conv_family* fam) {
+    return solver_running(fam, cldnn_conv_igemm_run);
+}
+
+/* Logs whether p takes the tuning db's record v of solver name (ok) or ignores it. */
+static void tuned_note(const cldnn_conv_problem* p, const char* name, const char* v, int ok) {
+    if (ok)
+        cldnn_log(CLDNN_LOG_DEBUG, "%s: %s parameters %s (tuning db)", p->key, name, v);
+    else
+        cldnn_log(CLDNN_LOG_INFO, "tune-db: the %s record \"%s\" for %s is not valid here: ignored", name, v, p->key);
+}
+
 /* Loads the tuning db's parameters for p (unless the find mode is HEURISTIC): the implicit GEMM's
-** into p->tuned, the fused Winograd kernel's of each tile size into p->wtuned; a record that does
-** not parse or is not valid on the device is ignored. */
+** into p->tuned, the tensor-core implicit GEMM's into p->mtuned, the fused Winograd kernel's of
+** each tile size into p->wtuned; a record that does not parse or is not valid on the device is
+** ignored. */
 static void tuned_lookup(cldnnHandle_t h, cldnn_conv_problem* p) {
     p->has_tuned = 0;
+    p->has_mtuned = 0;
     p->has_wtuned[0] = p->has_wtuned[1] = 0;
     conv_family fam = family(p->dir);
     const cldnn_solver* s = igemm_solver(&fam);
     char v[128];
+    const char* mname = cldnn_conv_igemm_mma_solver_name(p->dir);
+    if (cldnn_tunedb_get(h, p->key, mname, v, sizeof v)) {
+        p->has_mtuned =
+            cldnn_gemm_mma_params_parse(v, &p->mtuned) && cldnn_conv_igemm_mma_params_fit(p, &p->mtuned, p->dev);
+        tuned_note(p, mname, v, p->has_mtuned);
+    }
     if (s != NULL && cldnn_tunedb_get(h, p->key, s->name, v, sizeof v)) {
         cldnn_gemm_params q;
         if (cldnn_gemm_params_parse(v, &q) && cldnn_gemm_params_valid(&q, p->dev)) {
@@ -660,17 +683,11 @@ static void tuned_lookup(cldnnHandle_t h, cldnn_conv_problem* p) {
     for (int i = 0; i < 2; ++i) {
         const int wm = i ? 4 : 2;
         const char* name = cldnn_wino_fused_solver_name(wm);
-        cldnn_wino_params q;
         if (!cldnn_tunedb_get(h, p->key, name, v, sizeof v))
             continue;
-        if (cldnn_wino_params_parse(v, &q) && cldnn_wino_params_valid(&q, wm, p->dev)) {
-            p->wtuned[i] = q;
-            p->has_wtuned[i] = 1;
-            cldnn_log(CLDNN_LOG_DEBUG, "%s: %s parameters %s (tuning db)", p->key, name, v);
-        } else {
-            cldnn_log(CLDNN_LOG_INFO, "tune-db: the %s record \"%s\" for %s is not valid here: ignored", name, v,
-                      p->key);
-        }
+        p->has_wtuned[i] =
+            cldnn_wino_params_parse(v, &p->wtuned[i]) && cldnn_wino_params_valid(&p->wtuned[i], wm, p->dev);
+        tuned_note(p, name, v, p->has_wtuned[i]);
     }
 }
 
@@ -809,13 +826,60 @@ static cl_mem conv_out(const cldnn_conv_problem* p, const cldnn_conv_buffers* b)
     return p->dir == CLDNN_CONV_FWD ? b->y : p->dir == CLDNN_CONV_BWD_DATA ? b->x : b->w;
 }
 
-/* Best of 3 timed runs of the implicit GEMM with parameters q (ms), after one untimed run; -1 on failure. */
-static double time_igemm(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_gemm_params* q,
+/* A parameter set of the solver TUNE searches: the implicit GEMM's (cldnn_gemm_params) or the
+** tensor-core implicit GEMM's (cldnn_gemm_mma_params). */
+typedef union {
+    cldnn_gemm_params tiled;
+    cldnn_gemm_mma_params mma;
+} tune_params;
+
+/* One run of the searched solver (mma: the tensor-core one) with q. */
+static cldnnStatus_t tune_run(cldnnHandle_t h, const cldnn_conv_problem* p, int mma, const tune_params* q,
+                              const cldnn_conv_buffers* b) {
+    return mma ? cldnn_conv_igemm_mma_run(h, p, &q->mma, b) : cldnn_conv_igemm_run(h, p, &q->tiled, b);
+}
+
+static void tune_format(int mma, const tune_params* q, char* buf, size_t size) {
+    if (mma)
+        cldnn_gemm_mma_params_format(&q->mma, buf, size);
+    else
+        cldnn_gemm_params_format(&q->tiled, buf, size);
+}
+
+/* The searched solver's candidates for p, with p's split count (at most cap into space; returns the
+** count written): the tensor-core solver's cldnn_conv_igemm_mma_param_space, or the declared GEMM
+** space (cldnn_gemm_param_space) with the implicit GEMM's one-element loads of gathered operands. */
+static size_t tune_space(const cldnn_conv_problem* p, int mma, tune_params* space, size_t cap) {
+    size_t n = 0;
+    if (mma) {
+        cldnn_gemm_mma_params* m = (cldnn_gemm_mma_params*)malloc(cap * sizeof *m);
+        n = m ? cldnn_conv_igemm_mma_param_space(p, p->dev, m, cap) : 0;
+        for (size_t i = 0; i < n && i < cap; ++i)
+            space[i].mma = m[i];
+        free(m);
+    } else {
+        cldnn_gemm_params* t = (cldnn_gemm_params*)malloc(cap * sizeof *t);
+        n = t ? cldnn_gemm_param_space(p->dev, t, cap) : 0;
+        for (size_t i = 0; i < n && i < cap; ++i) {
+            t[i].vwa = 1;
+            if (p->dir == CLDNN_CONV_BWD_FILTER)
+                t[i].vwb = 1;
+            t[i].splitk = cldnn_conv_igemm_splits(p, &t[i]);
+            space[i].tiled = t[i];
+        }
+        free(t);
+    }
+    return n < cap ? n : cap;
+}
+
+/* Best of 3 timed runs of the searched solver with parameters q (ms), after one untimed run; -1 on
+** failure. */
+static double time_tuned(cldnnHandle_t h, const cldnn_conv_problem* p, int mma, const tune_params* q,
                          const cldnn_conv_buffers* b) {
     double best = -1.0;
     for (int rep = 0; rep < 4; ++rep) {
         double t0 = now_ms();
-        if (cldnn_conv_igemm_run(h, p, q, b) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
+        if (tune_run(h, p, mma, q, b) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
             return -1.0;
         double dt = now_ms() - t0;
         if (rep > 0 && (best < 0 || dt < best))
@@ -824,12 +888,15 @@ static double time_igemm(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
     return best;
 }
 
-/* TUNE mode: searches the implicit GEMM's declared space (cldnn_gemm_param_space) for p within
-** CLDNN_TUNE_BUDGET seconds (default 60), the current parameters first as the reference: a
+/* TUNE mode: searches the parameters of the solver p's implicit-GEMM algorithm runs, the implicit
+** GEMM over the declared GEMM space (cldnn_gemm_param_space) or, under TENSOR_OP_MATH on devices
+** with TF32 tensor cores, the tensor-core implicit GEMM over cldnn_conv_igemm_mma_param_space,
+** within CLDNN_TUNE_BUDGET seconds (default 60), the current parameters first as the reference: a
 ** candidate whose output differs from the reference's by more than 1e-5 * sqrt(reduction) of the
-** output's range is rejected. The fastest is recorded in the tuning db and set on p. When no
-** tunable solver applies, or its algorithm runs another solver (the tensor-core implicit GEMM
-** under TENSOR_OP_MATH), logs that Find benchmarks as in BENCHMARK mode. */
+** output's range is rejected (the tensor-core candidates round their inputs to TF32 alike, so they
+** differ only in the order of the sums), and so is one whose split partial sums do not fit the
+** workspace. The fastest is recorded in the tuning db under the solver's name and set on p. When
+** the algorithm runs neither, logs that Find benchmarks as in BENCHMARK mode. */
 static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     conv_family fam = family(p->dir);
     const cldnn_solver* s = igemm_solver(&fam);
@@ -839,12 +906,13 @@ static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cld
     }
     const cldnn_solver* runs = NULL; /* what the implicit-GEMM algorithm runs (the tensor-core solver first) */
     if (s == NULL || !s->applicable(p, p->dev) || solver_for(&fam, p, s->algo, &runs) != CLDNN_STATUS_SUCCESS ||
-        runs != s) {
+        (runs != s && runs->run != cldnn_conv_igemm_mma_run)) {
         cldnn_error_clear();
         cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: no solver with a tuning space runs %s; benchmarking as "
                   "BENCHMARK", p->key);
         return CLDNN_STATUS_SUCCESS;
     }
+    const int mma = runs->run == cldnn_conv_igemm_mma_run;
     cl_mem out = conv_out(p, b);
     size_t bytes = 0;
     cl_int err = clGetMemObjectInfo(out, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
@@ -853,20 +921,21 @@ static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cld
     size_t nf = bytes / 4, cap = 4096;
     float* ref = (float*)malloc(nf * 4);
     float* got = (float*)malloc(nf * 4);
-    cldnn_gemm_params* space = (cldnn_gemm_params*)malloc(cap * sizeof *space);
+    tune_params* space = (tune_params*)malloc(cap * sizeof *space);
     cldnnStatus_t st = CLDNN_STATUS_SUCCESS;
     if (ref == NULL || got == NULL || space == NULL) {
         st = CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "TUNE buffers of %zu bytes", bytes);
         goto out;
     }
-    cldnn_gemm_params def, best;
+    tune_params def, best;
     _Alignas(16) unsigned char pbuf[256];
-    solver_params(s, p, pbuf);
+    solver_params(runs, p, pbuf);
     memcpy(&def, pbuf, sizeof def);
-    double t_def = time_igemm(h, p, &def, b), t_best = t_def;
+    double t_def = time_tuned(h, p, mma, &def, b), t_best = t_def;
     if (t_def < 0) {
         cldnn_error_clear();
-        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: the current parameters fail on %s; not tuning", p->key);
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: the current parameters of %s fail on %s; not tuning", runs->name,
+                  p->key);
         goto out;
     }
     err = clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nf * 4, ref, 0, NULL, NULL);
@@ -886,24 +955,17 @@ static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cld
         mcap *= 2;
     while (ncap < gn)
         ncap *= 2;
-    size_t ns = cldnn_gemm_param_space(p->dev, space, cap);
-    if (ns > cap)
-        ns = cap;
+    const size_t ns = tune_space(p, mma, space, cap);
     const double budget = cldnn_env_int("CLDNN_TUNE_BUDGET", 60), start = now_ms();
     size_t tried = 0, rejected = 0;
     for (size_t c = 0; c < ns && now_ms() - start < budget * 1e3; ++c) {
-        cldnn_gemm_params q = space[c];
-        if (q.mwg > 2 * mcap || q.nwg > 2 * ncap)
-            continue;
-        q.vwa = 1;
-        if (p->dir == CLDNN_CONV_BWD_FILTER)
-            q.vwb = 1;
-        q.splitk = cldnn_conv_igemm_splits(p, &q);
-        if (p->dir == CLDNN_CONV_BWD_FILTER && q.splitk > 1 &&
-            (uint64_t)q.splitk * (uint64_t)p->k * (uint64_t)p->cg * (uint64_t)p->r * (uint64_t)p->s * 4u > b->ws_size)
+        const tune_params* q = &space[c];
+        const int bm = mma ? q->mma.bm : q->tiled.mwg, bn = mma ? q->mma.bn : q->tiled.nwg;
+        if (bm > 2 * mcap || bn > 2 * ncap ||
+            cldnn_conv_partials_bytes(p, mma ? q->mma.splitk : q->tiled.splitk) > b->ws_size)
             continue;
         tried++;
-        if (cldnn_conv_igemm_run(h, p, &q, b) != CLDNN_STATUS_SUCCESS ||
+        if (tune_run(h, p, mma, q, b) != CLDNN_STATUS_SUCCESS ||
             clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nf * 4, got, 0, NULL, NULL) != CL_SUCCESS) {
             cldnn_error_clear();
             rejected++;
@@ -914,7 +976,7 @@ static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cld
             double d = fabs((double)got[i] - (double)ref[i]);
             worst = d == d ? fmax(worst, d) : INFINITY;
         }
-        double t = worst <= tol ? time_igemm(h, p, &q, b) : -1.0;
+        double t = worst <= tol ? time_tuned(h, p, mma, q, b) : -1.0;
         if (t < 0) {
             cldnn_error_clear();
             rejected++;
@@ -922,17 +984,23 @@ static cldnnStatus_t conv_tune(cldnnHandle_t h, cldnn_conv_problem* p, const cld
         }
         if (t < t_best) {
             t_best = t;
-            best = q;
+            best = *q;
         }
     }
     char bs[96], ds[96];
-    cldnn_gemm_params_format(&best, bs, sizeof bs);
-    cldnn_gemm_params_format(&def, ds, sizeof ds);
-    cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s: %zu candidates in %.1f s (%zu rejected), best %s %.4g ms, "
-              "previous %s %.4g ms", p->key, tried, (now_ms() - start) * 1e-3, rejected, bs, t_best, ds, t_def);
-    cldnn_tunedb_put(h, p->key, s->name, bs);
-    p->tuned = best;
-    p->has_tuned = 1;
+    tune_format(mma, &best, bs, sizeof bs);
+    tune_format(mma, &def, ds, sizeof ds);
+    cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s %s: %zu candidates in %.1f s (%zu rejected), best %s %.4g ms, "
+              "previous %s %.4g ms", p->key, runs->name, tried, (now_ms() - start) * 1e-3, rejected, bs, t_best, ds,
+              t_def);
+    cldnn_tunedb_put(h, p->key, runs->name, bs);
+    if (mma) {
+        p->mtuned = best.mma;
+        p->has_mtuned = 1;
+    } else {
+        p->tuned = best.tiled;
+        p->has_tuned = 1;
+    }
 out:
     free(ref);
     free(got);

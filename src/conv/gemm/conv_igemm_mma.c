@@ -18,10 +18,14 @@
 ** offsets multiples of 4 floats), single floats otherwise. Parameters: the GEMM family's
 ** tensor-core defaults for the equivalent GEMM (cldnn_gemm_mma_params_select, so
 ** CLDNN_GEMM_MMA_PARAMS applies too), with a k-tile of 16 when 32 would pad the channel run by
-** more than a quarter. Backward-filter splits its reduction over pixels as the portable implicit
-** GEMM does (cldnn_conv_igemm_splits for the block and k-tile sizes): the splits' partial sums go
-** to the workspace (exactly splits x K x C/G x R x S floats) and gemm_splitk_reduce adds them in a
-** fixed order. Forward and backward-data need no workspace.
+** more than a quarter. The tuning db's record for the problem under the direction's solver name
+** (conv_<dir>_igemm_mma: cldnn-tune conv -S igemm_mma --db, or a TUNE-mode Find, both searching
+** cldnn_conv_igemm_mma_param_space) replaces the defaults in every find mode but HEURISTIC (conv.c
+** reads it into the problem), unless CLDNN_GEMM_MMA_PARAMS is set. Backward-filter splits its
+** reduction over pixels as the portable implicit GEMM does (cldnn_conv_igemm_splits for the block
+** and k-tile sizes): the splits' partial sums go to the workspace (exactly splits x K x C/G x R x S
+** floats) and gemm_splitk_reduce adds them in a fixed order. Forward and backward-data need no
+** workspace.
 */
 #include "internal.h"
 
@@ -100,10 +104,14 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
     cldnn_conv_igemm_mma_plan(p, 32, &pl);
     cldnn_gemm_problem g;
     conv_mma_gemm(p, &pl, &g);
-    cldnn_gemm_mma_params_select(&g, dev, q);
+    const int env_set = cldnn_gemm_mma_params_overridden(&g, dev, NULL);
+    if (p->has_mtuned && !env_set) /* the tuning db's record, checked on this device by conv.c */
+        *q = p->mtuned;
+    else
+        cldnn_gemm_mma_params_select(&g, dev, q);
     /* A k-tile of 16 where 32 pads the channel run by more than a quarter (40 channels: 64 -> 48;
-    ** 48 keeps 32), unless CLDNN_GEMM_MMA_PARAMS chose the set. */
-    if (!cldnn_gemm_mma_params_overridden(&g, dev, NULL) && q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
+    ** 48 keeps 32), unless CLDNN_GEMM_MMA_PARAMS or a tuning record chose the set. */
+    if (!env_set && !p->has_mtuned && q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
         cldnn_gemm_mma_params r = *q;
         r.bk = 16;
         if (cldnn_gemm_mma_params_fit(&r, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans))
@@ -131,23 +139,71 @@ size_t cldnn_conv_igemm_mma_workspace(const void* problem) {
     return cldnn_conv_partials_bytes(p, q.splitk);
 }
 
+int cldnn_conv_igemm_mma_params_fit(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q,
+                                    const cldnn_device_profile* dev) {
+    if (q->bk <= 0) /* the plan divides by it; the set's check refuses it below anyway */
+        return 0;
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, q->bk, &pl);
+    /* The set's check with the wider of the two copies (its chunk counts divide the tiles). */
+    cldnn_gemm_mma_params r = *q;
+    r.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
+    const int nsplit = p->dir == CLDNN_CONV_BWD_FILTER && q->splitk > 1 ? q->splitk : 1;
+    return cldnn_gemm_mma_params_fit(&r, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans) &&
+           pl.kr < 0x7fffffffLL - 1024 && nsplit <= 64;
+}
+
+size_t cldnn_conv_igemm_mma_param_space(const cldnn_conv_problem* p, const cldnn_device_profile* dev,
+                                        cldnn_gemm_mma_params* out, size_t max) {
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, 32, &pl); /* the transposes do not depend on the k-tile */
+    const size_t n = cldnn_gemm_mma_param_space(dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans, NULL, 0);
+    cldnn_gemm_mma_params* all = (cldnn_gemm_mma_params*)malloc((n ? n : 1) * sizeof *all);
+    if (all == NULL)
+        return 0;
+    cldnn_gemm_mma_param_space(dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans, all, n);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; ++i) {
+        cldnn_gemm_mma_params q = all[i];
+        q.vw = 4;
+        q.splitk = cldnn_conv_igemm_mma_splits(p, &q);
+        if (!cldnn_conv_igemm_mma_params_fit(p, &q, dev))
+            continue;
+        if (kept < max)
+            out[kept] = q;
+        ++kept;
+    }
+    free(all);
+    return kept;
+}
+
+const char* cldnn_conv_igemm_mma_solver_name(cldnn_conv_dir dir) {
+    const cldnn_solver* t = dir == CLDNN_CONV_FWD        ? cldnn_conv_fwd_solvers
+                            : dir == CLDNN_CONV_BWD_DATA ? cldnn_conv_bwd_data_solvers
+                                                         : cldnn_conv_bwd_filter_solvers;
+    const size_t n = dir == CLDNN_CONV_FWD        ? cldnn_conv_fwd_solver_count
+                     : dir == CLDNN_CONV_BWD_DATA ? cldnn_conv_bwd_data_solver_count
+                                                  : cldnn_conv_bwd_filter_solver_count;
+    for (size_t i = 0; i < n; ++i)
+        if (t[i].run == cldnn_conv_igemm_mma_run)
+            return t[i].name;
+    return "conv_igemm_mma"; /* every table has the solver; a name that matches no record otherwise */
+}
+
 cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
-    cldnn_gemm_mma_params q = *(const cldnn_gemm_mma_params*)params;
-    cldnn_conv_mma_plan pl;
-    cldnn_conv_igemm_mma_plan(p, q.bk, &pl);
-    /* The parameter check with the wider of the two copies (its chunk counts divide the tiles). */
-    q.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
-    const int nsplit = p->dir == CLDNN_CONV_BWD_FILTER && q.splitk > 1 ? q.splitk : 1;
+    const cldnn_gemm_mma_params q = *(const cldnn_gemm_mma_params*)params;
     if (p->dtype != CLDNN_DATA_FLOAT || !cldnn_mma_available(&h->prof) ||
-        !cldnn_gemm_mma_params_fit(&q, &h->prof, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans) || pl.kr >= 0x7fffffffLL - 1024 ||
-        nsplit > 64) {
+        !cldnn_conv_igemm_mma_params_fit(p, &q, &h->prof)) {
         char ps[96];
         cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "tensor-core implicit GEMM: %s with parameters %s does not run on %s",
                           p->key, ps, h->prof.name);
     }
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(p, q.bk, &pl);
+    const int nsplit = p->dir == CLDNN_CONV_BWD_FILTER && q.splitk > 1 ? q.splitk : 1;
     char opts[320];
     snprintf(opts, sizeof opts,
              "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DA_TRANS=%d -DB_TRANS=%d "
