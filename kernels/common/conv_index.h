@@ -1,6 +1,7 @@
 /*
  * conv_index.h: the convolution geometry every implicit-GEMM kernel reads (conv/conv_igemm.cl,
- * conv/conv_igemm_mma.cl) and the pixel decode of its GEMM row or reduction index.
+ * conv/conv_igemm_mma.cl) and the pixel decode of its GEMM row or reduction index; the tap decode
+ * is also conv/conv_direct.cl's (its im2col).
  *
  * Everything about the shape is a kernel argument (CONV_GEOMETRY_ARGS): input and output sizes,
  * filter size, channels per group (Cg input, Kg output), paddings, strides, dilations, flip
@@ -12,6 +13,12 @@
 #define CLDNN_CONV_INDEX_H
 
 #include "common/fastdiv.h"
+
+/* KORD: the filter's storage order, and so the order of a tap index (TAP_DECODE): 0 KCRS (c, r, s),
+ * 1 KRSC (r, s, c). Every kernel that includes this header takes it as a build option. */
+#ifndef KORD
+#define KORD 0
+#endif
 
 /* A row position that every bounds check fails: far below zero, yet no overflow when a
  * dilated tap offset is added or subtracted. */

@@ -24,13 +24,10 @@
  *            QMAX (conv_dw_fwd_rows: SV, DW) and DW_BWD_FILTER (conv_dw_bwd_filter)
  */
 #include "common/helpers.h"
-#include "common/fastdiv.h"
+#include "common/conv_index.h" /* KORD, TAP_DECODE (and fastdiv.h) */
 
 #ifndef CHLAST
 #define CHLAST 0
-#endif
-#ifndef KORD
-#define KORD 0
 #endif
 #ifndef WG
 #define WG 256
@@ -312,21 +309,6 @@ void conv_dw_bwd_filter(int K, int P, int Q, __global const STORAGE_T* X, ulong 
 }
 #endif
 
-/* Tap t (KORD order over Cg x R x S) -> (c, r, s); dv_tap divides by R*S (KORD 0) or Cg (1). */
-#define TAP_SPLIT(t, c, r, s)                                                                       \
-    do {                                                                                            \
-        int rs_;                                                                                    \
-        if (KORD == 0) {                                                                            \
-            c = fdiv((t), dv_tap);                                                                  \
-            rs_ = (t) - c * (int)dv_tap.x;                                                          \
-        } else {                                                                                    \
-            rs_ = fdiv((t), dv_tap);                                                                \
-            c = (t) - rs_ * (int)dv_tap.x;                                                          \
-        }                                                                                           \
-        r = fdiv(rs_, dv_s);                                                                        \
-        s = rs_ - r * S;                                                                            \
-    } while (0)
-
 /* col[l * cs_img + t * cs_t + pix * cs_p] = x(img0 + l, g * Cg + c, ih, iw) (0 outside) for the nb
  * images from img0, the taps t of group g and the output pixels pix = oh * Q + ow. Work-items walk
  * (l, pix, t) with CHLAST (cs_t == 1), else (l, t, pix). */
@@ -347,7 +329,7 @@ __kernel void conv_im2col(int total, __global const STORAGE_T* X, ulong x_off, i
     const int t = mid, pix = fast;
 #endif
     int c, r, s;
-    TAP_SPLIT(t, c, r, s);
+    TAP_DECODE(t, c, r, s);
     const int oh = fdiv(pix, dv_q), ow = pix - oh * Q;
     const int ih = oh * su - pad_h + (flip ? R - 1 - r : r) * dil_h;
     const int iw = ow * sv - pad_w + (flip ? S - 1 - s : s) * dil_w;

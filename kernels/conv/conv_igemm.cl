@@ -46,9 +46,6 @@
 #ifndef DIR
 #define DIR 0
 #endif
-#ifndef KORD
-#define KORD 0
-#endif
 #ifndef A_RUNIT
 #define A_RUNIT 1
 #endif

@@ -50,9 +50,6 @@
 #ifndef DIR
 #define DIR 0
 #endif
-#ifndef KORD
-#define KORD 0
-#endif
 #ifndef CONV_AVW
 #define CONV_AVW 1
 #endif
