@@ -665,7 +665,9 @@ static void tuned_lookup(cldnnHandle_t h, cldnn_conv_problem* p) {
     const cldnn_solver* s = igemm_solver(&fam);
     char v[128];
     const char* mname = cldnn_conv_igemm_mma_solver_name(p->dir);
-    if (cldnn_tunedb_get(h, p->key, mname, v, sizeof v)) {
+    /* Only the records a solver that applies here could use: a lookup is a formatted key and a
+    ** table search on every call. */
+    if (cldnn_conv_igemm_mma_applicable(p, p->dev) && cldnn_tunedb_get(h, p->key, mname, v, sizeof v)) {
         p->has_mtuned =
             cldnn_gemm_mma_params_parse(v, &p->mtuned) && cldnn_conv_igemm_mma_params_fit(p, &p->mtuned, p->dev);
         tuned_note(p, mname, v, p->has_mtuned);
@@ -683,7 +685,9 @@ static void tuned_lookup(cldnnHandle_t h, cldnn_conv_problem* p) {
     for (int i = 0; i < 2; ++i) {
         const int wm = i ? 4 : 2;
         const char* name = cldnn_wino_fused_solver_name(wm);
-        if (!cldnn_tunedb_get(h, p->key, name, v, sizeof v))
+        if (p->dir == CLDNN_CONV_BWD_FILTER ||
+            !(wm == 2 ? cldnn_conv_wino2_applicable(p, p->dev) : cldnn_conv_wino4_applicable(p, p->dev)) ||
+            !cldnn_tunedb_get(h, p->key, name, v, sizeof v))
             continue;
         p->has_wtuned[i] =
             cldnn_wino_params_parse(v, &p->wtuned[i]) && cldnn_wino_params_valid(&p->wtuned[i], wm, p->dev);
