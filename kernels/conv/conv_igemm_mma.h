@@ -38,6 +38,8 @@
  *   CONV_AVW   floats per chunk of A: 4 only with A_TRANS 1, channels a multiple of 4 and every
  *              stride and offset of the activations a multiple of 4 (16-byte aligned runs)   [1]
  *   CONV_BVW   floats per chunk of B: 4 only along the filter's unit stride, likewise          [1]
+ *   MMA_EPI_MFAST  gemm_mma.cl's store order: 1 along m (NCHW y / dx), 0 along n (channels-last,
+ *              dw)                                                                  [DIR != 2]
  * DIR 0/1 runs along m are single elements (CONV_AVW 1 with A_TRANS 0). Index arithmetic is
  * 32-bit: the host guarantees every tensor spans fewer than 2^31 elements. The options appear in
  * expressions, never in #if, so the host test can give them as variables.
@@ -55,6 +57,9 @@
 #endif
 #ifndef CONV_BVW
 #define CONV_BVW 1
+#endif
+#ifndef MMA_EPI_MFAST /* the staged store's order (gemm_mma.cl): along n for dw, else the host's */
+#define MMA_EPI_MFAST (DIR != 2)
 #endif
 #ifndef MMA_UNROLL
 #define MMA_UNROLL _Pragma("unroll")

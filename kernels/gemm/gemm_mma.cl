@@ -188,6 +188,19 @@
 #define PHYS_N(j, c) ((j) * 8 + (c))
 #endif
 
+/* The staged epilogue (end of the kernel): MMA_EPI_ROWS physical rows of a warp's tile at a time,
+ * MMA_WN columns of MMA_EPI_LD floats (odd: the n-fast reads are conflict-free), every warp its own
+ * part, in the pipeline's local memory. MMA_EPI_MFAST: 1 lanes along m (C column-major; NCHW
+ * pixels), 0 along n. */
+#ifndef MMA_EPI_MFAST
+#define MMA_EPI_MFAST 1
+#endif
+#define MMA_EPI_ROWS (16 * MMA_AG)
+#define MMA_EPI_LD (MMA_EPI_ROWS + 1)
+#define MMA_EPI_ELEMS ((MMA_NT / 32) * MMA_WN * MMA_EPI_LD * 4 / MMA_ES)
+#define MMA_SMEM_ELEMS                                                                                 \
+    (MMA_STAGES * STAGE_ELEMS > MMA_EPI_ELEMS ? MMA_STAGES * STAGE_ELEMS : MMA_EPI_ELEMS)
+
 #define MMA_STR2(x) #x
 #define MMA_STR(x) MMA_STR2(x)
 
@@ -355,7 +368,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
               __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
               __global float* W) {
 #endif
-    __local MMA_ET smem[MMA_STAGES * STAGE_ELEMS] __attribute__((aligned(16)));
+    __local MMA_ET smem[MMA_SMEM_ELEMS] __attribute__((aligned(16)));
     const int tid = (int)get_local_id(0);
     const int lane = tid & 31, warp = tid >> 5;
     const int wm0 = (warp % MMA_WARPS_M) * MMA_WM, wn0 = (warp / MMA_WARPS_M) * MMA_WN;
@@ -517,25 +530,43 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
 
     /* Accumulator (i, j, e) of this lane holds logical row g (+ 8 for e >= 2) of m-tile i and
      * logical column 2 t4 (+ 1 for odd e) of n-tile j; PHYS_M / PHYS_N give their places in the
-     * block (the fragment permutations above). */
+     * block (the fragment permutations above). Stored straight from the fragments, a warp's
+     * store would put one float in each of up to 32 lines (rows 2 AG apart); instead each warp
+     * stages MMA_AG m-tiles at a time (MMA_EPI_ROWS consecutive physical rows by its MMA_WN
+     * columns) in its own part of local memory and stores the slice with consecutive lanes on
+     * consecutive elements along C's unit stride (MMA_EPI_MFAST), whole 128-byte lines a store. */
 #ifndef MMA_STORE
     if (nsplit > 1)
         W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N;
 #endif
+    __local float* const ep = (__local float*)smem + warp * (MMA_WN * MMA_EPI_LD);
+    barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with the pipeline's tiles */
 #pragma unroll
-    for (int i = 0; i < MMA_TM; ++i)
+    for (int ig = 0; ig < MMA_TM / MMA_AG; ++ig) {
 #pragma unroll
-        for (int j = 0; j < MMA_TN; ++j)
+        for (int ii = 0; ii < MMA_AG; ++ii)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                const int m = m0 + wm0 + PHYS_M(i, g + (e >> 1) * 8);
-                const int n = n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1));
-                if (m >= M || n >= N)
-                    continue;
+            for (int j = 0; j < MMA_TN; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    const int i = ig * MMA_AG + ii;
+                    const int pr = PHYS_M(i, g + (e >> 1) * 8) - ig * MMA_EPI_ROWS;
+                    ep[PHYS_N(j, 2 * t4 + (e & 1)) * MMA_EPI_LD + pr] = acc[i][j][e];
+                }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int idx = lane; idx < MMA_EPI_ROWS * MMA_WN; idx += 32) {
+            const int pr = MMA_EPI_MFAST ? idx % MMA_EPI_ROWS : idx / MMA_WN;
+            const int pc = MMA_EPI_MFAST ? idx / MMA_EPI_ROWS : idx % MMA_WN;
+            const int m = m0 + wm0 + ig * MMA_EPI_ROWS + pr, n = n0 + wn0 + pc;
+            if (m >= M || n >= N)
+                continue;
+            const float sum = ep[pc * MMA_EPI_LD + pr];
 #ifdef MMA_STORE
-                MMA_STORE(acc[i][j][e], m, n);
+            MMA_STORE(sum, m, n);
 #else
-                GEMM_STORE_SUM(acc[i][j][e], m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
+            GEMM_STORE_SUM(sum, m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
 #endif
-            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE); /* the slice is stored before the next overwrites it */
+    }
 }

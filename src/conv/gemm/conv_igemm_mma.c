@@ -190,6 +190,16 @@ const char* cldnn_conv_igemm_mma_solver_name(cldnn_conv_dir dir) {
     return "conv_igemm_mma"; /* every table has the solver; a name that matches no record otherwise */
 }
 
+/* Whether the output's unit stride runs along the GEMM's m (the staged epilogue's store order,
+** gemm_mma.cl's MMA_EPI_MFAST): forward's y and backward-data's dx when their pixels are unit-stride
+** (NCHW); backward-filter's dw (K x C/G*R*S, m = k) never. */
+static int conv_mma_store_mfast(const cldnn_conv_problem* p) {
+    if (p->dir == CLDNN_CONV_BWD_FILTER)
+        return 0;
+    const int64_t* st = p->dir == CLDNN_CONV_FWD ? p->ys : p->xs;
+    return st[1] != 1;
+}
+
 cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
@@ -207,8 +217,9 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
     char opts[320];
     snprintf(opts, sizeof opts,
              "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DA_TRANS=%d -DB_TRANS=%d "
-             "-DDIR=%d -DKORD=%d -DCONV_AVW=%d -DCONV_BVW=%d",
-             q.bm, q.bn, q.bk, q.wm, q.wn, q.stages, pl.a_trans, pl.b_trans, (int)p->dir, p->kord, pl.avw, pl.bvw);
+             "-DDIR=%d -DKORD=%d -DCONV_AVW=%d -DCONV_BVW=%d -DMMA_EPI_MFAST=%d",
+             q.bm, q.bn, q.bk, q.wm, q.wn, q.stages, pl.a_trans, pl.b_trans, (int)p->dir, p->kord, pl.avw, pl.bvw,
+             conv_mma_store_mfast(p));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_igemm_mma.cl", opts, "conv_igemm_mma", &k));
     /* Split ranges are whole k-tiles; the partial sums sit at the workspace's start. */
