@@ -188,18 +188,30 @@
 #define PHYS_N(j, c) ((j) * 8 + (c))
 #endif
 
-/* The staged epilogue (end of the kernel): MMA_EPI_ROWS physical rows of a warp's tile at a time,
- * MMA_WN columns of MMA_EPI_LD floats (odd: the n-fast reads are conflict-free), every warp its own
- * part, in the pipeline's local memory. MMA_EPI_MFAST: 1 lanes along m (C column-major; NCHW
- * pixels), 0 along n. */
+/* The epilogue (end of the kernel). MMA_EPI_MFAST: C's unit stride runs along m (1: column-major
+ * C, NCHW pixels) or n (0). Where the fragment permutation scatters that dimension (m with an
+ * m-contiguous A tile, n with an n-contiguous B tile), MMA_EPI_STAGED: the accumulators go through
+ * local memory, MMA_EPI_ROWS physical rows of a warp's tile at a time, MMA_WN columns of
+ * MMA_EPI_LD floats (odd: the n-fast reads are conflict-free), every warp its own part of the
+ * pipeline's local memory; elsewhere they are stored straight (staged everywhere, the 1x1 and
+ * Winograd backward-filter products, long reductions into small outputs with k-contiguous A
+ * tiles, ran 0.8x as fast on the H100). */
 #ifndef MMA_EPI_MFAST
 #define MMA_EPI_MFAST 1
+#endif
+#ifndef MMA_EPI_STAGED
+#define MMA_EPI_STAGED (MMA_EPI_MFAST ? !A_TRANS : B_TRANS)
+#endif
+#ifdef MMA_STORE
+#define MMA_EPI_STORE(sum, m, n) MMA_STORE(sum, m, n)
+#else
+#define MMA_EPI_STORE(sum, m, n) GEMM_STORE_SUM(sum, m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF)
 #endif
 #define MMA_EPI_ROWS (16 * MMA_AG)
 #define MMA_EPI_LD (MMA_EPI_ROWS + 1)
 #define MMA_EPI_ELEMS ((MMA_NT / 32) * MMA_WN * MMA_EPI_LD * 4 / MMA_ES)
 #define MMA_SMEM_ELEMS                                                                                 \
-    (MMA_STAGES * STAGE_ELEMS > MMA_EPI_ELEMS ? MMA_STAGES * STAGE_ELEMS : MMA_EPI_ELEMS)
+    (MMA_EPI_STAGED && MMA_EPI_ELEMS > MMA_STAGES * STAGE_ELEMS ? MMA_EPI_ELEMS : MMA_STAGES * STAGE_ELEMS)
 
 #define MMA_STR2(x) #x
 #define MMA_STR(x) MMA_STR2(x)
@@ -530,15 +542,17 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
 
     /* Accumulator (i, j, e) of this lane holds logical row g (+ 8 for e >= 2) of m-tile i and
      * logical column 2 t4 (+ 1 for odd e) of n-tile j; PHYS_M / PHYS_N give their places in the
-     * block (the fragment permutations above). Stored straight from the fragments, a warp's
-     * store would put one float in each of up to 32 lines (rows 2 AG apart); instead each warp
-     * stages MMA_AG m-tiles at a time (MMA_EPI_ROWS consecutive physical rows by its MMA_WN
-     * columns) in its own part of local memory and stores the slice with consecutive lanes on
-     * consecutive elements along C's unit stride (MMA_EPI_MFAST), whole 128-byte lines a store. */
+     * block (the fragment permutations above). */
 #ifndef MMA_STORE
     if (nsplit > 1)
         W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N;
 #endif
+#if MMA_EPI_STAGED
+    /* Stored straight from the fragments, a warp's store would put one element in each of up to
+     * 32 lines (rows 2 AG or columns BG apart). Instead each warp stages MMA_AG m-tiles at a time
+     * (MMA_EPI_ROWS consecutive physical rows by its MMA_WN columns) in its own part of local
+     * memory and stores the slice with consecutive lanes on consecutive elements along C's unit
+     * stride (MMA_EPI_MFAST): whole 128-byte lines a store. */
     __local float* const ep = (__local float*)smem + warp * (MMA_WN * MMA_EPI_LD);
     barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with the pipeline's tiles */
 #pragma unroll
@@ -560,13 +574,24 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
             const int m = m0 + wm0 + ig * MMA_EPI_ROWS + pr, n = n0 + wn0 + pc;
             if (m >= M || n >= N)
                 continue;
-            const float sum = ep[pc * MMA_EPI_LD + pr];
-#ifdef MMA_STORE
-            MMA_STORE(sum, m, n);
-#else
-            GEMM_STORE_SUM(sum, m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
-#endif
+            MMA_EPI_STORE(ep[pc * MMA_EPI_LD + pr], m, n);
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* the slice is stored before the next overwrites it */
     }
+#else
+    /* The fragments' own rows (columns) are consecutive along C's unit stride: 8 lanes fill a
+     * 32-byte sector, stored straight. */
+#pragma unroll
+    for (int i = 0; i < MMA_TM; ++i)
+#pragma unroll
+        for (int j = 0; j < MMA_TN; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int m = m0 + wm0 + PHYS_M(i, g + (e >> 1) * 8);
+                const int n = n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1));
+                if (m >= M || n >= N)
+                    continue;
+                MMA_EPI_STORE(acc[i][j][e], m, n);
+            }
+#endif
 }
