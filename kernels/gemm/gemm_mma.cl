@@ -207,6 +207,13 @@
 #else
 #define MMA_EPI_STORE(sum, m, n) GEMM_STORE_SUM(sum, m, n, M, ldc, alpha, beta, nsplit, C, W, C_HALF)
 #endif
+/* C(m, n) = sum where (m, n) lies inside C. */
+#define MMA_EPI_PUT(sum, m, n)                                                                         \
+    do {                                                                                               \
+        const int pm_ = (m), pn_ = (n);                                                                \
+        if (pm_ < M && pn_ < N)                                                                        \
+            MMA_EPI_STORE(sum, pm_, pn_);                                                              \
+    } while (0)
 #define MMA_EPI_ROWS (16 * MMA_AG)
 #define MMA_EPI_LD (MMA_EPI_ROWS + 1)
 #define MMA_EPI_ELEMS ((MMA_NT / 32) * MMA_WN * MMA_EPI_LD * 4 / MMA_ES)
@@ -571,10 +578,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
         for (int idx = lane; idx < MMA_EPI_ROWS * MMA_WN; idx += 32) {
             const int pr = MMA_EPI_MFAST ? idx % MMA_EPI_ROWS : idx / MMA_WN;
             const int pc = MMA_EPI_MFAST ? idx / MMA_EPI_ROWS : idx % MMA_WN;
-            const int m = m0 + wm0 + ig * MMA_EPI_ROWS + pr, n = n0 + wn0 + pc;
-            if (m >= M || n >= N)
-                continue;
-            MMA_EPI_STORE(ep[pc * MMA_EPI_LD + pr], m, n);
+            MMA_EPI_PUT(ep[pc * MMA_EPI_LD + pr], m0 + wm0 + ig * MMA_EPI_ROWS + pr, n0 + wn0 + pc);
         }
         barrier(CLK_LOCAL_MEM_FENCE); /* the slice is stored before the next overwrites it */
     }
@@ -587,11 +591,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
         for (int j = 0; j < MMA_TN; ++j)
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
-                const int m = m0 + wm0 + PHYS_M(i, g + (e >> 1) * 8);
-                const int n = n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1));
-                if (m >= M || n >= N)
-                    continue;
-                MMA_EPI_STORE(acc[i][j][e], m, n);
+                MMA_EPI_PUT(acc[i][j][e], m0 + wm0 + PHYS_M(i, g + (e >> 1) * 8), n0 + wn0 + PHYS_N(j, 2 * t4 + (e & 1)));
             }
 #endif
 }
