@@ -119,7 +119,7 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
                                   cldnn_gemm_mma_params* out) {
     const int half = pr->dtype == CLDNN_DATA_HALF;
     /* HALF: the same bytes per k-tile as FLOAT (64 halves deep, four m16n8k16 steps) and 16-byte
-    ** copies of 8 halves. Not tuned: on the H100 they reach 252-256 TFLOP/s at 4096^3-8192^3
+    ** copies of 8 halves. Not tuned: on the H100 they reach 270-271 TFLOP/s at 4096^3-8192^3
     ** (perf/results/gemm-fp16-h100.md); cldnn-tune gemm --math tensor -d half writes what wins to
     ** the tuning db. */
     cldnn_gemm_mma_params p = {128, 128, half ? 64 : 32, 64, 64, 3, half ? 8 : 4, 0};
