@@ -355,10 +355,10 @@ Test(conv_mma, tuning_space) {
 }
 
 /* A tuning record of the tensor-core implicit GEMM (solver conv_bwd_filter_igemm_mma, the
-** problem's key) round-trips through the tuning db on the handle turned into an H100 (nothing
-** runs): backward-filter's workspace query and Get_v7 follow the record's split count, HEURISTIC
-** and a record that is not a valid set keep the defaults', and CLDNN_GEMM_MMA_PARAMS wins over the
-** record. */
+** problem's key; FLOAT and HALF problems) round-trips through the tuning db on the handle turned
+** into an H100 (nothing runs): backward-filter's workspace query and Get_v7 follow the record's
+** split count, HEURISTIC and a record that is not a valid set keep the defaults', and
+** CLDNN_GEMM_MMA_PARAMS wins over the record. */
 Test(conv_mma, tuning_record) {
     unsetenv("CLDNN_GEMM_MMA_PARAMS");
     cldnnHandle_t h = fx_handle();
@@ -372,66 +372,68 @@ Test(conv_mma, tuning_record) {
     char dir[64] = "/tmp/cldnn-convmma-XXXXXX";
     FX_ASSERT(mkdtemp(dir) != NULL, "mkdtemp failed");
     FX_OK(cldnnSetDatabasePath(h, dir));
-    const shape l = {8, 32, 32, 32, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1};
-    descs d;
-    descs_make(&d, &l, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
-    cldnn_conv_problem p;
-    problem(&d, CLDNN_CONV_BWD_FILTER, &h->prof, &p);
-    FX_ASSERT(cldnn_conv_igemm_mma_applicable(&p, &h->prof), "%s: the solver does not apply", p.key);
-    cldnn_gemm_mma_params def;
-    cldnn_conv_igemm_mma_defaults(&p, &h->prof, &def);
-    const size_t ws_def = cldnn_conv_partials_bytes(&p, def.splitk);
-    static cldnn_gemm_mma_params space[1024];
-    size_t n = cldnn_conv_igemm_mma_param_space(&p, &h->prof, space, 1024), pick = n;
-    for (size_t i = 0; i < n && pick == n; ++i)
-        if (cldnn_conv_partials_bytes(&p, space[i].splitk) != ws_def)
-            pick = i;
-    FX_ASSERT(pick < n, "%s: no candidate splits otherwise than the defaults (%d ways)", p.key, def.splitk);
-    const size_t ws_rec = cldnn_conv_partials_bytes(&p, space[pick].splitk);
-    char rec[96], def_s[96];
-    cldnn_gemm_mma_params_format(&space[pick], rec, sizeof rec);
-    cldnn_gemm_mma_params_format(&def, def_s, sizeof def_s);
-    const char* solver = cldnn_conv_igemm_mma_solver_name(CLDNN_CONV_BWD_FILTER);
-    FX_ASSERT(strcmp(solver, "conv_bwd_filter_igemm_mma") == 0, "solver name %s", solver);
+    for (int hf = 0; hf < 2; ++hf) { /* FLOAT, then HALF: records under each problem's own key */
+        const shape l = {8, 32, 32, 32, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+        descs d;
+        descs_make(&d, &l, hf ? CLDNN_DATA_HALF : CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+        cldnn_conv_problem p;
+        problem(&d, CLDNN_CONV_BWD_FILTER, &h->prof, &p);
+        FX_ASSERT(cldnn_conv_igemm_mma_applicable(&p, &h->prof), "%s: the solver does not apply", p.key);
+        cldnn_gemm_mma_params def;
+        cldnn_conv_igemm_mma_defaults(&p, &h->prof, &def);
+        const size_t ws_def = cldnn_conv_partials_bytes(&p, def.splitk);
+        static cldnn_gemm_mma_params space[1024];
+        size_t n = cldnn_conv_igemm_mma_param_space(&p, &h->prof, space, 1024), pick = n;
+        for (size_t i = 0; i < n && pick == n; ++i)
+            if (cldnn_conv_partials_bytes(&p, space[i].splitk) != ws_def)
+                pick = i;
+        FX_ASSERT(pick < n, "%s: no candidate splits otherwise than the defaults (%d ways)", p.key, def.splitk);
+        const size_t ws_rec = cldnn_conv_partials_bytes(&p, space[pick].splitk);
+        char rec[96], def_s[96];
+        cldnn_gemm_mma_params_format(&space[pick], rec, sizeof rec);
+        cldnn_gemm_mma_params_format(&def, def_s, sizeof def_s);
+        const char* solver = cldnn_conv_igemm_mma_solver_name(CLDNN_CONV_BWD_FILTER);
+        FX_ASSERT(strcmp(solver, "conv_bwd_filter_igemm_mma") == 0, "solver name %s", solver);
 
-    const struct {
-        const char* record; /* NULL: none */
-        cldnnFindMode_t mode;
-        const char* env;
-        size_t want;
-    } cases[] = {{NULL, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def},
-                 {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_rec},
-                 {rec, CLDNN_FIND_MODE_BENCHMARK, NULL, ws_rec},
-                 {rec, CLDNN_FIND_MODE_HEURISTIC, NULL, ws_def},
-                 {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, def_s, ws_def},
-                 {"128x128x32-48x64-s3-v4-k0", CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        if (cases[c].record) {
-            cldnn_tunedb_put(h, p.key, solver, cases[c].record);
-            cldnn_db_reset(); /* read back from the file, as another process would */
+        const struct {
+            const char* record; /* NULL: none */
+            cldnnFindMode_t mode;
+            const char* env;
+            size_t want;
+        } cases[] = {{NULL, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def},
+                     {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_rec},
+                     {rec, CLDNN_FIND_MODE_BENCHMARK, NULL, ws_rec},
+                     {rec, CLDNN_FIND_MODE_HEURISTIC, NULL, ws_def},
+                     {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, def_s, ws_def},
+                     {"128x128x32-48x64-s3-v4-k0", CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def}};
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            if (cases[c].record) {
+                cldnn_tunedb_put(h, p.key, solver, cases[c].record);
+                cldnn_db_reset(); /* read back from the file, as another process would */
+            }
+            if (cases[c].env)
+                setenv("CLDNN_GEMM_MMA_PARAMS", cases[c].env, 1);
+            FX_OK(cldnnSetFindMode(h, cases[c].mode));
+            size_t ws = 1;
+            FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w,
+                                                                 CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, &ws));
+            cldnnConvolutionBwdFilterAlgoPerf_t wp[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+            int nw = 0;
+            FX_OK(cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.c, d.w,
+                                                                 CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &nw, wp));
+            size_t got_v7 = 0;
+            for (int i = 0; i < nw; ++i)
+                if (wp[i].algo == CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 && wp[i].mathType == CLDNN_TENSOR_OP_MATH)
+                    got_v7 = wp[i].memory;
+            FX_ASSERT(ws == cases[c].want && got_v7 == cases[c].want,
+                      "%s case %zu (record %s, mode %d, env %s): workspace %zu, Get_v7 %zu, want %zu (defaults %s: "
+                      "%zu, record %s: %zu)",
+                      hf ? "HALF" : "FLOAT", c, cases[c].record ? cases[c].record : "none", (int)cases[c].mode,
+                      cases[c].env ? cases[c].env : "-", ws, got_v7, cases[c].want, def_s, ws_def, rec, ws_rec);
+            unsetenv("CLDNN_GEMM_MMA_PARAMS");
         }
-        if (cases[c].env)
-            setenv("CLDNN_GEMM_MMA_PARAMS", cases[c].env, 1);
-        FX_OK(cldnnSetFindMode(h, cases[c].mode));
-        size_t ws = 1;
-        FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
-                                                             &ws));
-        cldnnConvolutionBwdFilterAlgoPerf_t wp[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-        int nw = 0;
-        FX_OK(cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.c, d.w,
-                                                             CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &nw, wp));
-        size_t got_v7 = 0;
-        for (int i = 0; i < nw; ++i)
-            if (wp[i].algo == CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 && wp[i].mathType == CLDNN_TENSOR_OP_MATH)
-                got_v7 = wp[i].memory;
-        FX_ASSERT(ws == cases[c].want && got_v7 == cases[c].want,
-                  "case %zu (record %s, mode %d, env %s): workspace %zu, Get_v7 %zu, want %zu (defaults %s: %zu, "
-                  "record %s: %zu)",
-                  c, cases[c].record ? cases[c].record : "none", (int)cases[c].mode, cases[c].env ? cases[c].env : "-",
-                  ws, got_v7, cases[c].want, def_s, ws_def, rec, ws_rec);
-        unsetenv("CLDNN_GEMM_MMA_PARAMS");
+        descs_free(&d);
     }
-    descs_free(&d);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     FX_ASSERT(system(cmd) == 0, "could not remove %s", dir);
