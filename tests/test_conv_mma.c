@@ -518,7 +518,7 @@ static void emu_fail(const char* fmt, long long a, long long b) {
 /* gemm_mma.cl's mma_copy_vw: vw elements of e_es bytes, the first `bytes` read from src, the
 ** rest zero. Checked: a width the kernel copies (16 bytes, or one element: a 4-byte cp.async or a
 ** plain 2-byte copy), whole elements read, the destination inside a tile and the source inside a
-** tensor, both aligned to the copy's size. */
+** tensor (an element of one even when nothing is read), both aligned to the copy's size. */
 static void mma_copy_vw(float* dst, const float* src, int bytes, int vw) {
     float* tile = dst >= e_rec.a && dst < e_rec.a + e_rec.na ? e_rec.a : e_rec.b;
     unsigned char* hits = tile == e_rec.a ? e_rec.ha : e_rec.hb;
@@ -541,20 +541,19 @@ static void mma_copy_vw(float* dst, const float* src, int bytes, int vw) {
         return;
     }
     const int got = bytes / e_es; /* elements read */
-    if (got > 0) {
-        int which = -1;
-        for (int i = 0; i < 3; ++i)
-            if (src >= e_rec.buf[i] && src + got <= e_rec.buf[i] + e_rec.len[i])
-                which = i;
-        if (which < 0) {
-            emu_fail("a copy of %lld bytes reads outside every tensor (tile element %lld)", bytes, at);
-            return;
-        }
-        if ((src - e_rec.buf[which]) % vw) {
-            emu_fail("a 16-byte copy from element %lld of tensor %lld (not 16-byte aligned)",
-                     (long long)(src - e_rec.buf[which]), which);
-            return;
-        }
+    /* src must be readable even for 0 bytes: a single half is loaded unconditionally */
+    int which = -1;
+    for (int i = 0; i < 3; ++i)
+        if (src >= e_rec.buf[i] && src + (got > 0 ? got : 1) <= e_rec.buf[i] + e_rec.len[i])
+            which = i;
+    if (which < 0) {
+        emu_fail("a copy of %lld bytes reads outside every tensor (tile element %lld)", bytes, at);
+        return;
+    }
+    if (got > 0 && (src - e_rec.buf[which]) % vw) {
+        emu_fail("a 16-byte copy from element %lld of tensor %lld (not 16-byte aligned)",
+                 (long long)(src - e_rec.buf[which]), which);
+        return;
     }
     for (int j = 0; j < vw; ++j) {
         dst[j] = j < got ? src[j] : 0.0f;

@@ -192,13 +192,15 @@
 #define MMA_STR(x) MMA_STR2(x)
 
 /* One copy of vw elements (a compile-time constant at every call) from src into local memory at
- * dst, of which the first `bytes` are read and the rest zero-filled (bytes 0: src is not read): a
- * cp.async of 16, 8 or 4 bytes (the local address operand is the offset in the shared window,
- * which is what a __local pointer holds as an integer), or for a single half (below cp.async's 4
- * bytes) a plain load and store, which the barrier before the tile's use makes visible like a
- * landed cp.async. The sources of 16- and 8-byte copies are aligned to their size. gemm_mma's
- * copies are MMA_VW wide (mma_copy); the convolution's operand loaders (conv/conv_igemm_mma.h)
- * give each operand its own width. */
+ * dst, of which the first `bytes` are read and the rest zero-filled: a cp.async of 16, 8 or 4
+ * bytes (the local address operand is the offset in the shared window, which is what a __local
+ * pointer holds as an integer), or for a single half (below cp.async's 4 bytes) a plain load and
+ * store, which the barrier before the tile's use makes visible like a landed cp.async. src must
+ * be a readable element even when bytes is 0 (callers then pass the operand's first element): the
+ * single half is loaded unconditionally and then selected, so a work-item's copies are
+ * straight-line code whose loads can all be in flight at once. The sources of 16- and 8-byte
+ * copies are aligned to their size. gemm_mma's copies are MMA_VW wide (mma_copy); the
+ * convolution's operand loaders (conv/conv_igemm_mma.h) give each operand its own width. */
 inline void mma_copy_vw(__local MMA_ET* dst, __global const MMA_ET* src, int bytes, int vw) {
     if (vw * MMA_ES == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src),
@@ -210,8 +212,10 @@ inline void mma_copy_vw(__local MMA_ET* dst, __global const MMA_ET* src, int byt
     else if (vw * MMA_ES == 4)
         asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
                      : "memory");
-    else
-        *dst = bytes > 0 ? *src : (MMA_ET)0;
+    else {
+        const MMA_ET v = *src;
+        *dst = bytes > 0 ? v : (MMA_ET)0;
+    }
 }
 #define MMA_CP_BYTES (MMA_VW * MMA_ES)
 #if MMA_CP_BYTES != 16 && MMA_CP_BYTES != 8 && MMA_CP_BYTES != 4 && MMA_CP_BYTES != 2
