@@ -67,6 +67,16 @@
 #ifndef MMA_UNROLL
 #define MMA_UNROLL _Pragma("unroll")
 #endif
+/* Loops over a work-item's chunks of a stage: unrolled for halves, whose single-element copies are
+ * a plain load and store (a rolled loop would wait for each load before issuing the next); FLOAT's
+ * cp.async copies do not wait, and its loops stay rolled. */
+#ifndef CONV_CHUNK_UNROLL
+#if DATA_H
+#define CONV_CHUNK_UNROLL MMA_UNROLL
+#else
+#define CONV_CHUNK_UNROLL
+#endif
+#endif
 
 /* Chunk geometry of an R x MMA_BK tile copied in runs of VW along r (RUNIT) or k. */
 #define CONV_ROWCH_OF(R, VW, RUNIT) ((RUNIT) ? (R) / (VW) : MMA_BK / (VW))
@@ -183,14 +193,14 @@
         const int r_ = fdiv(rs_, dv_s), s_ = rs_ - r_ * S;                                          \
         const int rd_ = (flip ? R - 1 - r_ : r_) * dil_h, sd_ = (flip ? S - 1 - s_ : s_) * dil_w;   \
         if (CONV_A_SAME_ROW) {                                                                      \
-            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_)                                              \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_)                            \
                 CONV_A_CHUNK(as, i_, 0, c0_, rd_, sd_);                                             \
         } else {                                                                                    \
             MMA_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_)                                   \
                 CONV_A_CHUNK(as, i_, i_, c0_, rd_, sd_);                                            \
         }                                                                                           \
         __global const MMA_ET* const bt_ = Bp + (KORD ? rs_ * Cg : rs_);                            \
-        for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                                                \
+        CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                              \
             const int c_ = tid + i_ * MMA_NT;                                                       \
             const int br_ = CONV_CHUNK_R(MMA_BN, CONV_BVW, CONV_B_RUNIT, c_);                       \
             const int bk_ = CONV_CHUNK_K(MMA_BN, CONV_BVW, CONV_B_RUNIT, c_);                       \
@@ -209,12 +219,12 @@
         if (CONV_KSTEP_OK(MMA_BM, CONV_AVW, CONV_A_RUNIT)) {                                        \
             int kk_ = (k0) + CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, tid), img_, oh_, ow_;     \
             PIXEL_DECODE(kk_, img_, oh_, ow_);                                                      \
-            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                                            \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                          \
                 CONV_BWF_A_CHUNK(as, i_, kk_, img_, oh_, ow_);                                      \
                 PIXEL_STEP(kk_, img_, oh_, ow_, CONV_KSTEP(MMA_BM, CONV_AVW, CONV_A_RUNIT), P);     \
             }                                                                                       \
         } else {                                                                                    \
-            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                                            \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                          \
                 const int kk_ = (k0) + CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, tid + i_ * MMA_NT); \
                 int img_, oh_, ow_;                                                                 \
                 PIXEL_DECODE(kk_, img_, oh_, ow_);                                                  \
@@ -224,7 +234,7 @@
         if (CONV_B_SAME_ROW) { /* B runs along n: then the chunks' k step by CONV_KSTEP */          \
             int kk_ = (k0) + CONV_CHUNK_K(MMA_BN, CONV_BVW, CONV_B_RUNIT, tid), img_, oh_, ow_;     \
             PIXEL_DECODE(kk_, img_, oh_, ow_);                                                      \
-            for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                                            \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                          \
                 CONV_BWF_B_CHUNK(bs, i_, 0, kk_, img_, oh_, ow_);                                   \
                 PIXEL_STEP(kk_, img_, oh_, ow_, CONV_KSTEP(MMA_BN, CONV_BVW, CONV_B_RUNIT), P);     \
             }                                                                                       \
