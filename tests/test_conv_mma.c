@@ -298,6 +298,11 @@ static void check_defaults(const cldnn_conv_problem* p, const cldnn_device_profi
         return;
     }
     FX_ASSERT(ws == 0 && q.splitk == 1, "%s: workspace %zu, %d splits", p->key, ws, q.splitk);
+    /* no split: the blocks fill the compute units, or the tile is the smallest */
+    const uint64_t blocks = (uint64_t)((pl.m + q.bm - 1) / q.bm) * (uint64_t)((pl.n + q.bn - 1) / q.bn);
+    FX_ASSERT(blocks >= dev->compute_units || (q.bm == 64 && q.bn == 64 && q.wm == 32 && q.wn == 32),
+              "%s on %s: %llu blocks of %s for %u compute units", p->key, dev->name, (unsigned long long)blocks, ps,
+              (unsigned)dev->compute_units);
     FX_ASSERT(pl.cpad % q.bk == 0 && pl.cpad >= pl.ch && (pl.cpad - pl.ch) * 2 <= pl.cpad,
               "%s: channel run %d padded to %d with k-tile %d", p->key, pl.ch, pl.cpad, q.bk);
 }
