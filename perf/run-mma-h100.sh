@@ -20,7 +20,8 @@
 #           best, verified, cldnn and cuDNN under TENSOR_OP_MATH ($OUT/conv-tf32-h100.md): the
 #           tensor-core implicit GEMM (kernels/conv/conv_igemm_mma.cl) beside the GEMM-based solvers
 #   f16conv  the same layers in FP16 ($OUT/conv-fp16-h100.md): cldnn-bench conv -d half --math tensor
-#           (HALF data, the FP16 tensor-core GEMM behind the 1x1 and im2col solvers), Find's best,
+#           (HALF data: the tensor-core implicit GEMM on FP16 mma, and the FP16 tensor-core GEMM
+#           behind the 1x1 and im2col solvers), Find's best,
 #           verified, against cudnn_conv --half --math tensor (CUDNN_DATA_HALF tensors, FLOAT compute
 #           type, CUDNN_TENSOR_OP_MATH), through perf/run-conv-h100.sh
 #   device tool, carry [".carry/baselines"]:

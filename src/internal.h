@@ -622,13 +622,14 @@ cldnnStatus_t cldnn_conv_igemm_args(cl_kernel k, const cldnn_conv_problem* p, co
                                     int64_t N, int64_t KR, int tap_div, int ksplit, int nsplit, cl_mem part,
                                     cl_ulong part_off);
 /* The tensor-core implicit GEMM (conv/gemm/conv_igemm_mma.c, kernels/conv/conv_igemm_mma.cl):
-** every direction under TENSOR_OP_MATH on devices with TF32 tensor cores; parameters
-** cldnn_gemm_mma_params. */
+** every direction under TENSOR_OP_MATH on devices with tensor cores, FLOAT (TF32) and HALF (FP16)
+** data; parameters cldnn_gemm_mma_params. */
 typedef struct {
     int64_t m, n, kr; /* GEMM sizes; kr = R*S*cpad */
     int ch, cpad;     /* forward, backward-data: the reduction's channels (C/G, K/G) and their run
                       ** rounded up to bk; backward-filter: K/G twice */
-    int a_trans, b_trans, avw, bvw; /* the kernel's A_TRANS, B_TRANS, CONV_AVW, CONV_BVW */
+    int a_trans, b_trans, avw, bvw; /* the kernel's A_TRANS, B_TRANS, CONV_AVW, CONV_BVW (elements:
+                                    ** 16 bytes' worth, or 1) */
 } cldnn_conv_mma_plan;
 /* How p runs with a k-tile of bk (the build options and GEMM sizes of its kernel). */
 void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_mma_plan* pl);
@@ -645,9 +646,10 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
 ** tuners check. */
 int cldnn_conv_igemm_mma_params_fit(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q,
                                     const cldnn_device_profile* dev);
-/* The tuners' candidates for p on dev: cldnn_gemm_mma_param_space's FLOAT sets for the plan's
-** transposes, each with copies of 4 floats (the run lowers them) and p's split count, those that
-** cldnn_conv_igemm_mma_params_fit keeps. At most max sets into out; returns the count kept. */
+/* The tuners' candidates for p on dev: cldnn_gemm_mma_param_space's sets of p's data type for the
+** plan's transposes, each with 16-byte copies (4 floats, 8 halves: the run lowers them) and p's
+** split count, those that cldnn_conv_igemm_mma_params_fit keeps. At most max sets into out;
+** returns the count kept. */
 size_t cldnn_conv_igemm_mma_param_space(const cldnn_conv_problem* p, const cldnn_device_profile* dev,
                                         cldnn_gemm_mma_params* out, size_t max);
 /* The tensor-core implicit GEMM's solver name in direction dir's table (conv_fwd_igemm_mma, ...):

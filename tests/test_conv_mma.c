@@ -4,20 +4,22 @@
 **
 ** The kernel runs only on NVIDIA tensor cores, so most of it is checked here without them:
 **   conv_mma/selection     which device profiles (compute capability, vendor, CPU) and math types
-**                          are offered the solver, per direction; it is the first solver of its
-**                          algorithm in the tables where offered (no workspace but backward-
-**                          filter's split-k); narrow layers and HALF data keep the portable kernels.
+**                          are offered the solver, per direction, FLOAT and HALF data alike; it is
+**                          the first solver of its algorithm in the tables where offered (no
+**                          workspace but backward-filter's split-k); narrow layers keep the
+**                          portable kernels.
 **   conv_mma/get_v7        Get_v7 on the handle with its profile turned into an H100's: under
 **                          TENSOR_OP_MATH a 3x3 layer's first answer in each direction is the
 **                          implicit GEMM with mathType TENSOR_OP_MATH and the workspace the query
 **                          gives (none forward and backward-data); DEFAULT_MATH and FMA_MATH
 **                          answer no TENSOR_OP_MATH entry.
-**   conv_mma/defaults      the default parameters fit every ResNet-50 / VGG-16 layer, both
-**                          layouts, every direction, on cc 9.0, 8.0 and 8.6 profiles; backward-
-**                          filter's workspace is exactly its splits' partial sums.
+**   conv_mma/defaults      the default parameters fit every ResNet-50 / VGG-16 layer, FLOAT and
+**                          HALF, both layouts, every direction, on cc 9.0, 8.0 and 8.6 profiles;
+**                          backward-filter's workspace is exactly its splits' float partial sums.
 **   conv_mma/tuning_space  the tuners' candidates (cldnn_conv_igemm_mma_param_space) on every
-**                          ResNet-50 / VGG-16 layer, cc 9.0 / 8.0 / 8.6: non-empty, each accepted by
-**                          the run's check, from the GEMM's declared space, with the split count.
+**                          ResNet-50 / VGG-16 layer, FLOAT and HALF, cc 9.0 / 8.0 / 8.6: non-empty,
+**                          each accepted by the run's check, from the GEMM's declared space of the
+**                          data type (HALF: k-tiles 32 / 64, copies of 8), with the split count.
 **   conv_mma/tuning_record a tuning-db record of the solver round-trips (another process's file
 **                          record) on an H100 profile: workspace query and Get_v7 follow it, except
 **                          in HEURISTIC, for an invalid set, or under CLDNN_GEMM_MMA_PARAMS.
@@ -28,12 +30,17 @@
 **                          (16-byte copies 16-byte aligned at both ends), each tile element is
 **                          written exactly once per stage, and the output equals the double
 **                          reference (alpha/beta, offsets, padding, stride, dilation, groups,
-**                          CONVOLUTION mode, NCHW / NHWC, KCRS / KRSC, single-float and 16-byte
-**                          copies, several tile shapes, backward-filter with 1 and 3 splits). What this leaves to the GPU: the
-**                          fragments and the PTX, which the GEMM's TF32 test covers.
-**   conv_mma/tensor_cores_tf32  where the device has TF32 tensor cores (else an info line): the
-**                          public calls under TENSOR_OP_MATH against the double reference within
-**                          the FP32 tolerance plus the TF32 rounding of both inputs.
+**                          CONVOLUTION mode, NCHW / NHWC, KCRS / KRSC, single-element and 16-byte
+**                          copies, several tile shapes, backward-filter with 1 and 3 splits).
+**                          maps_half_* run them with HALF's element size (runs of 8 halves, single
+**                          halves, 16-byte row padding of 8 halves, k-tiles up to 64). What this
+**                          leaves to the GPU: the fragments and the PTX, which the GEMM's TF32 and
+**                          FP16 tests cover.
+**   conv_mma/tensor_cores_tf32, tensor_cores_f16  where the device has tensor cores (else an info
+**                          line): the public calls under TENSOR_OP_MATH, FLOAT and HALF data,
+**                          against the double reference within the FP32 tolerance plus the TF32
+**                          rounding of both inputs, or (HALF) with truncating FP32 sums plus the
+**                          output's rounding to half.
 */
 #include "fixture.h"
 #include "internal.h"
@@ -132,7 +139,7 @@ Test(conv_mma, selection) {
                     for (int dir = 0; dir < 3; ++dir) {
                         cldnn_conv_problem p;
                         problem(&d, (cldnn_conv_dir)dir, &dev, &p);
-                        int want = devs[i].want && maths[m] == CLDNN_TENSOR_OP_MATH && dt == 0 && wide[l][dir];
+                        int want = devs[i].want && maths[m] == CLDNN_TENSOR_OP_MATH && wide[l][dir];
                         int got = cldnn_conv_igemm_mma_applicable(&p, &dev);
                         FX_ASSERT(got == want, "%s on %s (cpu %d, nvidia %d): offered %d, want %d", p.key, dev.name,
                                   dev.is_cpu, dev.is_nvidia, got, want);
@@ -150,7 +157,7 @@ Test(conv_mma, selection) {
 }
 
 /* Get_v7 answers from the handle's profile: turned into an H100's (nothing runs), the answer for a
-** 3x3 stride-2 layer lists the tensor-core implicit GEMM first under TENSOR_OP_MATH (a stride-1 one
+** 3x3 stride-2 layer (FLOAT and HALF) lists the tensor-core implicit GEMM first under TENSOR_OP_MATH (a stride-1 one
 ** takes Winograd non-fused, whose products then run on tensor cores too), and never a tensor-op
 ** entry under DEFAULT_MATH or FMA_MATH. */
 Test(conv_mma, get_v7) {
@@ -187,9 +194,11 @@ Test(conv_mma, get_v7) {
         descs_free(&d);
     }
     const cldnnMathType_t maths[3] = {CLDNN_DEFAULT_MATH, CLDNN_TENSOR_OP_MATH, CLDNN_FMA_MATH};
-    for (int m = 0; m < 3; ++m) {
+    for (int m = 0; m < 6; ++m) { /* FLOAT, then HALF, in each math type */
+        const cldnnMathType_t math = maths[m % 3];
+        const char* dn = m < 3 ? "FLOAT" : "HALF";
         descs d;
-        descs_make(&d, &l, CLDNN_DATA_FLOAT, maths[m]);
+        descs_make(&d, &l, m < 3 ? CLDNN_DATA_FLOAT : CLDNN_DATA_HALF, math);
         cldnnConvolutionFwdAlgoPerf_t fp[CLDNN_CONVOLUTION_FWD_ALGO_COUNT];
         cldnnConvolutionBwdDataAlgoPerf_t bp[CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
         cldnnConvolutionBwdFilterAlgoPerf_t wp[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
@@ -200,14 +209,14 @@ Test(conv_mma, get_v7) {
                                                            CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &nb, bp));
         FX_OK(cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.c, d.w,
                                                              CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &nw, wp));
-        if (maths[m] == CLDNN_TENSOR_OP_MATH) {
+        if (math == CLDNN_TENSOR_OP_MATH) {
             FX_ASSERT(nf > 0 && fp[0].algo == CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM && fp[0].status == 0 &&
                           fp[0].mathType == CLDNN_TENSOR_OP_MATH && fp[0].memory == 0,
-                      "forward: first answer algo %d status %d math %d memory %zu", (int)fp[0].algo,
+                      "%s forward: first answer algo %d status %d math %d memory %zu", dn, (int)fp[0].algo,
                       (int)fp[0].status, (int)fp[0].mathType, fp[0].memory);
             FX_ASSERT(nb > 0 && bp[0].algo == CLDNN_CONVOLUTION_BWD_DATA_ALGO_1 && bp[0].status == 0 &&
                           bp[0].mathType == CLDNN_TENSOR_OP_MATH && bp[0].memory == 0,
-                      "backward-data: first answer algo %d status %d math %d memory %zu", (int)bp[0].algo,
+                      "%s backward-data: first answer algo %d status %d math %d memory %zu", dn, (int)bp[0].algo,
                       (int)bp[0].status, (int)bp[0].mathType, bp[0].memory);
             size_t ws = 1;
             FX_OK(cldnnGetConvolutionForwardWorkspaceSize(h, d.x, d.w, d.c, d.y,
@@ -221,27 +230,31 @@ Test(conv_mma, get_v7) {
                                                                  CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, &ws));
             FX_ASSERT(nw > 0 && wp[0].algo == CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 && wp[0].status == 0 &&
                           wp[0].mathType == CLDNN_TENSOR_OP_MATH && wp[0].memory == ws,
-                      "backward-filter: first answer algo %d status %d math %d memory %zu (workspace query %zu)",
-                      (int)wp[0].algo, (int)wp[0].status, (int)wp[0].mathType, wp[0].memory, ws);
+                      "%s backward-filter: first answer algo %d status %d math %d memory %zu (workspace query %zu)",
+                      dn, (int)wp[0].algo, (int)wp[0].status, (int)wp[0].mathType, wp[0].memory, ws);
         } else {
             for (int i = 0; i < nf; ++i)
-                FX_ASSERT(fp[i].mathType != CLDNN_TENSOR_OP_MATH, "math %d: forward algo %d answers TENSOR_OP_MATH",
-                          (int)maths[m], (int)fp[i].algo);
+                FX_ASSERT(fp[i].mathType != CLDNN_TENSOR_OP_MATH, "%s math %d: forward algo %d answers TENSOR_OP_MATH",
+                          dn, (int)math, (int)fp[i].algo);
             for (int i = 0; i < nb; ++i)
                 FX_ASSERT(bp[i].mathType != CLDNN_TENSOR_OP_MATH,
-                          "math %d: backward-data algo %d answers TENSOR_OP_MATH", (int)maths[m], (int)bp[i].algo);
+                          "%s math %d: backward-data algo %d answers TENSOR_OP_MATH", dn, (int)math,
+                          (int)bp[i].algo);
             for (int i = 0; i < nw; ++i)
                 FX_ASSERT(wp[i].mathType != CLDNN_TENSOR_OP_MATH,
-                          "math %d: backward-filter algo %d answers TENSOR_OP_MATH", (int)maths[m], (int)wp[i].algo);
+                          "%s math %d: backward-filter algo %d answers TENSOR_OP_MATH", dn, (int)math,
+                          (int)wp[i].algo);
         }
         descs_free(&d);
     }
     h->prof = saved;
 }
 
-/* Calls check(p, dev) for every problem the solver takes among the ResNet-50 / VGG-16 layers, both
-** layouts (nhwc), every direction, on cc 9.0, 8.0 and 8.6 profiles; returns their count. */
-static size_t each_net_problem(void (*check)(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int nhwc)) {
+/* Calls check(p, dev) for every problem of data type dt the solver takes among the ResNet-50 /
+** VGG-16 layers, both layouts (nhwc), every direction, on cc 9.0, 8.0 and 8.6 profiles; returns
+** their count. */
+static size_t each_net_problem(void (*check)(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int nhwc),
+                               cldnnDataType_t dt) {
     const cldnn_device_profile devs[3] = {wb_nv_profile(9, 0), wb_nv_profile(8, 0), wb_nv_profile(8, 6)};
     size_t count = 0;
     for (size_t i = 0; i < sizeof wb_net_layers / sizeof wb_net_layers[0]; ++i)
@@ -249,7 +262,7 @@ static size_t each_net_problem(void (*check)(const cldnn_conv_problem* p, const 
             const int* l = wb_net_layers[i];
             shape s = {l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[7], l[8], l[8], 1, 1, 1, 0, nhwc};
             descs d;
-            descs_make(&d, &s, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+            descs_make(&d, &s, dt, CLDNN_TENSOR_OP_MATH);
             for (int dv = 0; dv < 3; ++dv)
                 for (int dir = 0; dir < 3; ++dir) {
                     cldnn_conv_problem p;
@@ -272,9 +285,10 @@ static void check_defaults(const cldnn_conv_problem* p, const cldnn_device_profi
     q.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
     char ps[96];
     cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
-    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans),
+    FX_ASSERT(cldnn_gemm_mma_params_fit(&q, dev, p->dtype, pl.a_trans, pl.b_trans),
               "%s on %s: parameters %s do not fit", p->key, dev->name, ps);
-    FX_ASSERT(pl.avw == (nhwc ? 4 : 1), "%s: A copies of %d floats", p->key, pl.avw);
+    const int run16 = (int)(16 / cldnn_dtype_size(p->dtype)); /* elements of a 16-byte copy */
+    FX_ASSERT(pl.avw == (nhwc ? run16 : 1), "%s: A copies of %d elements", p->key, pl.avw);
     size_t ws = cldnn_conv_igemm_mma_workspace(p);
     if (p->dir == CLDNN_CONV_BWD_FILTER) {
         size_t want = q.splitk > 1 ? (size_t)q.splitk * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u
@@ -284,20 +298,28 @@ static void check_defaults(const cldnn_conv_problem* p, const cldnn_device_profi
         return;
     }
     FX_ASSERT(ws == 0 && q.splitk == 1, "%s: workspace %zu, %d splits", p->key, ws, q.splitk);
+    /* no split: the blocks fill the compute units, or the tile is the smallest */
+    const uint64_t blocks = (uint64_t)((pl.m + q.bm - 1) / q.bm) * (uint64_t)((pl.n + q.bn - 1) / q.bn);
+    FX_ASSERT(blocks >= dev->compute_units || (q.bm == 64 && q.bn == 64 && q.wm == 32 && q.wn == 32),
+              "%s on %s: %llu blocks of %s for %u compute units", p->key, dev->name, (unsigned long long)blocks, ps,
+              (unsigned)dev->compute_units);
     FX_ASSERT(pl.cpad % q.bk == 0 && pl.cpad >= pl.ch && (pl.cpad - pl.ch) * 2 <= pl.cpad,
               "%s: channel run %d padded to %d with k-tile %d", p->key, pl.ch, pl.cpad, q.bk);
 }
 
 Test(conv_mma, defaults) {
-    size_t n = each_net_problem(check_defaults);
-    FX_ASSERT(n >= 3 * 3 * 2 * 20, "only %zu problems took the solver", n);
+    for (int h = 0; h < 2; ++h) {
+        size_t n = each_net_problem(check_defaults, h ? CLDNN_DATA_HALF : CLDNN_DATA_FLOAT);
+        FX_ASSERT(n >= 3 * 3 * 2 * 20, "only %zu %s problems took the solver", n, h ? "HALF" : "FLOAT");
+    }
 }
 
 /* The tuners' space (cldnn-tune conv -S igemm_mma, TUNE mode): for every ResNet-50 / VGG-16 layer
-** the solver takes, both layouts, every direction, on cc 9.0, 8.0 and 8.6 profiles, at least one
-** candidate, each one the run accepts (cldnn_conv_igemm_mma_params_fit), a set of the GEMM's
-** declared space for the plan's transposes, with the problem's split count; the defaults pass the
-** same check. */
+** the solver takes, FLOAT and HALF, both layouts, every direction, on cc 9.0, 8.0 and 8.6
+** profiles, at least one candidate, each one the run accepts (cldnn_conv_igemm_mma_params_fit), a
+** set of the GEMM's declared space of the data type for the plan's transposes (HALF: k-tiles 32
+** and 64, copies of 8 halves; FLOAT: 16 and 32, copies of 4 floats), with the problem's split
+** count; the defaults pass the same check. */
 static void check_space(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int nhwc) {
     (void)nhwc;
     static cldnn_gemm_mma_params space[1024], gspace[1024];
@@ -308,7 +330,8 @@ static void check_space(const cldnn_conv_problem* p, const cldnn_device_profile*
     FX_ASSERT(n >= 1 && n <= 1024, "%s on %s: %zu candidates", p->key, dev->name, n);
     cldnn_conv_mma_plan pl;
     cldnn_conv_igemm_mma_plan(p, 32, &pl);
-    size_t ng = cldnn_gemm_mma_param_space(dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans, gspace, 1024);
+    size_t ng = cldnn_gemm_mma_param_space(dev, p->dtype, pl.a_trans, pl.b_trans, gspace, 1024);
+    const int half = p->dtype == CLDNN_DATA_HALF;
     FX_ASSERT(ng <= 1024 && n <= ng, "%s: %zu candidates of a GEMM space of %zu", p->key, n, ng);
     for (size_t c = 0; c < n; ++c) {
         char ps[96];
@@ -324,19 +347,23 @@ static void check_space(const cldnn_conv_problem* p, const cldnn_device_profile*
                       gspace[g].wm == space[c].wm && gspace[g].wn == space[c].wn &&
                       gspace[g].stages == space[c].stages;
         FX_ASSERT(in_gemm, "%s: candidate %s is not in the GEMM's declared space", p->key, ps);
+        FX_ASSERT(space[c].vw == (half ? 8 : 4) && (space[c].bk == (half ? 64 : 16) || space[c].bk == 32),
+                  "%s: candidate %s is not a %s set", p->key, ps, cldnn_dtype_name(p->dtype));
     }
 }
 
 Test(conv_mma, tuning_space) {
-    size_t n = each_net_problem(check_space);
-    FX_ASSERT(n >= 3 * 3 * 2 * 20, "only %zu problems took the solver", n);
+    for (int h = 0; h < 2; ++h) {
+        size_t n = each_net_problem(check_space, h ? CLDNN_DATA_HALF : CLDNN_DATA_FLOAT);
+        FX_ASSERT(n >= 3 * 3 * 2 * 20, "only %zu %s problems took the solver", n, h ? "HALF" : "FLOAT");
+    }
 }
 
 /* A tuning record of the tensor-core implicit GEMM (solver conv_bwd_filter_igemm_mma, the
-** problem's key) round-trips through the tuning db on the handle turned into an H100 (nothing
-** runs): backward-filter's workspace query and Get_v7 follow the record's split count, HEURISTIC
-** and a record that is not a valid set keep the defaults', and CLDNN_GEMM_MMA_PARAMS wins over the
-** record. */
+** problem's key; FLOAT and HALF problems) round-trips through the tuning db on the handle turned
+** into an H100 (nothing runs): backward-filter's workspace query and Get_v7 follow the record's
+** split count, HEURISTIC and a record that is not a valid set keep the defaults', and
+** CLDNN_GEMM_MMA_PARAMS wins over the record. */
 Test(conv_mma, tuning_record) {
     unsetenv("CLDNN_GEMM_MMA_PARAMS");
     cldnnHandle_t h = fx_handle();
@@ -350,66 +377,68 @@ Test(conv_mma, tuning_record) {
     char dir[64] = "/tmp/cldnn-convmma-XXXXXX";
     FX_ASSERT(mkdtemp(dir) != NULL, "mkdtemp failed");
     FX_OK(cldnnSetDatabasePath(h, dir));
-    const shape l = {8, 32, 32, 32, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1};
-    descs d;
-    descs_make(&d, &l, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
-    cldnn_conv_problem p;
-    problem(&d, CLDNN_CONV_BWD_FILTER, &h->prof, &p);
-    FX_ASSERT(cldnn_conv_igemm_mma_applicable(&p, &h->prof), "%s: the solver does not apply", p.key);
-    cldnn_gemm_mma_params def;
-    cldnn_conv_igemm_mma_defaults(&p, &h->prof, &def);
-    const size_t ws_def = cldnn_conv_partials_bytes(&p, def.splitk);
-    static cldnn_gemm_mma_params space[1024];
-    size_t n = cldnn_conv_igemm_mma_param_space(&p, &h->prof, space, 1024), pick = n;
-    for (size_t i = 0; i < n && pick == n; ++i)
-        if (cldnn_conv_partials_bytes(&p, space[i].splitk) != ws_def)
-            pick = i;
-    FX_ASSERT(pick < n, "%s: no candidate splits otherwise than the defaults (%d ways)", p.key, def.splitk);
-    const size_t ws_rec = cldnn_conv_partials_bytes(&p, space[pick].splitk);
-    char rec[96], def_s[96];
-    cldnn_gemm_mma_params_format(&space[pick], rec, sizeof rec);
-    cldnn_gemm_mma_params_format(&def, def_s, sizeof def_s);
-    const char* solver = cldnn_conv_igemm_mma_solver_name(CLDNN_CONV_BWD_FILTER);
-    FX_ASSERT(strcmp(solver, "conv_bwd_filter_igemm_mma") == 0, "solver name %s", solver);
+    for (int hf = 0; hf < 2; ++hf) { /* FLOAT, then HALF: records under each problem's own key */
+        const shape l = {8, 32, 32, 32, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1};
+        descs d;
+        descs_make(&d, &l, hf ? CLDNN_DATA_HALF : CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+        cldnn_conv_problem p;
+        problem(&d, CLDNN_CONV_BWD_FILTER, &h->prof, &p);
+        FX_ASSERT(cldnn_conv_igemm_mma_applicable(&p, &h->prof), "%s: the solver does not apply", p.key);
+        cldnn_gemm_mma_params def;
+        cldnn_conv_igemm_mma_defaults(&p, &h->prof, &def);
+        const size_t ws_def = cldnn_conv_partials_bytes(&p, def.splitk);
+        static cldnn_gemm_mma_params space[1024];
+        size_t n = cldnn_conv_igemm_mma_param_space(&p, &h->prof, space, 1024), pick = n;
+        for (size_t i = 0; i < n && pick == n; ++i)
+            if (cldnn_conv_partials_bytes(&p, space[i].splitk) != ws_def)
+                pick = i;
+        FX_ASSERT(pick < n, "%s: no candidate splits otherwise than the defaults (%d ways)", p.key, def.splitk);
+        const size_t ws_rec = cldnn_conv_partials_bytes(&p, space[pick].splitk);
+        char rec[96], def_s[96];
+        cldnn_gemm_mma_params_format(&space[pick], rec, sizeof rec);
+        cldnn_gemm_mma_params_format(&def, def_s, sizeof def_s);
+        const char* solver = cldnn_conv_igemm_mma_solver_name(CLDNN_CONV_BWD_FILTER);
+        FX_ASSERT(strcmp(solver, "conv_bwd_filter_igemm_mma") == 0, "solver name %s", solver);
 
-    const struct {
-        const char* record; /* NULL: none */
-        cldnnFindMode_t mode;
-        const char* env;
-        size_t want;
-    } cases[] = {{NULL, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def},
-                 {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_rec},
-                 {rec, CLDNN_FIND_MODE_BENCHMARK, NULL, ws_rec},
-                 {rec, CLDNN_FIND_MODE_HEURISTIC, NULL, ws_def},
-                 {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, def_s, ws_def},
-                 {"128x128x32-48x64-s3-v4-k0", CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def}};
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-        if (cases[c].record) {
-            cldnn_tunedb_put(h, p.key, solver, cases[c].record);
-            cldnn_db_reset(); /* read back from the file, as another process would */
+        const struct {
+            const char* record; /* NULL: none */
+            cldnnFindMode_t mode;
+            const char* env;
+            size_t want;
+        } cases[] = {{NULL, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def},
+                     {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_rec},
+                     {rec, CLDNN_FIND_MODE_BENCHMARK, NULL, ws_rec},
+                     {rec, CLDNN_FIND_MODE_HEURISTIC, NULL, ws_def},
+                     {rec, CLDNN_FIND_MODE_DB_OR_HEURISTIC, def_s, ws_def},
+                     {"128x128x32-48x64-s3-v4-k0", CLDNN_FIND_MODE_DB_OR_HEURISTIC, NULL, ws_def}};
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            if (cases[c].record) {
+                cldnn_tunedb_put(h, p.key, solver, cases[c].record);
+                cldnn_db_reset(); /* read back from the file, as another process would */
+            }
+            if (cases[c].env)
+                setenv("CLDNN_GEMM_MMA_PARAMS", cases[c].env, 1);
+            FX_OK(cldnnSetFindMode(h, cases[c].mode));
+            size_t ws = 1;
+            FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w,
+                                                                 CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1, &ws));
+            cldnnConvolutionBwdFilterAlgoPerf_t wp[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
+            int nw = 0;
+            FX_OK(cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.c, d.w,
+                                                                 CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &nw, wp));
+            size_t got_v7 = 0;
+            for (int i = 0; i < nw; ++i)
+                if (wp[i].algo == CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 && wp[i].mathType == CLDNN_TENSOR_OP_MATH)
+                    got_v7 = wp[i].memory;
+            FX_ASSERT(ws == cases[c].want && got_v7 == cases[c].want,
+                      "%s case %zu (record %s, mode %d, env %s): workspace %zu, Get_v7 %zu, want %zu (defaults %s: "
+                      "%zu, record %s: %zu)",
+                      hf ? "HALF" : "FLOAT", c, cases[c].record ? cases[c].record : "none", (int)cases[c].mode,
+                      cases[c].env ? cases[c].env : "-", ws, got_v7, cases[c].want, def_s, ws_def, rec, ws_rec);
+            unsetenv("CLDNN_GEMM_MMA_PARAMS");
         }
-        if (cases[c].env)
-            setenv("CLDNN_GEMM_MMA_PARAMS", cases[c].env, 1);
-        FX_OK(cldnnSetFindMode(h, cases[c].mode));
-        size_t ws = 1;
-        FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1,
-                                                             &ws));
-        cldnnConvolutionBwdFilterAlgoPerf_t wp[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-        int nw = 0;
-        FX_OK(cldnnGetConvolutionBackwardFilterAlgorithm_v7(h, d.x, d.y, d.c, d.w,
-                                                             CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &nw, wp));
-        size_t got_v7 = 0;
-        for (int i = 0; i < nw; ++i)
-            if (wp[i].algo == CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1 && wp[i].mathType == CLDNN_TENSOR_OP_MATH)
-                got_v7 = wp[i].memory;
-        FX_ASSERT(ws == cases[c].want && got_v7 == cases[c].want,
-                  "case %zu (record %s, mode %d, env %s): workspace %zu, Get_v7 %zu, want %zu (defaults %s: %zu, "
-                  "record %s: %zu)",
-                  c, cases[c].record ? cases[c].record : "none", (int)cases[c].mode, cases[c].env ? cases[c].env : "-",
-                  ws, got_v7, cases[c].want, def_s, ws_def, rec, ws_rec);
-        unsetenv("CLDNN_GEMM_MMA_PARAMS");
+        descs_free(&d);
     }
-    descs_free(&d);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     FX_ASSERT(system(cmd) == 0, "could not remove %s", dir);
@@ -443,8 +472,11 @@ static size_t get_group_id(int d) {
     return e_gid[d];
 }
 
-/* The build options, as variables of the emulation. */
-static int e_dir, e_kord, e_a_trans, e_b_trans, e_avw, e_bvw, e_bm, e_bn, e_bk, e_nt;
+/* The build options, as variables of the emulation; e_es is the element size of the data type
+** (MMA_ES: 4 FLOAT, 2 HALF). The emulated tensors and tiles hold floats whatever the type: the
+** maps count elements, and only the copies' bytes, alignment and the tiles' row padding depend on
+** the element size. */
+static int e_dir, e_kord, e_a_trans, e_b_trans, e_avw, e_bvw, e_bm, e_bn, e_bk, e_nt, e_es;
 #define DIR e_dir
 #define KORD e_kord
 #define A_TRANS e_a_trans
@@ -455,14 +487,16 @@ static int e_dir, e_kord, e_a_trans, e_b_trans, e_avw, e_bvw, e_bm, e_bn, e_bk, 
 #define MMA_BN e_bn
 #define MMA_BK e_bk
 #define MMA_NT e_nt
+#define MMA_ES e_es
+#define MMA_ET float
 #define MMA_UNROLL
 #define __global
-/* gemm_mma.cl's local layouts: m- (n-) contiguous rows of BM + 4 (BN + 4), or k-contiguous rows
-** of BK + 8. */
-#define AS(m, k) (e_a_trans ? (m) * (e_bk + 8) + (k) : (k) * (e_bm + 4) + (m))
-#define BS(n, k) (e_b_trans ? (k) * (e_bn + 4) + (n) : (n) * (e_bk + 8) + (k))
-#define A_TILE_FLOATS (e_a_trans ? e_bm * (e_bk + 8) : e_bk * (e_bm + 4))
-#define B_TILE_FLOATS (e_b_trans ? e_bk * (e_bn + 4) : e_bn * (e_bk + 8))
+/* gemm_mma.cl's local layouts: m- (n-) contiguous rows of BM (BN) elements plus 16 bytes, or
+** k-contiguous rows of BK + 8. */
+#define AS(m, k) (e_a_trans ? (m) * (e_bk + 8) + (k) : (k) * (e_bm + 16 / e_es) + (m))
+#define BS(n, k) (e_b_trans ? (k) * (e_bn + 16 / e_es) + (n) : (n) * (e_bk + 8) + (k))
+#define A_TILE_FLOATS (e_a_trans ? e_bm * (e_bk + 8) : e_bk * (e_bm + 16 / e_es))
+#define B_TILE_FLOATS (e_b_trans ? e_bk * (e_bn + 16 / e_es) : e_bn * (e_bk + 8))
 
 #define inline static inline
 #include "common/helpers.h"
@@ -486,45 +520,48 @@ static void emu_fail(const char* fmt, long long a, long long b) {
     snprintf(e_rec.msg, sizeof e_rec.msg, fmt, a, b);
 }
 
+/* gemm_mma.cl's mma_copy_vw: vw elements of e_es bytes, the first `bytes` read from src, the
+** rest zero. Checked: a width the kernel copies (16 bytes, or one element: a 4-byte cp.async or a
+** plain 2-byte copy), whole elements read, the destination inside a tile and the source inside a
+** tensor (an element of one even when nothing is read), both aligned to the copy's size. */
 static void mma_copy_vw(float* dst, const float* src, int bytes, int vw) {
     float* tile = dst >= e_rec.a && dst < e_rec.a + e_rec.na ? e_rec.a : e_rec.b;
     unsigned char* hits = tile == e_rec.a ? e_rec.ha : e_rec.hb;
     int n = tile == e_rec.a ? e_rec.na : e_rec.nb;
     long long at = dst - tile;
-    if (at < 0 || at + vw > n)
-        {
-            emu_fail("a copy writes outside the local tiles (float %lld of %lld)", at, n);
-            return;
-        }
-    if (vw == 4 && at % 4)
-        {
-            emu_fail("a 16-byte copy to local float %lld of %lld (not 16-byte aligned)", at, n);
-            return;
-        }
-    if (bytes < 0 || bytes > 4 * vw || bytes % 4)
-        {
-            emu_fail("a copy of %lld bytes with width %lld", bytes, vw);
-            return;
-        }
-    if (bytes > 0) {
-        int which = -1;
-        for (int i = 0; i < 3; ++i)
-            if (src >= e_rec.buf[i] && src + bytes / 4 <= e_rec.buf[i] + e_rec.len[i])
-                which = i;
-        if (which < 0)
-            {
-            emu_fail("a copy of %lld bytes reads outside every tensor (tile float %lld)", bytes, at);
-            return;
-        }
-        if (vw == 4 && (src - e_rec.buf[which]) % 4)
-            {
-            emu_fail("a 16-byte copy from element %lld of tensor %lld (not 16-byte aligned)",
-                            (long long)(src - e_rec.buf[which]), which);
-            return;
-        }
+    if (vw != 1 && vw * e_es != 16) {
+        emu_fail("a copy of %lld elements of %lld bytes", vw, e_es);
+        return;
+    }
+    if (at < 0 || at + vw > n) {
+        emu_fail("a copy writes outside the local tiles (element %lld of %lld)", at, n);
+        return;
+    }
+    if (at % vw) {
+        emu_fail("a 16-byte copy to local element %lld of %lld (not 16-byte aligned)", at, n);
+        return;
+    }
+    if (bytes < 0 || bytes > e_es * vw || bytes % e_es) {
+        emu_fail("a copy of %lld bytes with width %lld", bytes, vw);
+        return;
+    }
+    const int got = bytes / e_es; /* elements read */
+    /* src must be readable even for 0 bytes: a single half is loaded unconditionally */
+    int which = -1;
+    for (int i = 0; i < 3; ++i)
+        if (src >= e_rec.buf[i] && src + (got > 0 ? got : 1) <= e_rec.buf[i] + e_rec.len[i])
+            which = i;
+    if (which < 0) {
+        emu_fail("a copy of %lld bytes reads outside every tensor (tile element %lld)", bytes, at);
+        return;
+    }
+    if (got > 0 && (src - e_rec.buf[which]) % vw) {
+        emu_fail("a 16-byte copy from element %lld of tensor %lld (not 16-byte aligned)",
+                 (long long)(src - e_rec.buf[which]), which);
+        return;
     }
     for (int j = 0; j < vw; ++j) {
-        dst[j] = j < bytes / 4 ? src[j] : 0.0f;
+        dst[j] = j < got ? src[j] : 0.0f;
         hits[at + j]++;
     }
 }
@@ -598,6 +635,7 @@ static int emulate(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q, 
     e_bn = q->bn;
     e_bk = q->bk;
     e_nt = 32 * (q->bm / q->wm) * (q->bn / q->wn);
+    e_es = (int)cldnn_dtype_size(p->dtype);
     emu_args a;
     memset(&a, 0, sizeof a);
     a.M = (int)pl.m;
@@ -679,7 +717,8 @@ static int emulate(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q, 
                     for (int i = 0; i < e_rec.nb; ++i)
                         wb += e_rec.hb[i];
                     if (wa != (long long)q->bm * q->bk || wb != (long long)q->bn * q->bk)
-                        emu_fail("a stage writes %lld A and %lld B floats (one per tile element expected)", wa, wb);
+                        emu_fail("a stage writes %lld A and %lld B elements (one per tile element expected)", wa,
+                                 wb);
                     for (int m = 0; m < q->bm && !e_rec.bad; ++m)
                         for (int k = 0; k < q->bk; ++k)
                             if (e_rec.ha[AS(m, k)] != 1)
@@ -730,17 +769,20 @@ typedef struct {
     float alpha, beta;
 } map_case;
 
-/* One case in one direction over several tile shapes: the emulated kernel's output against the
-** double reference. */
-static void check_maps(const map_case* c, cldnn_conv_dir dir) {
+/* One case in one direction and data type (the copies' widths and the tiles' padding) over
+** several tile shapes: the emulated kernel's output against the double reference. Returns which
+** operands took 16-byte copies (bit 0: A, bit 1: B). */
+static int check_maps(const map_case* c, cldnn_conv_dir dir, cldnnDataType_t dt) {
     static const cldnn_gemm_mma_params sets[] = {
         {64, 64, 16, 32, 32, 3, 4, 1},  {128, 128, 32, 64, 64, 3, 4, 1}, {128, 64, 16, 64, 32, 3, 4, 1},
         {64, 128, 32, 32, 64, 2, 4, 1}, {256, 128, 32, 64, 64, 3, 4, 1}, {32, 32, 16, 32, 32, 2, 4, 1},
         /* one warp for a tile row longer than 32: chunks of a work-item on several rows */
         {32, 64, 16, 32, 64, 2, 4, 1},  {64, 32, 16, 64, 32, 2, 4, 1},
+        /* HALF's deepest k-tile */
+        {64, 64, 64, 32, 32, 3, 8, 1},  {128, 64, 64, 64, 32, 2, 8, 1},
     };
     descs d;
-    descs_make(&d, &c->s, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+    descs_make(&d, &c->s, dt, CLDNN_TENSOR_OP_MATH);
     cldnn_device_profile dev = wb_nv_profile(9, 0);
     cldnn_conv_problem p;
     problem(&d, dir, &dev, &p);
@@ -750,6 +792,9 @@ static void check_maps(const map_case* c, cldnn_conv_dir dir) {
     p.alpha = c->alpha;
     p.beta = c->beta;
     FX_ASSERT(cldnn_conv_igemm_mma_applicable(&p, &dev), "%s: not offered", p.key);
+    cldnn_conv_mma_plan pl;
+    cldnn_conv_igemm_mma_plan(&p, 32, &pl);
+    const int wide = (pl.avw > 1) | (pl.bvw > 1) << 1;
     ref_conv rc;
     FX_ASSERT(ref_conv_init(&rc, c->s.n, c->s.c, c->s.h, c->s.w, c->s.k, c->s.r, c->s.s, c->s.ph, c->s.pw, c->s.u,
                             c->s.v, c->s.dh, c->s.dw, c->s.g, c->s.flip, c->s.nhwc) == 0,
@@ -775,6 +820,8 @@ static void check_maps(const map_case* c, cldnn_conv_dir dir) {
     for (size_t si = 0; si < sizeof sets / sizeof sets[0]; ++si)
         for (int nsplit = 1; nsplit <= (dir == CLDNN_CONV_BWD_FILTER ? 3 : 1); nsplit += 2) {
             const cldnn_gemm_mma_params* q = &sets[si];
+            if (q->bk > 32 && dt != CLDNN_DATA_HALF)
+                continue;
             for (int b = 0; b < 3; ++b) {
                 ref_fill_nan(bufs[b], lens[b]);
                 if (b != o || c->beta != 0.0f)
@@ -813,6 +860,7 @@ static void check_maps(const map_case* c, cldnn_conv_dir dir) {
     free(out0);
     free(part);
     descs_free(&d);
+    return wide;
 }
 
 /* n c h w k r s ph pw u v dh dw g flip nhwc; element offsets x w y; alpha beta. Channel counts
@@ -828,28 +876,80 @@ static const map_case k_map_cases[] = {
     {{2, 20, 6, 13, 12, 4, 2, 3, 0, 3, 2, 1, 2, 1, 1, 0}, 5, 7, 9, 2.0f, -1.0f},
 };
 
-static void maps_dir(cldnn_conv_dir dir) {
-    for (size_t i = 0; i < sizeof k_map_cases / sizeof k_map_cases[0]; ++i)
-        check_maps(&k_map_cases[i], dir);
+/* HALF's 16-byte copies take runs of 8 halves: channel counts and offsets multiples of 8 (every
+** operand, or some: x, w, dy aligned or not in turn), besides the cases above (single halves). */
+static const map_case k_map_cases_half[] = {
+    {{2, 32, 7, 9, 24, 3, 3, 1, 1, 2, 2, 1, 1, 1, 1, 1}, 8, 16, 24, 0.5f, 0.25f},
+    {{1, 48, 10, 9, 16, 3, 3, 2, 2, 1, 1, 2, 2, 2, 0, 1}, 0, 8, 8, 2.0f, -1.0f},
+    {{1, 40, 12, 12, 72, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1}, 8, 4, 16, 1.0f, 0.0f},
+    {{1, 24, 11, 8, 24, 5, 3, 0, 1, 2, 1, 1, 1, 3, 1, 1}, 3, 8, 0, 1.0f, 0.5f},
+    {{2, 16, 9, 9, 32, 1, 1, 0, 0, 2, 2, 1, 1, 1, 0, 1}, 16, 0, 5, 0.5f, 0.0f},
+};
+
+/* Every case of the data type in direction dir; both operands must have taken 16-byte copies in
+** some case, and single elements in another. */
+static void maps_dir(cldnn_conv_dir dir, cldnnDataType_t dt) {
+    int wide = 0, narrow = 0;
+    for (size_t i = 0; i < sizeof k_map_cases / sizeof k_map_cases[0]; ++i) {
+        const int w = check_maps(&k_map_cases[i], dir, dt);
+        wide |= w;
+        narrow |= ~w & 3;
+    }
+    for (size_t i = 0; dt == CLDNN_DATA_HALF && i < sizeof k_map_cases_half / sizeof k_map_cases_half[0]; ++i) {
+        const int w = check_maps(&k_map_cases_half[i], dir, dt);
+        wide |= w;
+        narrow |= ~w & 3;
+    }
+    FX_ASSERT(wide == 3 && narrow == 3, "%s cases: 16-byte copies of A %d, B %d; single elements of A %d, B %d",
+              cldnn_dtype_name(dt), wide & 1, wide >> 1, narrow & 1, narrow >> 1);
 }
 
-Test(conv_mma, maps_forward) { maps_dir(CLDNN_CONV_FWD); }
-Test(conv_mma, maps_backward_data) { maps_dir(CLDNN_CONV_BWD_DATA); }
-Test(conv_mma, maps_backward_filter) { maps_dir(CLDNN_CONV_BWD_FILTER); }
+Test(conv_mma, maps_forward) { maps_dir(CLDNN_CONV_FWD, CLDNN_DATA_FLOAT); }
+Test(conv_mma, maps_backward_data) { maps_dir(CLDNN_CONV_BWD_DATA, CLDNN_DATA_FLOAT); }
+Test(conv_mma, maps_backward_filter) { maps_dir(CLDNN_CONV_BWD_FILTER, CLDNN_DATA_FLOAT); }
+Test(conv_mma, maps_half_forward) { maps_dir(CLDNN_CONV_FWD, CLDNN_DATA_HALF); }
+Test(conv_mma, maps_half_backward_data) { maps_dir(CLDNN_CONV_BWD_DATA, CLDNN_DATA_HALF); }
+Test(conv_mma, maps_half_backward_filter) { maps_dir(CLDNN_CONV_BWD_FILTER, CLDNN_DATA_HALF); }
 
-/* ------------------------------------------------------------- on TF32 tensor cores (NVIDIA) */
+/* ---------------------------------------------------- on TF32 and FP16 tensor cores (NVIDIA) */
 
-/* Case c in direction dir through the public call with the implicit-GEMM algorithm under
-** TENSOR_OP_MATH (which the tables give to the tensor-core solver where it applies; backward-
-** filter with its exact workspace at a 64-byte offset), against the
-** double reference: |got - want| <= 1e-6 + (1e-5 + 2^-10) (|alpha| mag + |beta prior|), the FP32
-** tolerance plus the TF32 rounding (2^-11 relative) of both inputs of every product. The inputs
-** must come back unchanged. */
-static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
+/* The whole buffer of t's host mirror as floats (halves widened), malloc'd. */
+static float* host_buffer_floats(const fx_tensor* t) {
+    float* f = malloc(t->nbuf * sizeof(float));
+    FX_ASSERT(f != NULL, "out of host memory");
+    for (size_t i = 0; i < t->nbuf; ++i) {
+        if (t->dtype == CLDNN_DATA_HALF) {
+            uint16_t hb;
+            memcpy(&hb, t->host + 2 * i, 2);
+            f[i] = fx_half_to_float(hb);
+        } else {
+            memcpy(&f[i], t->host + 4 * i, 4);
+        }
+    }
+    return f;
+}
+
+#define HALF_REL (1.0 / 2048.0)     /* a half output's rounding: 0.5 ulp, relative (2^-11) */
+#define HALF_ABS (1.0 / 33554432.0) /* ... and absolute near 0 (half the subnormal spacing, 2^-25) */
+
+/* Case c in direction dir and data type dt through the public call with the implicit-GEMM
+** algorithm under TENSOR_OP_MATH (which the tables give to the tensor-core solver where it
+** applies; backward-filter with its exact workspace at a 64-byte offset), against the double
+** reference of the inputs the device was given, with S = |alpha| mag + |beta prior|:
+**   FLOAT (TF32): |got - want| <= 1e-6 + (1e-5 + 2^-10) S, the FP32 tolerance plus the TF32
+**     rounding (2^-11 relative) of both inputs of every product;
+**   HALF (FP16): the products are exact (half inputs), the FP32 sums truncate (at most one ulp,
+**     2^-23, per m16n8k16 step, biased: (reduction / 16) 2^-23 <= 4e-5 for reductions up to
+**     5000), so tol = 1e-6 + 4e-5 S, plus the output's one rounding to half:
+**     2^-11 (|want| + tol) + 2^-25 (as test_gemm.c's tensor_cores_f16).
+** The inputs must come back unchanged. */
+static void check_mma(const map_case* c, cldnn_conv_dir dir, cldnnDataType_t dt) {
     cldnnHandle_t h = fx_handle();
     const shape* s = &c->s;
+    const int half = dt == CLDNN_DATA_HALF;
+    const size_t es = half ? 2 : 4;
     descs d;
-    descs_make(&d, s, CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+    descs_make(&d, s, dt, CLDNN_TENSOR_OP_MATH);
     cldnn_conv_problem p;
     problem(&d, dir, &h->prof, &p);
     FX_ASSERT(cldnn_conv_igemm_mma_applicable(&p, &h->prof), "%s: the tensor-core solver is not offered", p.key);
@@ -859,9 +959,9 @@ static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
               "reference shape");
     cldnnTensorFormat_t fmt = s->nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
     fx_tensor x, w, y;
-    fx_tensor_4d(&x, fmt, CLDNN_DATA_FLOAT, s->n, s->c, s->h, s->w, (size_t)c->off_x * 4);
-    fx_tensor_4d(&w, fmt, CLDNN_DATA_FLOAT, s->k, s->c / s->g, s->r, s->s, (size_t)c->off_w * 4);
-    fx_tensor_4d(&y, fmt, CLDNN_DATA_FLOAT, s->n, s->k, (int)rc.p, (int)rc.q, (size_t)c->off_y * 4);
+    fx_tensor_4d(&x, fmt, dt, s->n, s->c, s->h, s->w, (size_t)c->off_x * es);
+    fx_tensor_4d(&w, fmt, dt, s->k, s->c / s->g, s->r, s->s, (size_t)c->off_w * es);
+    fx_tensor_4d(&y, fmt, dt, s->n, s->k, (int)rc.p, (int)rc.q, (size_t)c->off_y * es);
     const int fwd = dir == CLDNN_CONV_FWD, bwf = dir == CLDNN_CONV_BWD_FILTER;
     fx_tensor* out = fwd ? &y : bwf ? &w : &x;
     fx_tensor* ins[2] = {fwd ? &x : &y, fwd ? &w : bwf ? &x : &w};
@@ -895,9 +995,10 @@ static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
     fx_tensor_download(out);
     double* want = malloc((size_t)out->count * sizeof(double));
     double* scale = malloc((size_t)out->count * sizeof(double));
-    const float* hx = (const float*)(const void*)x.host + x.offset / 4;
-    const float* hw = (const float*)(const void*)w.host + w.offset / 4;
-    const float* hy = (const float*)(const void*)y.host + y.offset / 4;
+    float* bx = host_buffer_floats(&x);
+    float* bw = host_buffer_floats(&w);
+    float* by = host_buffer_floats(&y);
+    const float *hx = bx + x.offset / es, *hw = bw + w.offset / es, *hy = by + y.offset / es;
     int64_t idx[4];
     for (int64_t i = 0; i < out->count; ++i) {
         fx_unravel(&out->view, i, idx);
@@ -907,19 +1008,24 @@ static void check_tf32(const map_case* c, cldnn_conv_dir dir) {
                          : ref_conv_bwd_data_at(&rc, hw, hy, idx[0], idx[1], idx[2], idx[3], &mag);
         double prior = c->beta != 0.0f ? (double)c->beta * fx_tensor_host(out, i) : 0.0;
         want[i] = (double)c->alpha * v + prior;
-        scale[i] = fabs((double)c->alpha) * mag + fabs(prior);
+        const double sc = fabs((double)c->alpha) * mag + fabs(prior);
+        const double tol = half ? 1e-6 + 4e-5 * sc : 1e-6 + (1e-5 + 2.0 / 2048.0) * sc;
+        scale[i] = half ? tol + HALF_REL * (fabs(want[i]) + tol) + HALF_ABS : tol;
     }
     char msg[512];
     double worst = 0.0;
-    int64_t bad = fx_compare(out, want, scale, 1e-6, 1e-5 + 2.0 / 2048.0, msg, sizeof msg, &worst);
-    FX_ASSERT(bad == 0, "%s: %lld of %lld elements outside the TF32 tolerance; %s", p.key, (long long)bad,
-              (long long)out->count, msg);
+    int64_t bad = fx_compare(out, want, scale, 0.0, 1.0, msg, sizeof msg, &worst);
+    FX_ASSERT(bad == 0, "%s: %lld of %lld elements outside the %s tolerance; %s", p.key, (long long)bad,
+              (long long)out->count, half ? "FP16" : "TF32", msg);
     FX_ASSERT(fx_tensor_gaps_changed(out) == 0, "%s: the output's buffer changed outside its view", p.key);
     fx_expect_untouched(ins[0], fwd ? "x" : "dy", p.key);
     fx_expect_untouched(ins[1], fwd || !bwf ? "w" : "x", p.key);
     if (ws)
         fx_release(ws);
     cr_log_info("%s: worst error / tolerance %.3g", p.key, worst);
+    free(bx);
+    free(bw);
+    free(by);
     free(want);
     free(scale);
     fx_tensor_free(&x);
@@ -937,6 +1043,14 @@ static const map_case k_tf32_cases[] = {
     {{1, 48, 20, 21, 64, 3, 3, 2, 2, 1, 1, 2, 2, 2, 0, 0}, 3, 0, 1, 2.0f, -1.0f},
 };
 
+/* HALF beyond those: 16-byte copies of 8 halves at 64+ channels (offsets multiples of 8), and
+** the 3x3 stride-2 layers of ResNet-50 in both layouts (small batch). */
+static const map_case k_f16_cases[] = {
+    {{2, 64, 17, 19, 136, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 1}, 8, 16, 24, 0.5f, 0.25f},
+    {{2, 128, 15, 15, 64, 3, 3, 1, 1, 2, 2, 1, 1, 1, 0, 1}, 0, 0, 0, 1.0f, 0.0f},
+    {{2, 64, 14, 14, 128, 3, 3, 1, 1, 2, 2, 1, 1, 1, 0, 0}, 0, 0, 0, 1.0f, 0.0f},
+};
+
 Test(conv_mma, tensor_cores_tf32) {
     cldnnHandle_t h = fx_handle();
     if (!cldnn_mma_available(&h->prof)) {
@@ -945,8 +1059,29 @@ Test(conv_mma, tensor_cores_tf32) {
     }
     for (int dir = 0; dir < 3; ++dir) {
         for (size_t i = 0; i < sizeof k_map_cases / sizeof k_map_cases[0]; ++i)
-            check_tf32(&k_map_cases[i], (cldnn_conv_dir)dir);
+            check_mma(&k_map_cases[i], (cldnn_conv_dir)dir, CLDNN_DATA_FLOAT);
         for (size_t i = 0; i < sizeof k_tf32_cases / sizeof k_tf32_cases[0]; ++i)
-            check_tf32(&k_tf32_cases[i], (cldnn_conv_dir)dir);
+            check_mma(&k_tf32_cases[i], (cldnn_conv_dir)dir, CLDNN_DATA_FLOAT);
     }
+}
+
+/* HALF data on FP16 tensor cores: the map cases (single halves and 8-half runs), the TF32 cases
+** and k_f16_cases, every direction. */
+Test(conv_mma, tensor_cores_f16) {
+    cldnnHandle_t h = fx_handle();
+    if (!cldnn_mma_available(&h->prof)) {
+        cr_log_info("%s has no tensor cores: nothing to test here", h->prof.name);
+        return;
+    }
+    const struct {
+        const map_case* cases;
+        size_t n;
+    } sets[] = {{k_map_cases, sizeof k_map_cases / sizeof k_map_cases[0]},
+                {k_map_cases_half, sizeof k_map_cases_half / sizeof k_map_cases_half[0]},
+                {k_tf32_cases, sizeof k_tf32_cases / sizeof k_tf32_cases[0]},
+                {k_f16_cases, sizeof k_f16_cases / sizeof k_f16_cases[0]}};
+    for (int dir = 0; dir < 3; ++dir)
+        for (size_t s = 0; s < sizeof sets / sizeof sets[0]; ++s)
+            for (size_t i = 0; i < sets[s].n; ++i)
+                check_mma(&sets[s].cases[i], (cldnn_conv_dir)dir, CLDNN_DATA_HALF);
 }

@@ -23,9 +23,15 @@
  *
  * Chunks: a work-item copies the chunks tid + i * MMA_NT of each tile, a chunk being a run of VW
  * elements along the tile's unit-stride dimension (RUNIT 1: along m or n; 0: along k), copied by
- * one cp.async (mma_copy_vw: 16 bytes for VW 4, else 4) whose source size is 0 for padding, for
- * channels past C/G (K/G) and for rows past M (N): the local tile is zero there. Row parts of the
- * gathered operand (image base, first input row and column) are decoded once per work-item.
+ * one mma_copy_vw (a 16-byte cp.async for a run of 16 bytes; a single float is a 4-byte cp.async,
+ * a single half a plain 2-byte copy) whose source size is 0 for padding, for channels past C/G
+ * (K/G) and for rows past M (N): the local tile is zero there. Row parts of the gathered operand
+ * (image base, first input row and column) are decoded once per work-item.
+ *
+ * Elements: MMA_ET and MMA_ES (gemm_mma.cl's element type and size) in the tiles and the copies:
+ * floats, or with -DDATA_HALF=1 raw half bits (x, w, y half in memory, FP16 mma); the stores
+ * (CONV_STORE_AB) read and write the output through common/helpers.h's LOAD and STORE (half:
+ * rounded once), and backward-filter's partial sums (Part) stay float.
  *
  * Options (besides gemm_mma.cl's; the host checks every combination):
  *   DIR        0, 1 or 2 as above
@@ -34,10 +40,12 @@
  *              1 for channels-last activations (runs along the channels), 0 for NCHW (single
  *              pixels). DIR 2: 0 for NHWC dy (runs along the output channels), 1 for NCHW
  *   B_TRANS    B's local layout: 0 [n][k], 1 [k][n] (bwd-data's KRSC: unit along c; DIR 2 always
- *              1, runs along the taps: 4 channels of a KRSC tap in NHWC x)
- *   CONV_AVW   floats per chunk of A: 4 only with A_TRANS 1, channels a multiple of 4 and every
- *              stride and offset of the activations a multiple of 4 (16-byte aligned runs)   [1]
- *   CONV_BVW   floats per chunk of B: 4 only along the filter's unit stride, likewise          [1]
+ *              1, runs along the taps: the channels of a KRSC tap in NHWC x)
+ *   CONV_AVW   elements per chunk of A: 16 bytes (4 floats, 8 halves) only with runs along the
+ *              activations' channels (A_TRANS 1, or DIR 2's A_TRANS 0), channels, strides and
+ *              offset multiples of it (16-byte aligned runs); else 1                          [1]
+ *   CONV_BVW   elements per chunk of B: 16 bytes only along the filter's unit stride (DIR 2:
+ *              a KRSC tap's channels in NHWC x), likewise; else 1                              [1]
  *   MMA_EPI_MFAST  gemm_mma.cl's store order: 1 along m (NCHW y / dx), 0 along n (channels-last,
  *              dw)                                                                  [DIR != 2]
  * DIR 0/1 runs along m are single elements (CONV_AVW 1 with A_TRANS 0). Index arithmetic is
@@ -63,6 +71,16 @@
 #endif
 #ifndef MMA_UNROLL
 #define MMA_UNROLL _Pragma("unroll")
+#endif
+/* Loops over a work-item's chunks of a stage: unrolled for halves, whose single-element copies are
+ * a plain load and store (a rolled loop would wait for each load before issuing the next); FLOAT's
+ * cp.async copies do not wait, and its loops stay rolled. */
+#ifndef CONV_CHUNK_UNROLL
+#if DATA_H
+#define CONV_CHUNK_UNROLL MMA_UNROLL
+#else
+#define CONV_CHUNK_UNROLL
+#endif
 #endif
 
 /* Chunk geometry of an R x MMA_BK tile copied in runs of VW along r (RUNIT) or k. */
@@ -114,7 +132,7 @@
     Y += y_off;                                                                                     \
     Part += part_off;                                                                               \
     const int CgRS = Cg * R * S;                                                                    \
-    __global const float* const Bp = Wt + grp * Kg * CgRS;                                          \
+    __global const MMA_ET* const Bp = Wt + grp * Kg * CgRS;                                         \
     int a_pb[CONV_A_ROWS], a_h0[CONV_A_ROWS], a_w0[CONV_A_ROWS];                                    \
     MMA_UNROLL for (int i_ = 0; i_ < CONV_A_ROWS; ++i_) {                                           \
         const int m_ = m0 + CONV_CHUNK_R(MMA_BM, CONV_AVW, CONV_A_RUNIT, tid + i_ * MMA_NT);        \
@@ -160,7 +178,7 @@
         const int ak_ = CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, c_);                           \
         int ok_, off_;                                                                              \
         CONV_A_ELEMENT(ri, (c0) + ak_, rd, sd, ok_, off_);                                          \
-        mma_copy_vw((as) + AS(ar_, ak_), ok_ ? CONV_SRC + off_ : CONV_SRC, ok_ ? 4 * CONV_AVW : 0, CONV_AVW); \
+        mma_copy_vw((as) + AS(ar_, ak_), ok_ ? CONV_SRC + off_ : CONV_SRC, ok_ ? MMA_ES * CONV_AVW : 0, CONV_AVW); \
     } while (0)
 
 /* The k-tile at k0: tap rs_ and first channel c0_, then A's chunks (gathered) and B's (the
@@ -180,14 +198,14 @@
         const int r_ = fdiv(rs_, dv_s), s_ = rs_ - r_ * S;                                          \
         const int rd_ = (flip ? R - 1 - r_ : r_) * dil_h, sd_ = (flip ? S - 1 - s_ : s_) * dil_w;   \
         if (CONV_A_SAME_ROW) {                                                                      \
-            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_)                                              \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_)                            \
                 CONV_A_CHUNK(as, i_, 0, c0_, rd_, sd_);                                             \
         } else {                                                                                    \
             MMA_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_)                                   \
                 CONV_A_CHUNK(as, i_, i_, c0_, rd_, sd_);                                            \
         }                                                                                           \
-        __global const float* const bt_ = Bp + (KORD ? rs_ * Cg : rs_);                             \
-        for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                                                \
+        __global const MMA_ET* const bt_ = Bp + (KORD ? rs_ * Cg : rs_);                            \
+        CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                              \
             const int c_ = tid + i_ * MMA_NT;                                                       \
             const int br_ = CONV_CHUNK_R(MMA_BN, CONV_BVW, CONV_B_RUNIT, c_);                       \
             const int bk_ = CONV_CHUNK_K(MMA_BN, CONV_BVW, CONV_B_RUNIT, c_);                       \
@@ -195,7 +213,7 @@
             const int cnt_ = CONV_B_RUNIT ? (ch_ < CONV_CH ? clamp(N - n_, 0, CONV_BVW) : 0)        \
                                           : (n_ < N ? clamp(CONV_CH - ch_, 0, CONV_BVW) : 0);       \
             mma_copy_vw((bs) + BS(br_, bk_), cnt_ > 0 ? bt_ + n_ * CONV_B_SN + ch_ * CONV_B_SK : bt_, \
-                        4 * cnt_, CONV_BVW);                                                        \
+                        MMA_ES * cnt_, CONV_BVW);                                                   \
         }                                                                                           \
     } while (0)
 
@@ -206,12 +224,12 @@
         if (CONV_KSTEP_OK(MMA_BM, CONV_AVW, CONV_A_RUNIT)) {                                        \
             int kk_ = (k0) + CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, tid), img_, oh_, ow_;     \
             PIXEL_DECODE(kk_, img_, oh_, ow_);                                                      \
-            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                                            \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                          \
                 CONV_BWF_A_CHUNK(as, i_, kk_, img_, oh_, ow_);                                      \
                 PIXEL_STEP(kk_, img_, oh_, ow_, CONV_KSTEP(MMA_BM, CONV_AVW, CONV_A_RUNIT), P);     \
             }                                                                                       \
         } else {                                                                                    \
-            for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                                            \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_A_CHUNKS; ++i_) {                          \
                 const int kk_ = (k0) + CONV_CHUNK_K(MMA_BM, CONV_AVW, CONV_A_RUNIT, tid + i_ * MMA_NT); \
                 int img_, oh_, ow_;                                                                 \
                 PIXEL_DECODE(kk_, img_, oh_, ow_);                                                  \
@@ -221,7 +239,7 @@
         if (CONV_B_SAME_ROW) { /* B runs along n: then the chunks' k step by CONV_KSTEP */          \
             int kk_ = (k0) + CONV_CHUNK_K(MMA_BN, CONV_BVW, CONV_B_RUNIT, tid), img_, oh_, ow_;     \
             PIXEL_DECODE(kk_, img_, oh_, ow_);                                                      \
-            for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                                            \
+            CONV_CHUNK_UNROLL for (int i_ = 0; i_ < CONV_B_CHUNKS; ++i_) {                          \
                 CONV_BWF_B_CHUNK(bs, i_, 0, kk_, img_, oh_, ow_);                                   \
                 PIXEL_STEP(kk_, img_, oh_, ow_, CONV_KSTEP(MMA_BN, CONV_BVW, CONV_B_RUNIT), P);     \
             }                                                                                       \
@@ -243,7 +261,7 @@
         const int m_ = m0 + ar_;                                                                    \
         const int ok_ = m_ < M && (kk) < ke;                                                        \
         const int off_ = ok_ ? (img) * ys.s0 + (grp * Kg + m_) * ys.s1 + (oh) * ys.s2 + (ow) * ys.s3 : 0; \
-        mma_copy_vw((as) + AS(ar_, ak_), ok_ ? Y + off_ : Y, ok_ ? 4 * CONV_AVW : 0, CONV_AVW);     \
+        mma_copy_vw((as) + AS(ar_, ak_), ok_ ? Y + off_ : Y, ok_ ? MMA_ES * CONV_AVW : 0, CONV_AVW); \
     } while (0)
 /* Chunk i of backward-filter's B tile, tap row part bi; its pixel kk = (img, oh, ow). */
 #define CONV_BWF_B_CHUNK(bs, i, bi, kk, img, oh, ow)                                                \
@@ -254,7 +272,7 @@
         const int ih_ = (oh) * su - pad_h + b_rd[bi], iw_ = (ow) * sv - pad_w + b_sd[bi];           \
         const int ok_ = (kk) < ke && (uint)ih_ < (uint)H && (uint)iw_ < (uint)Wd;                   \
         const int off_ = ok_ ? (img) * xs.s0 + b_tb[bi] + ih_ * xs.s2 + iw_ * xs.s3 : 0;            \
-        mma_copy_vw((bs) + BS(br_, bk_), ok_ ? X + off_ : X, ok_ ? 4 * CONV_BVW : 0, CONV_BVW);     \
+        mma_copy_vw((bs) + BS(br_, bk_), ok_ ? X + off_ : X, ok_ ? MMA_ES * CONV_BVW : 0, CONV_BVW); \
     } while (0)
 
 /* C(m, n) = alpha * sum + beta * C(m, n) into y (DIR 0: output pixel m, channel n of the group)
@@ -269,14 +287,16 @@
         else                                                                                        \
             CONV_STORE_PIXEL(sum, m, n);                                                            \
     } while (0)
-/* out[oi] = alpha * sum + beta * out[oi], not reading out when beta == 0. */
+/* out[oi] = alpha * sum + beta * out[oi], not reading out when beta == 0; out is a tensor of
+ * MMA_ET (raw bits for halves), read and written as its storage type (half: rounded once). */
 #define CONV_STORE_AB(out, oi, sum)                                                                 \
     do {                                                                                            \
+        __global STORAGE_T* const o_ = (__global STORAGE_T*)(out);                                  \
         const int oi_ = (oi);                                                                       \
         float r_ = alpha * (sum);                                                                   \
         if (beta != 0.0f)                                                                           \
-            r_ = fma(beta, LOAD(out, oi_), r_);                                                     \
-        STORE(out, oi_, r_);                                                                        \
+            r_ = fma(beta, LOAD(o_, oi_), r_);                                                      \
+        STORE(o_, oi_, r_);                                                                         \
     } while (0)
 /* dw(k = m of the group, tap n), or the split's partial sum. */
 #define CONV_STORE_DW(sum, m, n)                                                                    \

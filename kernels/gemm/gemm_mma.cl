@@ -223,44 +223,37 @@
 #define MMA_STR2(x) #x
 #define MMA_STR(x) MMA_STR2(x)
 
-/* One copy of MMA_VW elements from src into local memory at dst, of which the first `bytes`
- * are read and the rest zero-filled: a cp.async of 16, 8 or 4 bytes (the local address operand is
- * the offset in the shared window, which is what a __local pointer holds as an integer), or for
- * a single half (below cp.async's 4 bytes) a plain load and store, which the barrier before the
- * tile's use makes visible like a landed cp.async. */
-#define MMA_CP_BYTES (MMA_VW * MMA_ES)
-inline void mma_copy(__local MMA_ET* dst, __global const MMA_ET* src, int bytes) {
-#if MMA_CP_BYTES == 16
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
-                 : "memory");
-#elif MMA_CP_BYTES == 8
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
-                 : "memory");
-#elif MMA_CP_BYTES == 4
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
-                 : "memory");
-#elif MMA_CP_BYTES == 2
-    *dst = bytes > 0 ? *src : (MMA_ET)0;
-#else
-#error "MMA_VW * element size must be 16, 8, 4 or 2 bytes"
-#endif
-}
-
-#if !DATA_HALF
-/* One cp.async of vw floats (4: 16 bytes from a 16-byte aligned source, or 1) from src into
- * local memory at dst, of which the first `bytes` are read and the rest zero-filled (bytes 0:
- * src is not read): the operand loaders' copy (conv/conv_igemm_mma.h, FLOAT only), whose width
- * is a compile-time constant at every call but differs between operands. */
-inline void mma_copy_vw(__local float* dst, __global const float* src, int bytes, int vw) {
-    if (vw == 4)
+/* One copy of vw elements (a compile-time constant at every call) from src into local memory at
+ * dst, of which the first `bytes` are read and the rest zero-filled: a cp.async of 16, 8 or 4
+ * bytes (the local address operand is the offset in the shared window, which is what a __local
+ * pointer holds as an integer), or for a single half (below cp.async's 4 bytes) a plain load and
+ * store, which the barrier before the tile's use makes visible like a landed cp.async. src must
+ * be a readable element even when bytes is 0 (callers then pass the operand's first element): the
+ * single half is loaded unconditionally and then selected, so a work-item's copies are
+ * straight-line code whose loads can all be in flight at once. The sources of 16- and 8-byte
+ * copies are aligned to their size. gemm_mma's copies are MMA_VW wide (mma_copy); the
+ * convolution's operand loaders (conv/conv_igemm_mma.h) give each operand its own width. */
+inline void mma_copy_vw(__local MMA_ET* dst, __global const MMA_ET* src, int bytes, int vw) {
+    if (vw * MMA_ES == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src),
                      "r"(bytes)
                      : "memory");
-    else
+    else if (vw * MMA_ES == 8)
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
+                     : "memory");
+    else if (vw * MMA_ES == 4)
         asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
                      : "memory");
+    else {
+        const MMA_ET v = *src;
+        *dst = bytes > 0 ? v : (MMA_ET)0;
+    }
 }
+#define MMA_CP_BYTES (MMA_VW * MMA_ES)
+#if MMA_CP_BYTES != 16 && MMA_CP_BYTES != 8 && MMA_CP_BYTES != 4 && MMA_CP_BYTES != 2
+#error "MMA_VW * element size must be 16, 8, 4 or 2 bytes"
 #endif
+#define mma_copy(dst, src, bytes) mma_copy_vw((dst), (src), (bytes), MMA_VW)
 
 #define MMA_COMMIT() asm volatile("cp.async.commit_group;\n" ::: "memory")
 #define MMA_WAIT_PENDING() asm volatile("cp.async.wait_group " MMA_STR(MMA_STAGES) " - 2;\n" ::: "memory")

@@ -5,7 +5,7 @@
 **   cldnn-tune gemm [--shapes FILE | -m M -n N -k K --transA 0|1 --transB 0|1]
 **                   [-d float|half] [--math default|tensor] [--budget SECONDS] [--iters N] [--quiet] [--db]
 **   cldnn-tune conv --shapes FILE [-F MASK] [-L NCHW|NHWC] [-S igemm|winograd|igemm_mma] [--tile 2|4] [--db]
-**                   [--budget SECONDS] [--iters N] [--quiet]
+**                   [-d float|half] [--budget SECONDS] [--iters N] [--quiet]
 **   cldnn-tune db --shapes FILE [--prefix NAME] [--batch N] [-F MASK] [--budget SECONDS]
 **                 [--per-problem SECONDS] [--iters N] [--ws-max MiB] [--md FILE]
 **
@@ -47,13 +47,17 @@
 ** (find modes other than HEURISTIC); problems with a record are skipped (resume). The
 ** non-fused Winograd has no parameters of its own: its batched product runs the GEMM family's
 ** parameters (cldnn-tune gemm).
-** conv -S igemm_mma: the tensor-core implicit GEMM (TF32 mma.sync; the solver the implicit-GEMM
-** algorithms run under TENSOR_OP_MATH on NVIDIA devices of compute capability 8.0 and up) of every
-** direction of MASK, its problems under TENSOR_OP_MATH, over cldnn_conv_igemm_mma_param_space (the
-** tensor-core GEMM's declared space, cldnn_gemm_mma_param_space: block and warp tiles, k step,
-** stages, kept where they fit the problem's operand layouts). The defaults run first, checked
-** against the double references within the FP32 tolerance plus TF32's input rounding (rtol
-** 2^-10 + 1e-5); candidates must match their output within 1e-5 * sqrt(reduction) of its range.
+** conv -S igemm_mma: the tensor-core implicit GEMM (TF32 mma.sync for float data, FP16 for -d half;
+** the solver the implicit-GEMM algorithms run under TENSOR_OP_MATH on NVIDIA devices of compute
+** capability 8.0 and up) of every direction of MASK, its problems under TENSOR_OP_MATH, over
+** cldnn_conv_igemm_mma_param_space (the tensor-core GEMM's declared space of the data type,
+** cldnn_gemm_mma_param_space: block and warp tiles, k step, stages, kept where they fit the
+** problem's operand layouts). The defaults run first, checked against the double references
+** within the FP32 tolerance plus TF32's input rounding (rtol 2^-10 + 1e-5), or for half data (x,
+** w, y half, the inputs drawn as halves) with truncating FP32 sums (rtol 4e-5) plus the output's
+** rounding (2^-10 |want|); candidates must match their output within 1e-5 * sqrt(reduction) of
+** its range (plus 2^-10 of it for half: one rounding of the output). -d half applies to -S
+** igemm_mma only.
 **     best conv-<dir> <name> <layout> conv_<dir>_igemm_mma <params> <TFLOP/s> (default ...)
 ** With --db the winner goes to the user tuning db under the problem's key and that solver name,
 ** where the library's solver takes it in every find mode but HEURISTIC (resume as for winograd);
@@ -256,18 +260,19 @@ static double time_params(cldnnHandle_t h, const gemm_family* f, const cldnn_gem
 
 static int db_user_record(cldnnHandle_t h, const char* key, const char* solver, char* value, size_t size);
 
-/* A device buffer of the n host values in data type dt (HALF: converted; the host values are
-** halves already). */
+/* A read-write device buffer of the n host values in data type dt (HALF: converted; the host values
+** are halves already): GEMM operands, and the convolution tuner's tensors (each direction writes
+** one of them). */
 static cl_mem gemm_upload(cldnnHandle_t h, cldnnDataType_t dt, const float* host, size_t n) {
     cl_int err;
     if (dt != CLDNN_DATA_HALF)
-        return clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, (void*)host, &err);
+        return clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 4, (void*)host, &err);
     uint16_t* hh = malloc(n * 2);
     if (hh == NULL)
         return NULL;
     for (size_t i = 0; i < n; ++i)
         hh[i] = gemm_float_to_half(host[i]);
-    cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 2, hh, &err);
+    cl_mem m = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * 2, hh, &err);
     free(hh);
     return m;
 }
@@ -503,9 +508,11 @@ typedef struct {
     conv_run_ctx c;
     ref_conv rc;
     float *hx, *hw, *hy, *ref, *got;
+    uint16_t* scratch; /* nout halves: a HALF output's bits before widening */
     size_t nout;
     cl_mem out;
     int P, Q;
+    cldnnDataType_t dt; /* x, w, y alike: FLOAT, or HALF (host values are halves, widened) */
 } conv_tune_setup;
 
 static void setup_close(conv_tune_setup* t) {
@@ -522,6 +529,7 @@ static void setup_close(conv_tune_setup* t) {
     free(t->hy);
     free(t->ref);
     free(t->got);
+    free(t->scratch);
     cldnnDestroyTensorDescriptor(t->xd);
     cldnnDestroyTensorDescriptor(t->yd);
     cldnnDestroyFilterDescriptor(t->wd);
@@ -529,20 +537,40 @@ static void setup_close(conv_tune_setup* t) {
     memset(t, 0, sizeof *t);
 }
 
-/* Sets up direction dir of shape s under math with a workspace of ws_size bytes; 0 on success
-** (else 1, with a message, and t closed). */
-static int setup_open(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, cldnnMathType_t math, size_t ws_size,
-                      conv_tune_setup* t) {
+/* The output (t->nout elements of t's data type) into dst as floats. */
+static void setup_read(cldnnHandle_t h, conv_tune_setup* t, float* dst) {
+    if (t->dt != CLDNN_DATA_HALF) {
+        clEnqueueReadBuffer(h->queue, t->out, CL_TRUE, 0, t->nout * 4, dst, 0, NULL, NULL);
+        return;
+    }
+    clEnqueueReadBuffer(h->queue, t->out, CL_TRUE, 0, t->nout * 2, t->scratch, 0, NULL, NULL);
+    for (size_t i = 0; i < t->nout; ++i)
+        dst[i] = gemm_half_to_float(t->scratch[i]);
+}
+
+/* Poisons the output with NaN (float or half). */
+static void setup_poison(cldnnHandle_t h, const conv_tune_setup* t) {
+    if (t->dt == CLDNN_DATA_HALF)
+        clEnqueueFillBuffer(h->queue, t->out, &(cl_ushort){0x7e00}, sizeof(cl_ushort), 0, t->nout * 2, 0, NULL, NULL);
+    else
+        clEnqueueFillBuffer(h->queue, t->out, &(cl_float){NAN}, sizeof(cl_float), 0, t->nout * 4, 0, NULL, NULL);
+}
+
+/* Sets up direction dir of shape s in data type dt under math with a workspace of ws_size bytes;
+** 0 on success (else 1, with a message, and t closed). */
+static int setup_open(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, cldnnMathType_t math,
+                      cldnnDataType_t dt, size_t ws_size, conv_tune_setup* t) {
     memset(t, 0, sizeof *t);
+    t->dt = dt;
     cldnnTensorFormat_t fmt = nhwc ? CLDNN_TENSOR_NHWC : CLDNN_TENSOR_NCHW;
     conv_shape_out(s, &t->P, &t->Q);
     cldnnCreateTensorDescriptor(&t->xd);
     cldnnCreateTensorDescriptor(&t->yd);
     cldnnCreateFilterDescriptor(&t->wd);
     cldnnCreateConvolutionDescriptor(&t->cd);
-    cldnnSetTensor4dDescriptor(t->xd, fmt, CLDNN_DATA_FLOAT, s->n, s->c, s->h, s->w);
-    cldnnSetTensor4dDescriptor(t->yd, fmt, CLDNN_DATA_FLOAT, s->n, s->k, t->P, t->Q);
-    cldnnSetFilter4dDescriptor(t->wd, CLDNN_DATA_FLOAT, fmt, s->k, s->c / s->groups, s->r, s->s);
+    cldnnSetTensor4dDescriptor(t->xd, fmt, dt, s->n, s->c, s->h, s->w);
+    cldnnSetTensor4dDescriptor(t->yd, fmt, dt, s->n, s->k, t->P, t->Q);
+    cldnnSetFilter4dDescriptor(t->wd, dt, fmt, s->k, s->c / s->groups, s->r, s->s);
     cldnnSetConvolution2dDescriptor(t->cd, s->pad_h, s->pad_w, s->stride_h, s->stride_w, s->dil_h, s->dil_w,
                                     CLDNN_CROSS_CORRELATION, CLDNN_DATA_FLOAT);
     cldnnSetConvolutionGroupCount(t->cd, s->groups);
@@ -564,21 +592,21 @@ static int setup_open(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, c
     t->nout = dir == 0 ? ny : dir == 1 ? nx : nw;
     t->ref = malloc(t->nout * 4);
     t->got = malloc(t->nout * 4);
-    if (!t->hx || !t->hw || !t->hy || !t->ref || !t->got) {
+    t->scratch = malloc(t->nout * 2);
+    if (!t->hx || !t->hw || !t->hy || !t->ref || !t->got || !t->scratch) {
         fprintf(stderr, "cldnn-tune: out of memory\n");
         setup_close(t);
         return 1;
     }
-    for (size_t i = 0; i < nx; ++i)
-        t->hx[i] = frand();
-    for (size_t i = 0; i < nw; ++i)
-        t->hw[i] = frand();
-    for (size_t i = 0; i < ny; ++i)
-        t->hy[i] = frand();
+    float* hs[3] = {t->hx, t->hw, t->hy};
+    const size_t ns[3] = {nx, nw, ny};
+    for (int b = 0; b < 3; ++b)
+        for (size_t i = 0; i < ns[b]; ++i)
+            hs[b][i] = dt == CLDNN_DATA_HALF ? gemm_half_to_float(gemm_float_to_half(frand())) : frand();
     cl_int err;
-    t->c.b.x = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nx * 4, t->hx, &err);
-    t->c.b.w = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nw * 4, t->hw, &err);
-    t->c.b.y = clCreateBuffer(h->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ny * 4, t->hy, &err);
+    t->c.b.x = gemm_upload(h, dt, t->hx, nx);
+    t->c.b.w = gemm_upload(h, dt, t->hw, nw);
+    t->c.b.y = gemm_upload(h, dt, t->hy, ny);
     t->c.b.ws_size = ws_size;
     t->c.b.ws = ws_size ? clCreateBuffer(h->context, CL_MEM_READ_WRITE, ws_size, NULL, &err) : NULL;
     t->out = dir == 0 ? t->c.b.y : dir == 1 ? t->c.b.x : t->c.b.w;
@@ -591,7 +619,8 @@ static int setup_open(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, c
 }
 
 /* t->ref (the default parameters' output) against the double reference on 256 sampled outputs
-** (in the tensor's memory), within rtol of each sum's terms; 0 when it agrees. */
+** (in the tensor's memory), within rtol of each sum's terms (plus the output's rounding, 2^-10 of
+** it, for half data); 0 when it agrees. */
 static int setup_verify(const conv_tune_setup* t, const conv_shape* s, int dir, double rtol) {
     const ref_conv* rc = &t->rc;
     int Cg = s->c / s->groups;
@@ -611,7 +640,8 @@ static int setup_verify(const conv_tune_setup* t, const conv_shape* s, int dir, 
             want = ref_conv_bwd_filter_at(rc, t->hx, t->hy, k, ch, r, q, &mag);
             want_idx = k * rc->ws[0] + ch * rc->ws[1] + r * rc->ws[2] + q * rc->ws[3];
         }
-        if (fabs((double)t->ref[want_idx] - want) > rtol * mag + 1e-6) {
+        const double round = t->dt == CLDNN_DATA_HALF ? ldexp(fabs(want), -10) : 0.0;
+        if (fabs((double)t->ref[want_idx] - want) > rtol * mag + round + 1e-6) {
             fprintf(stderr, "cldnn-tune: %s %s: the default parameters give %.9g at %lld, want %.9g\n", s->name,
                     conv_dir_names[dir], t->ref[want_idx], want_idx, want);
             return 1;
@@ -631,7 +661,7 @@ static int setup_reference(cldnnHandle_t h, conv_tune_setup* t, const conv_shape
         setup_close(t);
         return 1;
     }
-    clEnqueueReadBuffer(h->queue, t->out, CL_TRUE, 0, t->nout * 4, t->ref, 0, NULL, NULL);
+    setup_read(h, t, t->ref);
     if (setup_verify(t, s, dir, rtol)) {
         setup_close(t);
         return 1;
@@ -699,13 +729,13 @@ static int search_timed(search_state* st, size_t ci, const char* ps, double t) {
 ** best so far; a failed run counts as failed. */
 static int search_candidate(cldnnHandle_t h, conv_tune_setup* t, search_state* st, size_t ci, const char* ps,
                             run_fn fn, const void* ctx, double tol, int iters) {
-    clEnqueueFillBuffer(h->queue, t->out, &(cl_float){NAN}, sizeof(cl_float), 0, t->nout * 4, 0, NULL, NULL);
+    setup_poison(h, t);
     if (fn(h, ctx) != CLDNN_STATUS_SUCCESS) {
         st->failed++;
         cldnn_error_clear();
         return 0;
     }
-    clEnqueueReadBuffer(h->queue, t->out, CL_TRUE, 0, t->nout * 4, t->got, 0, NULL, NULL);
+    setup_read(h, t, t->got);
     return search_accept(st, ci, ps, setup_diff(t), tol) && search_timed(st, ci, ps, time_calls(h, fn, ctx, iters));
 }
 
@@ -768,7 +798,7 @@ static void search_report(cldnnHandle_t h, conv_tune_setup* t, const conv_shape*
 /* Tunes the implicit GEMM of direction dir of shape s; 0 on success. */
 static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, double budget, int iters, int quiet) {
     conv_tune_setup t;
-    if (setup_open(h, s, dir, nhwc, CLDNN_DEFAULT_MATH, dir == 2 ? (size_t)256 << 20 : 0, &t))
+    if (setup_open(h, s, dir, nhwc, CLDNN_DEFAULT_MATH, CLDNN_DATA_FLOAT, dir == 2 ? (size_t)256 << 20 : 0, &t))
         return 1;
     conv_run_ctx* c = &t.c;
     cldnn_gemm_params def;
@@ -809,13 +839,13 @@ static int tune_conv(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, do
         q.splitk = cldnn_conv_igemm_splits(&c->p, &q);
         char ps[96];
         cldnn_gemm_params_format(&q, ps, sizeof ps);
-        clEnqueueFillBuffer(h->queue, t.out, &(cl_float){NAN}, sizeof(cl_float), 0, t.nout * 4, 0, NULL, NULL);
+        setup_poison(h, &t);
         if (cldnn_conv_igemm_run(h, &c->p, &q, &c->b) != CLDNN_STATUS_SUCCESS) {
             st.failed++;
             cldnn_error_clear();
             continue;
         }
-        clEnqueueReadBuffer(h->queue, t.out, CL_TRUE, 0, t.nout * 4, t.got, 0, NULL, NULL);
+        setup_read(h, &t, t.got);
         if (search_accept(&st, ci, ps, setup_diff(&t), 1e-5 * sqrt((double)gk) * cmax) &&
             search_timed(&st, ci, ps, time_conv(h, c, &q, iters)))
             best = q;
@@ -874,7 +904,7 @@ static int tune_conv_wino(cldnnHandle_t h, const conv_shape* s, int dir, int nhw
     conv_tune_setup t;
     const size_t ws = (size_t)(wm + 2) * (size_t)(wm + 2) * (size_t)s->c * (size_t)s->k * 4u;
     /* F(2x2) runs where F(4x4) does not apply: under FMA_MATH, whose problems' keys say math3 */
-    if (setup_open(h, s, dir, nhwc, wm == 2 ? CLDNN_FMA_MATH : CLDNN_DEFAULT_MATH, ws, &t))
+    if (setup_open(h, s, dir, nhwc, wm == 2 ? CLDNN_FMA_MATH : CLDNN_DEFAULT_MATH, CLDNN_DATA_FLOAT, ws, &t))
         return 1;
     conv_run_ctx* c = &t.c;
     const char* solver = cldnn_wino_fused_solver_name(wm);
@@ -912,20 +942,22 @@ static cldnnStatus_t run_mma_ctx(cldnnHandle_t h, const void* ctx) {
     return cldnn_conv_igemm_mma_run(h, &m->c->p, m->q, &m->c->b);
 }
 
-/* Tunes the tensor-core implicit GEMM (TF32, TENSOR_OP_MATH) of direction dir of shape s over
-** cldnn_conv_igemm_mma_param_space: the defaults first, checked against the double reference
-** within the FP32 tolerance plus the TF32 rounding of both inputs (rtol 2^-10 + 1e-5), then every
+/* Tunes the tensor-core implicit GEMM (TENSOR_OP_MATH: TF32 for FLOAT dt, FP16 for HALF) of
+** direction dir of shape s over cldnn_conv_igemm_mma_param_space: the defaults first, checked
+** against the double reference within the FP32 tolerance plus the TF32 rounding of both inputs
+** (rtol 2^-10 + 1e-5; HALF: truncating sums, rtol 4e-5, plus the output's rounding), then every
 ** candidate against the defaults' output within 1e-5 * sqrt(reduction) of its range (the inputs
-** round to TF32 alike; only the order of the sums differs), blocks more than twice the product
-** skipped. With db the winner (the defaults when nothing beat them) is recorded in the user tuning
+** round to TF32 alike; only the order of the sums differs; HALF adds 2^-10 of the range, the
+** output's rounding), blocks more than twice the product skipped. With db the winner (the defaults when nothing beat them) is recorded in the user tuning
 ** db under the problem's key and the direction's solver name (conv_<dir>_igemm_mma), where the
 ** library's solver takes it; a problem with a user record is not searched again. A problem the
 ** solver does not take (no TF32 tensor cores, a layer narrower than 8) is skipped. */
-static int tune_conv_mma(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, double budget, int iters, int quiet,
-                         int db) {
+static int tune_conv_mma(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc, cldnnDataType_t dt, double budget,
+                         int iters, int quiet, int db) {
     conv_tune_setup t;
-    if (setup_open(h, s, dir, nhwc, CLDNN_TENSOR_OP_MATH, dir == 2 ? (size_t)256 << 20 : 0, &t))
+    if (setup_open(h, s, dir, nhwc, CLDNN_TENSOR_OP_MATH, dt, dir == 2 ? (size_t)256 << 20 : 0, &t))
         return 1;
+    const int half = dt == CLDNN_DATA_HALF;
     conv_run_ctx* c = &t.c;
     const char* solver = cldnn_conv_igemm_mma_solver_name((cldnn_conv_dir)dir);
     if (search_skip(h, &t, s, dir, nhwc, solver, cldnn_conv_igemm_mma_applicable(&c->p, &h->prof), db))
@@ -934,13 +966,14 @@ static int tune_conv_mma(cldnnHandle_t h, const conv_shape* s, int dir, int nhwc
     cldnn_conv_igemm_mma_defaults(&c->p, &h->prof, &def);
     char ds[96];
     cldnn_gemm_mma_params_format(&def, ds, sizeof ds);
-    if (setup_reference(h, &t, s, dir, cldnn_conv_igemm_mma_run(h, &c->p, &def, &c->b), ds, 2.0 / 2048.0 + 1e-5))
+    if (setup_reference(h, &t, s, dir, cldnn_conv_igemm_mma_run(h, &c->p, &def, &c->b), ds,
+                        half ? 4e-5 : 2.0 / 2048.0 + 1e-5))
         return 1;
     search_ctx m = {c, 0, &def};
     const double t_def = time_calls(h, run_mma_ctx, &m, iters);
     int64_t gm, gn, gk;
     cldnn_conv_gemm_dims(&c->p, &gm, &gn, &gk);
-    const double tol = 1e-5 * sqrt((double)gk) * setup_range(&t);
+    const double tol = (1e-5 * sqrt((double)gk) + (half ? 1.0 / 1024.0 : 0.0)) * setup_range(&t);
     static cldnn_gemm_mma_params space[4096];
     size_t nspace = cldnn_conv_igemm_mma_param_space(&c->p, &h->prof, space, 4096);
     if (nspace > 4096)
@@ -968,6 +1001,8 @@ static int main_conv(int argc, char** argv) {
     const char* path = NULL;
     int mask = 7, nhwc = 0, iters = 50, quiet = 0, wm = 4, db = 0;
     int which = 0; /* -S: 0 igemm, 1 winograd, 2 igemm_mma */
+    cldnnDataType_t dt = CLDNN_DATA_FLOAT;
+    int bad_dt = 0; /* -d neither float nor half */
     double budget = 60.0;
     for (int i = 2; i < argc; ++i) {
         const char* a = argv[i];
@@ -999,15 +1034,20 @@ static int main_conv(int argc, char** argv) {
             which = strcmp(v, "winograd") == 0 ? 1 : strcmp(v, "igemm_mma") == 0 ? 2 : strcmp(v, "igemm") == 0 ? 0 : -1;
         else if (strcmp(a, "--tile") == 0)
             wm = atoi(v);
-        else {
+        else if (strcmp(a, "-d") == 0) {
+            dt = strcmp(v, "half") == 0 ? CLDNN_DATA_HALF : CLDNN_DATA_FLOAT;
+            bad_dt = dt == CLDNN_DATA_FLOAT && strcmp(v, "float") != 0;
+        } else {
             fprintf(stderr, "cldnn-tune: unknown flag %s\n", a);
             return 2;
         }
     }
-    if (path == NULL || mask < 1 || mask > 7 || which < 0 || (wm != 2 && wm != 4) || (db && which == 0)) {
+    if (path == NULL || mask < 1 || mask > 7 || which < 0 || (wm != 2 && wm != 4) || (db && which == 0) ||
+        bad_dt || (dt == CLDNN_DATA_HALF && which != 2)) {
         fprintf(stderr, "usage: cldnn-tune conv --shapes FILE [-F 1..7] [-L NCHW|NHWC] [-S igemm|winograd|igemm_mma] "
-                        "[--tile 2|4] [--db] [--budget S] [--iters N] [--quiet]\n"
-                        "       (--tile with -S winograd, --db with -S winograd or igemm_mma)\n");
+                        "[--tile 2|4] [--db] [-d float|half] [--budget S] [--iters N] [--quiet]\n"
+                        "       (--tile with -S winograd, --db with -S winograd or igemm_mma, -d half with -S "
+                        "igemm_mma)\n");
         return 2;
     }
     const int wino = which == 1;
@@ -1027,11 +1067,11 @@ static int main_conv(int argc, char** argv) {
     cldnn_gemm_mma_params mtmp[1];
     /* the tensor-core space depends on the problem's transposes: the sets valid for both, before the
     ** per-problem check */
-    printf("# cldnn-tune conv %s on %s (driver %s, %u compute units); space of %zu candidates; %s\n",
+    printf("# cldnn-tune conv %s on %s (driver %s, %u compute units); %s data; space of %zu candidates; %s\n",
            wino ? cldnn_wino_fused_solver_name(wm) : which == 2 ? "igemm_mma" : "igemm", h->prof.name, h->prof.driver,
-           (unsigned)h->prof.compute_units,
+           (unsigned)h->prof.compute_units, cldnn_dtype_name(dt),
            wino        ? cldnn_wino_param_space(wm, &h->prof, wtmp, 0)
-           : which == 2 ? cldnn_gemm_mma_param_space(&h->prof, CLDNN_DATA_FLOAT, -1, -1, mtmp, 0)
+           : which == 2 ? cldnn_gemm_mma_param_space(&h->prof, dt, -1, -1, mtmp, 0)
                         : cldnn_gemm_param_space(&h->prof, tmp, 0),
            path);
     int status = 0;
@@ -1040,7 +1080,7 @@ static int main_conv(int argc, char** argv) {
             if (mask & (1 << d) && !(wino && d == 2)) {
                 fprintf(stderr, "shape %d/%d: %s %s\n", i + 1, ns, shapes[i].name, conv_dir_names[d]);
                 status |= wino         ? tune_conv_wino(h, &shapes[i], d, nhwc, wm, budget, iters, quiet, db)
-                          : which == 2 ? tune_conv_mma(h, &shapes[i], d, nhwc, budget, iters, quiet, db)
+                          : which == 2 ? tune_conv_mma(h, &shapes[i], d, nhwc, dt, budget, iters, quiet, db)
                                        : tune_conv(h, &shapes[i], d, nhwc, budget, iters, quiet);
             }
     cldnnDestroy(h);

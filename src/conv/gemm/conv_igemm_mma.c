@@ -1,31 +1,37 @@
 /*
 ** conv_igemm_mma.c: the tensor-core implicit-GEMM solvers (kernels/conv/conv_igemm_mma.cl) of the
-** three directions: TF32 mma.sync with FP32 accumulation, the GEMM family's tensor-core body with
-** the convolution's index maps as its operand loaders.
+** three directions, the GEMM family's tensor-core body with the convolution's index maps as its
+** operand loaders, FP32 accumulation: TF32 mma.sync m16n8k8 for FLOAT data, FP16 m16n8k16 for
+** HALF data (x, w and y half in memory, each output rounded once; backward-filter's split partial
+** sums stay float and the reduce rounds them into dw once).
 **
-** Offered only where the GEMM family offers its TF32 tensor-core kernel
-** (cldnn_gemm_mma_tf32_applicable: TENSOR_OP_MATH, FLOAT data, NVIDIA compute capability >= 8.0;
-** HALF data keeps the other solvers), so DEFAULT_MATH and FMA_MATH
-** never reach it, and only when both sides of the product are at least 8 wide: forward and
-** backward-data need 8+ channels in the reduction (C/G, K/G: it runs tap by tap over the channels
-** rounded up to the k-tile, 16 or 32, and narrower layers waste most of each tile) and in the
-** GEMM's N (K/G, C/G); backward-filter 8+ output channels per group and taps. Narrower layers keep
-** the portable implicit GEMM.
+** Offered only where the GEMM family offers its tensor-core kernel for the data type
+** (cldnn_gemm_mma_applicable: TENSOR_OP_MATH, FLOAT or HALF data, NVIDIA compute capability
+** >= 8.0), so DEFAULT_MATH and FMA_MATH never reach it, and only when both sides of the product
+** are at least 8 wide: forward and backward-data need 8+ channels in the reduction (C/G, K/G: it
+** runs tap by tap over the channels rounded up to the k-tile, and narrower layers waste most of
+** each tile) and in the GEMM's N (K/G, C/G); backward-filter 8+ output channels per group and
+** taps. Narrower layers keep the portable implicit GEMM.
 **
 ** Plan (cldnn_conv_igemm_mma_plan): the GEMM's sizes, the padded channel run, and the copies:
-** 16-byte cp.async where a run of 4 floats is contiguous and 16-byte aligned (channels-last
-** activations along their channels, KRSC filters along theirs, with channel counts, strides and
-** offsets multiples of 4 floats), single floats otherwise. Parameters: the GEMM family's
-** tensor-core defaults for the equivalent GEMM (cldnn_gemm_mma_params_select, so
-** CLDNN_GEMM_MMA_PARAMS applies too), with a k-tile of 16 when 32 would pad the channel run by
-** more than a quarter. The tuning db's record for the problem under the direction's solver name
-** (conv_<dir>_igemm_mma: cldnn-tune conv -S igemm_mma --db, or a TUNE-mode Find, both searching
-** cldnn_conv_igemm_mma_param_space) replaces the defaults in every find mode but HEURISTIC (conv.c
-** reads it into the problem), unless CLDNN_GEMM_MMA_PARAMS is set. Backward-filter splits its
-** reduction over pixels as the portable implicit GEMM does (cldnn_conv_igemm_splits for the block
-** and k-tile sizes): the splits' partial sums go to the workspace (exactly splits x K x C/G x R x S
-** floats) and gemm_splitk_reduce adds them in a fixed order. Forward and backward-data need no
-** workspace.
+** 16-byte cp.async where a run of 16 bytes (4 floats, 8 halves) is contiguous and 16-byte aligned
+** (channels-last activations along their channels, KRSC filters along theirs, with channel
+** counts, strides and offsets multiples of the run), single elements otherwise (a 4-byte cp.async
+** for a float, a plain 2-byte copy for a half: cp.async copies at least 4 bytes). Parameters: the
+** GEMM family's tensor-core defaults for the equivalent GEMM of the data type
+** (cldnn_gemm_mma_params_select, so CLDNN_GEMM_MMA_PARAMS applies too: FLOAT k-tiles 32, HALF
+** 64), the k-tile halved (down to 16) while it pads the channel run by more than a quarter, and
+** for forward and backward-data the block tile halved (down to 64 x 64) while the blocks are
+** fewer than the compute units (they cannot split their reduction). The tuning db's record for
+** the problem under the direction's solver name (conv_<dir>_igemm_mma: cldnn-tune conv -S
+** igemm_mma --db, or a TUNE-mode Find, both searching cldnn_conv_igemm_mma_param_space: the
+** GEMM's space of the data type, HALF's k-tiles 32 and 64 with copies of 8 halves) replaces the
+** defaults in every find mode but HEURISTIC (conv.c reads it into the problem), unless
+** CLDNN_GEMM_MMA_PARAMS is set. Backward-filter splits its reduction
+** over pixels as the portable implicit GEMM does (cldnn_conv_igemm_splits for the block and
+** k-tile sizes): the splits' partial sums go to the workspace (exactly splits x K x C/G x R x S
+** floats, HALF data included) and gemm_splitk_reduce adds them in a fixed order, rounding each
+** sum into dw once. Forward and backward-data need no workspace.
 */
 #include "internal.h"
 
@@ -35,26 +41,29 @@
 
 #define MMA_MIN_CHANNELS 8
 
-static int mul4(int64_t v) {
-    return v % 4 == 0;
+/* Elements of p's data type in 16 bytes: the run of a 16-byte copy (4 floats, 8 halves). */
+static int run16(const cldnn_conv_problem* p) {
+    return (int)(16 / cldnn_dtype_size(p->dtype));
 }
 
-/* 1 when runs of 4 channels of a tensor with element strides st (n, c, h, w) at element offset
-** off, ch channels per group, are contiguous and 16-byte aligned. */
-static int runs4(const int64_t* st, int64_t ch, uint64_t off) {
-    return st[1] == 1 && mul4(ch) && mul4(st[0]) && mul4(st[2]) && mul4(st[3]) && off % 4 == 0;
+/* 1 when runs of vw channels of a tensor with element strides st (n, c, h, w) at element offset
+** off, ch channels per group, are contiguous and 16-byte aligned (vw elements are 16 bytes). */
+static int runs16(int vw, const int64_t* st, int64_t ch, uint64_t off) {
+    return st[1] == 1 && ch % vw == 0 && st[0] % vw == 0 && st[2] % vw == 0 && st[3] % vw == 0 &&
+           off % (uint64_t)vw == 0;
 }
 
 void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_mma_plan* pl) {
+    const int vw = run16(p);
     cldnn_conv_gemm_dims(p, &pl->m, &pl->n, &pl->kr);
     if (p->dir == CLDNN_CONV_BWD_FILTER) {
         /* A = dy: along the output channels when NHWC; B = x: along a KRSC tap's channels. */
         pl->ch = p->kg;
         pl->cpad = p->kg;
         pl->a_trans = p->ys[1] != 1;
-        pl->avw = runs4(p->ys, p->kg, p->off_y) ? 4 : 1;
+        pl->avw = runs16(vw, p->ys, p->kg, p->off_y) ? vw : 1;
         pl->b_trans = 1;
-        pl->bvw = p->kord == 1 && runs4(p->xs, p->cg, p->off_x) ? 4 : 1;
+        pl->bvw = p->kord == 1 && runs16(vw, p->xs, p->cg, p->off_x) ? vw : 1;
         return;
     }
     const int fwd = p->dir == CLDNN_CONV_FWD;
@@ -67,11 +76,11 @@ void cldnn_conv_igemm_mma_plan(const cldnn_conv_problem* p, int bk, cldnn_conv_m
     /* The gathered activations: x forward, dy backward-data. */
     const int64_t* st = fwd ? p->xs : p->ys;
     const uint64_t off = fwd ? p->off_x : p->off_y;
-    pl->avw = runs4(st, pl->ch, off) ? 4 : 1;
-    pl->a_trans = pl->avw == 4;
+    pl->avw = runs16(vw, st, pl->ch, off) ? vw : 1;
+    pl->a_trans = pl->avw > 1;
     /* The filter: KRSC is unit-stride along the input channel (k forward, n backward-data). */
     pl->b_trans = !fwd && p->kord == 1;
-    pl->bvw = p->kord == 1 && mul4(p->cg) && p->off_w % 4 == 0 ? 4 : 1;
+    pl->bvw = p->kord == 1 && p->cg % vw == 0 && p->off_w % (uint64_t)vw == 0 ? vw : 1;
 }
 
 /* The equivalent GEMM problem (what the GEMM family's defaults and applicability read). */
@@ -93,7 +102,7 @@ int cldnn_conv_igemm_mma_applicable(const void* problem, const cldnn_device_prof
     cldnn_conv_igemm_mma_plan(p, 32, &pl);
     cldnn_gemm_problem g;
     conv_mma_gemm(p, &pl, &g);
-    return cldnn_gemm_mma_tf32_applicable(&g, dev) && pl.ch >= MMA_MIN_CHANNELS && pl.n >= MMA_MIN_CHANNELS &&
+    return cldnn_gemm_mma_applicable(&g, dev) && pl.ch >= MMA_MIN_CHANNELS && pl.n >= MMA_MIN_CHANNELS &&
            pl.kr < 0x7fffffffLL - 1024;
 }
 
@@ -109,15 +118,41 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
         *q = p->mtuned;
     else
         cldnn_gemm_mma_params_select(&g, dev, q);
-    /* A k-tile of 16 where 32 pads the channel run by more than a quarter (40 channels: 64 -> 48;
-    ** 48 keeps 32), unless CLDNN_GEMM_MMA_PARAMS or a tuning record chose the set. */
-    if (!env_set && !p->has_mtuned && q->bk == 32 && (pl.cpad - pl.ch) * 4 > pl.cpad) {
+    /* The k-tile halved, down to 16, while it pads the channel run by more than a quarter (FLOAT's
+    ** 32 for 40 channels: 64 -> 48, 16; 48 keeps 32; HALF's 64 for 80 channels: 128 -> 96, 32),
+    ** unless CLDNN_GEMM_MMA_PARAMS or a tuning record chose the set. */
+    while (!env_set && !p->has_mtuned && q->bk > 16) {
+        cldnn_conv_mma_plan pk;
+        cldnn_conv_igemm_mma_plan(p, q->bk, &pk);
         cldnn_gemm_mma_params r = *q;
-        r.bk = 16;
-        if (cldnn_gemm_mma_params_fit(&r, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans))
-            *q = r;
+        r.bk /= 2;
+        if ((pk.cpad - pk.ch) * 4 <= pk.cpad ||
+            !cldnn_gemm_mma_params_fit(&r, dev, p->dtype, pl.a_trans, pl.b_trans))
+            break;
+        *q = r;
     }
-    q->vw = 4;
+    /* Forward and backward-data cannot split their reduction: while their blocks are fewer than the
+    ** device's compute units, the block tile halves (the longer side first, down to 64 x 64 with
+    ** 32 x 32 warp tiles), as the GEMM family's small tiles. ResNet-50's layer3.0 / layer4.0 conv2
+    ** forward at batch 32: 98 and 52 blocks of 128 x 128 on the H100's 132 units, then 196 of
+    ** 64 x 128 and 200 of 64 x 64. */
+    const uint64_t units = dev->compute_units ? dev->compute_units : 1;
+    while (!env_set && !p->has_mtuned && p->dir != CLDNN_CONV_BWD_FILTER && (q->bm > 64 || q->bn > 64) &&
+           (uint64_t)((pl.m + q->bm - 1) / q->bm) * (uint64_t)((pl.n + q->bn - 1) / q->bn) * (uint64_t)p->groups <
+               units) {
+        cldnn_gemm_mma_params r = *q;
+        if (r.bm >= r.bn && r.bm > 64) {
+            r.bm /= 2;
+            r.wm = r.bm == 64 ? 32 : r.wm;
+        } else {
+            r.bn /= 2;
+            r.wn = r.bn == 64 ? 32 : r.wn;
+        }
+        if (r.wm > r.bm || r.wn > r.bn || !cldnn_gemm_mma_params_fit(&r, dev, p->dtype, pl.a_trans, pl.b_trans))
+            break;
+        *q = r;
+    }
+    q->vw = run16(p);
     q->splitk = cldnn_conv_igemm_mma_splits(p, q);
 }
 
@@ -149,7 +184,7 @@ int cldnn_conv_igemm_mma_params_fit(const cldnn_conv_problem* p, const cldnn_gem
     cldnn_gemm_mma_params r = *q;
     r.vw = pl.avw > pl.bvw ? pl.avw : pl.bvw;
     const int nsplit = p->dir == CLDNN_CONV_BWD_FILTER && q->splitk > 1 ? q->splitk : 1;
-    return cldnn_gemm_mma_params_fit(&r, dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans) &&
+    return cldnn_gemm_mma_params_fit(&r, dev, p->dtype, pl.a_trans, pl.b_trans) &&
            pl.kr < 0x7fffffffLL - 1024 && nsplit <= 64;
 }
 
@@ -157,15 +192,15 @@ size_t cldnn_conv_igemm_mma_param_space(const cldnn_conv_problem* p, const cldnn
                                         cldnn_gemm_mma_params* out, size_t max) {
     cldnn_conv_mma_plan pl;
     cldnn_conv_igemm_mma_plan(p, 32, &pl); /* the transposes do not depend on the k-tile */
-    const size_t n = cldnn_gemm_mma_param_space(dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans, NULL, 0);
+    const size_t n = cldnn_gemm_mma_param_space(dev, p->dtype, pl.a_trans, pl.b_trans, NULL, 0);
     cldnn_gemm_mma_params* all = (cldnn_gemm_mma_params*)malloc((n ? n : 1) * sizeof *all);
     if (all == NULL)
         return 0;
-    cldnn_gemm_mma_param_space(dev, CLDNN_DATA_FLOAT, pl.a_trans, pl.b_trans, all, n);
+    cldnn_gemm_mma_param_space(dev, p->dtype, pl.a_trans, pl.b_trans, all, n);
     size_t kept = 0;
     for (size_t i = 0; i < n; ++i) {
         cldnn_gemm_mma_params q = all[i];
-        q.vw = 4;
+        q.vw = run16(p);
         q.splitk = cldnn_conv_igemm_mma_splits(p, &q);
         if (!cldnn_conv_igemm_mma_params_fit(p, &q, dev))
             continue;
@@ -204,7 +239,7 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
     const cldnn_gemm_mma_params q = *(const cldnn_gemm_mma_params*)params;
-    if (p->dtype != CLDNN_DATA_FLOAT || !cldnn_mma_available(&h->prof) ||
+    if ((p->dtype != CLDNN_DATA_FLOAT && p->dtype != CLDNN_DATA_HALF) || !cldnn_mma_available(&h->prof) ||
         !cldnn_conv_igemm_mma_params_fit(p, &q, &h->prof)) {
         char ps[96];
         cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
@@ -217,9 +252,9 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
     char opts[320];
     snprintf(opts, sizeof opts,
              "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DA_TRANS=%d -DB_TRANS=%d "
-             "-DDIR=%d -DKORD=%d -DCONV_AVW=%d -DCONV_BVW=%d -DMMA_EPI_MFAST=%d",
+             "-DDIR=%d -DKORD=%d -DCONV_AVW=%d -DCONV_BVW=%d -DMMA_EPI_MFAST=%d%s",
              q.bm, q.bn, q.bk, q.wm, q.wn, q.stages, pl.a_trans, pl.b_trans, (int)p->dir, p->kord, pl.avw, pl.bvw,
-             conv_mma_store_mfast(p));
+             conv_mma_store_mfast(p), cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_igemm_mma.cl", opts, "conv_igemm_mma", &k));
     /* Split ranges are whole k-tiles; the partial sums sit at the workspace's start. */
