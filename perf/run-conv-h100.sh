@@ -27,7 +27,8 @@
 #     MS          timed work per measurement over its 5 repetitions, in ms (10; the tools' own
 #                 default is 50), passed to both tools as --ms
 #     BUDGET      seconds from the start, build included (540). Each command may use the time left
-#                 divided by the commands left, so that every tool gets its share and the merged file
+#                 times its weight over the weights left (CLDNN_WEIGHT for cldnn-bench, default 1;
+#                 1 for each baseline), so that every tool gets its share and the merged file
 #                 is written before the device tool's 10 minutes; a command cut short keeps the lines
 #                 it printed, and the cut is noted in the file.
 #     CLDNN=0     skips cldnn-bench (no build, no run): refreshes the baseline alone
@@ -128,16 +129,18 @@ case ${1:-} in
     trap 'rm -rf "$logs"' EXIT
     : > "$logs/cldnn.log"
     cmds=()
-    # commands left to run, for the time share: cldnn (when run) and each baseline, per shape file
-    left=$(( ${#shapes[@]} * (run_cldnn + ${#tools[@]}) ))
-    # run_tool LOG SET CMD...: runs CMD with its share of the budget, appending `# set: SET` and its
-    # output to LOG (echoed); records the command, a failure or a cut.
+    # shares left to run, for the time split: cldnn (when run) weighs CLDNN_WEIGHT, each baseline 1,
+    # per shape file
+    cw=${CLDNN_WEIGHT:-1}
+    left=$(( ${#shapes[@]} * (run_cldnn * cw + ${#tools[@]}) ))
+    # run_tool LOG SET WEIGHT CMD...: runs CMD with its WEIGHT's share of the budget left, appending
+    # `# set: SET` and its output to LOG (echoed); records the command, a failure or a cut.
     run_tool() {
-      local log=$1 set=$2 rc now cap
-      shift 2
+      local log=$1 set=$2 w=$3 rc now cap
+      shift 3
       now=$(date +%s)
-      cap=$(( (budget - (now - start)) / (left > 0 ? left : 1) ))
-      left=$(( left - 1 ))
+      cap=$(( (budget - (now - start)) * w / (left > 0 ? left : 1) ))
+      left=$(( left - w ))
       if [ $cap -lt 5 ]; then
         notes+=("not run (time budget of ${budget} s spent): $*")
         echo "$0: out of time, skipping: $*" >&2
@@ -161,12 +164,12 @@ case ${1:-} in
       set_name=$(basename "$f" .csv)
       if [ $run_cldnn = 1 ]; then
         # shellcheck disable=SC2086  # the flags are words
-        run_tool "$logs/cldnn.log" "$set_name" env CLDNN_DEVICE="$device" \
+        run_tool "$logs/cldnn.log" "$set_name" "$cw" env CLDNN_DEVICE="$device" \
           CLDNN_CACHE_DIR="${CLDNN_CACHE_DIR:-/tmp/cldnn-kc}" "$bench" conv --shapes "$f" $bench_flags
       fi
       for t in "${tools[@]+"${tools[@]}"}"; do
         # shellcheck disable=SC2086
-        run_tool "$logs/$t.log" "$set_name" "$bdir/${t}_conv" --shapes "$f" $base_flags
+        run_tool "$logs/$t.log" "$set_name" 1 "$bdir/${t}_conv" --shapes "$f" $base_flags
       done
     done
     elapsed=$(( $(date +%s) - start ))

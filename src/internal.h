@@ -677,6 +677,7 @@ int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile
 /* im2col's applicability restricted to C/G < 16, where backward-data's implicit GEMM (N = C/G)
 ** fills a small fraction of its tiles: ordered before it in the table. */
 int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev);
+int cldnn_conv_im2col_strided_applicable(const void* problem, const cldnn_device_profile* dev);
 size_t cldnn_conv_im2col_workspace(const void* problem);
 cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Non-fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd). */

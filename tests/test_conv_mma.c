@@ -157,9 +157,10 @@ Test(conv_mma, selection) {
 }
 
 /* Get_v7 answers from the handle's profile: turned into an H100's (nothing runs), the answer for a
-** 3x3 stride-2 layer (FLOAT and HALF) lists the tensor-core implicit GEMM first under TENSOR_OP_MATH (a stride-1 one
-** takes Winograd non-fused, whose products then run on tensor cores too), and never a tensor-op
-** entry under DEFAULT_MATH or FMA_MATH. */
+** 3x3 stride-2 NHWC layer (FLOAT and HALF) lists the tensor-core implicit GEMM first under TENSOR_OP_MATH (a stride-1 one
+** takes Winograd non-fused, whose products then run on tensor cores too; NCHW backward-data at
+** stride 2 the GEMM and col2im, the implicit GEMM later), and never a tensor-op entry under
+** DEFAULT_MATH or FMA_MATH. */
 Test(conv_mma, get_v7) {
     cldnnHandle_t h = fx_handle();
     const cldnn_device_profile saved = h->prof;
@@ -191,6 +192,24 @@ Test(conv_mma, get_v7) {
                       bp[1].mathType == CLDNN_TENSOR_OP_MATH,
                   "stride 1 backward-data: answers algo %d math %d, algo %d math %d", (int)bp[0].algo,
                   (int)bp[0].mathType, (int)bp[1].algo, (int)bp[1].mathType);
+        descs_free(&d);
+    }
+    for (int dt = 0; dt < 2; ++dt) { /* the stride-2 layer in NCHW: backward-data's GEMM and col2im first */
+        shape l2 = l;
+        l2.nhwc = 0;
+        descs d;
+        descs_make(&d, &l2, dt ? CLDNN_DATA_HALF : CLDNN_DATA_FLOAT, CLDNN_TENSOR_OP_MATH);
+        cldnnConvolutionBwdDataAlgoPerf_t bp[CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
+        int nb = 0, at = -1;
+        FX_OK(cldnnGetConvolutionBackwardDataAlgorithm_v7(h, d.w, d.y, d.c, d.x,
+                                                           CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &nb, bp));
+        for (int i = 0; i < nb; ++i)
+            if (bp[i].algo == CLDNN_CONVOLUTION_BWD_DATA_ALGO_1 && bp[i].mathType == CLDNN_TENSOR_OP_MATH)
+                at = i;
+        FX_ASSERT(nb > 1 && bp[0].algo == CLDNN_CONVOLUTION_BWD_DATA_ALGO_0 && bp[0].status == 0 && at > 0,
+                  "%s NCHW stride 2 backward-data: first answer algo %d status %d, the tensor-core implicit GEMM at "
+                  "%d",
+                  dt ? "HALF" : "FLOAT", (int)bp[0].algo, (int)bp[0].status, at);
         descs_free(&d);
     }
     const cldnnMathType_t maths[3] = {CLDNN_DEFAULT_MATH, CLDNN_TENSOR_OP_MATH, CLDNN_FMA_MATH};
@@ -298,9 +317,10 @@ static void check_defaults(const cldnn_conv_problem* p, const cldnn_device_profi
         return;
     }
     FX_ASSERT(ws == 0 && q.splitk == 1, "%s: workspace %zu, %d splits", p->key, ws, q.splitk);
-    /* no split: the blocks fill the compute units, or the tile is the smallest */
+    /* no split: HALF's blocks fill the compute units, or the tile is the smallest */
     const uint64_t blocks = (uint64_t)((pl.m + q.bm - 1) / q.bm) * (uint64_t)((pl.n + q.bn - 1) / q.bn);
-    FX_ASSERT(blocks >= dev->compute_units || (q.bm == 64 && q.bn == 64 && q.wm == 32 && q.wn == 32),
+    FX_ASSERT(p->dtype != CLDNN_DATA_HALF || blocks >= dev->compute_units ||
+                  (q.bm == 64 && q.bn == 64 && q.wm == 32 && q.wn == 32),
               "%s on %s: %llu blocks of %s for %u compute units", p->key, dev->name, (unsigned long long)blocks, ps,
               (unsigned)dev->compute_units);
     FX_ASSERT(pl.cpad % q.bk == 0 && pl.cpad >= pl.ch && (pl.cpad - pl.ch) * 2 <= pl.cpad,

@@ -56,6 +56,9 @@ const cldnn_solver cldnn_conv_bwd_data_solvers[] = {
     ** (ResNet-50 conv1 on the H100: 0.6 TFLOP/s against 9.3 for GEMM + col2im). */
     {"conv_bwd_data_gemm_col2im_narrow", CLDNN_CONVOLUTION_BWD_DATA_ALGO_0, cldnn_conv_im2col_narrow_applicable,
      cldnn_conv_im2col_workspace, NULL, 0, cldnn_conv_im2col_run},
+    /* Stride above 1 on GPUs: the implicit GEMMs' taps mostly miss (cldnn_conv_im2col_strided_applicable). */
+    {"conv_bwd_data_gemm_col2im_strided", CLDNN_CONVOLUTION_BWD_DATA_ALGO_0, cldnn_conv_im2col_strided_applicable,
+     cldnn_conv_im2col_workspace, NULL, 0, cldnn_conv_im2col_run},
     {"conv_bwd_data_winograd_f4x4_gpu", CLDNN_CONVOLUTION_BWD_DATA_ALGO_WINOGRAD_NONFUSED,
      cldnn_conv_wino4_preferred, cldnn_conv_wino4_workspace, NULL, 0, cldnn_conv_wino4_run},
     {"conv_bwd_data_igemm_mma", CLDNN_CONVOLUTION_BWD_DATA_ALGO_1, cldnn_conv_igemm_mma_applicable,

@@ -190,6 +190,16 @@ int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_
     return p->cg < 16 && cldnn_conv_im2col_applicable(problem, dev);
 }
 
+/* NCHW backward-data at a stride above 1 on GPUs: the GEMM and col2im's gather ahead of both
+** implicit GEMMs, most of whose taps miss (ResNet-50's stride-2 3x3 layers on the H100: 0.26-0.39 ms
+** against 1.15-2.4 for the implicit GEMMs, FLOAT under TF32 and HALF). Channels-last layers, not
+** measured, keep the table's order. */
+int cldnn_conv_im2col_strided_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    return !dev->is_cpu && p->dir == CLDNN_CONV_BWD_DATA && (p->u > 1 || p->v > 1) &&
+           is_layout(p->ylayout, "NCHW") && cldnn_conv_im2col_applicable(problem, dev);
+}
+
 size_t cldnn_conv_im2col_workspace(const void* problem) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     return (size_t)(acc_bytes(p) + images_per_chunk(p) * col_per_image(p) * col_elem(p));

@@ -21,7 +21,7 @@
 ** GEMM family's tensor-core defaults for the equivalent GEMM of the data type
 ** (cldnn_gemm_mma_params_select, so CLDNN_GEMM_MMA_PARAMS applies too: FLOAT k-tiles 32, HALF
 ** 64), the k-tile halved (down to 16) while it pads the channel run by more than a quarter, and
-** for forward and backward-data the block tile halved (down to 64 x 64) while the blocks are
+** for HALF forward and backward-data the block tile halved (down to 64 x 64) while the blocks are
 ** fewer than the compute units (they cannot split their reduction). The tuning db's record for
 ** the problem under the direction's solver name (conv_<dir>_igemm_mma: cldnn-tune conv -S
 ** igemm_mma --db, or a TUNE-mode Find, both searching cldnn_conv_igemm_mma_param_space: the
@@ -131,13 +131,15 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
             break;
         *q = r;
     }
-    /* Forward and backward-data cannot split their reduction: while their blocks are fewer than the
-    ** device's compute units, the block tile halves (the longer side first, down to 64 x 64 with
+    /* HALF forward and backward-data cannot split their reduction: while their blocks are fewer than
+    ** the device's compute units, the block tile halves (the longer side first, down to 64 x 64 with
     ** 32 x 32 warp tiles), as the GEMM family's small tiles. ResNet-50's layer3.0 / layer4.0 conv2
     ** forward at batch 32: 98 and 52 blocks of 128 x 128 on the H100's 132 units, then 196 of
-    ** 64 x 128 and 200 of 64 x 64. */
+    ** 64 x 128 and 200 of 64 x 64. Measured only as part of the HALF runs
+    ** (perf/results/conv-fp16-h100.md); FLOAT keeps the tiles its TF32 table was measured with. */
     const uint64_t units = dev->compute_units ? dev->compute_units : 1;
-    while (!env_set && !p->has_mtuned && p->dir != CLDNN_CONV_BWD_FILTER && (q->bm > 64 || q->bn > 64) &&
+    while (!env_set && !p->has_mtuned && p->dtype == CLDNN_DATA_HALF && p->dir != CLDNN_CONV_BWD_FILTER &&
+           (q->bm > 64 || q->bn > 64) &&
            (uint64_t)((pl.m + q->bm - 1) / q->bm) * (uint64_t)((pl.n + q->bn - 1) / q->bn) * (uint64_t)p->groups <
                units) {
         cldnn_gemm_mma_params r = *q;
