@@ -35,6 +35,7 @@
 
 #include "fixture.h"
 #include "internal.h"
+#include "conv/conv.h"
 
 /* ------------------------------------------------------------------ helpers */
 

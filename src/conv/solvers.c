@@ -13,7 +13,7 @@
 ** everything else is implicit GEMM (no workspace) before explicit im2col + GEMM, then Winograd
 ** non-fused and fused (F(4x4), else F(2x2) under FMA_MATH).
 */
-#include "internal.h"
+#include "conv/conv.h"
 
 #define GEMM_PARAMS sizeof(cldnn_gemm_params)
 #define MMA_PARAMS sizeof(cldnn_gemm_mma_params)
