@@ -3,7 +3,7 @@
 #   check   correctness over edge shapes, transposes, layouts, unaligned leading dimensions, batch
 #           and split-k (cldnn-bench -V 1 --math tensor)
 #   sweep   the shapes of SHAPES (perf/shapes/gemm-square.csv) for each parameter set in MMA_SETS
-#           (CLDNN_GEMM_MMA_PARAMS; "default" = the library's choice), with cuBLAS TF32 and FP32
+#           (CLDNN_SOLVER_PARAMS=gemm_mma_tf32:SET; "default" = the library's choice), with cuBLAS TF32 and FP32
 #   tables  the mma.sync ceiling (cldnn-mma-peak > $OUT/mma-peak-h100.txt) and the results table
 #           $OUT/gemm-tf32-h100.md: perf/run-gemm-h100.sh run with MATH=tensor against cuBLAS TF32
 #           (CUBLAS_TF32_TENSOR_OP_MATH, its error measured with --verify), squares + DeepBench
@@ -79,7 +79,7 @@ for what in $whats; do
         if [ "$p" = default ]; then
           run "$B" gemm --shapes "$shapes" --math tensor -V 1 --ms "$ms"
         else
-          CLDNN_GEMM_MMA_PARAMS=$p run "$B" gemm --shapes "$shapes" --math tensor -V 1 --ms "$ms"
+          CLDNN_SOLVER_PARAMS="gemm_mma_tf32:$p;gemm_mma_f16:$p" run "$B" gemm --shapes "$shapes" --math tensor -V 1 --ms "$ms"
         fi
       done
       chmod +x .carry/baselines/cublas_gemm 2>/dev/null

@@ -333,28 +333,71 @@ void cldnn_format_dims(char* buf, size_t size, int nd, const int64_t* dims);
 /* Reads a host scalar (alpha, beta, value) of the data type's scalar kind as float. */
 float cldnn_scalar_as_float(const void* p, cldnnDataType_t t);
 
-/* ------------------------------------------------------------------ solvers (handle/solver.c) */
+/* ------------------------------------------------------------------ solvers (handle/engine.c) */
 
-/* One record per algorithm in a table per family (design notes). Get, Find and Tune are loops
-** over a table; no family special-cases its selection. Problems, parameters and buffers are the
-** family's own structs, passed through void pointers. */
+/* One record per algorithm in a table per family (design notes). Get, Find, Tune and the plain
+** run are loops over a table in the engine (handle/engine.h); no family special-cases its
+** selection, and nothing asks which function a solver runs: what callers need is a field.
+** Problems, parameters and buffers are the family's own structs, passed through void pointers. */
+
+/* What a solver's results are like (flags). */
+#define CLDNN_SOLVER_DETERMINISTIC 0x1u /* sums in a fixed order: the same bits on every run */
+#define CLDNN_SOLVER_TENSOR_OPS 0x2u    /* runs on tensor cores wherever it applies */
+#define CLDNN_SOLVER_GEMM_MATH 0x4u     /* takes its products through the GEMM family: tensor cores
+                                        ** where the family record's tensor_ops says so */
+
+/* A tunable parameter space. Parameter structs are arrays of int fields; their text form (the
+** tuning db's values, CLDNN_SOLVER_PARAMS, logs) is one format for every family: the values in
+** field order, each after the literal text that `text` puts before its %d ("%dx%dx%d-%dx%d-p%d"
+** reads "32x32x8-4x4-p4"). A part in [brackets] at the end is optional on reading (its fields
+** are 0 when absent) and always written. */
+typedef struct cldnn_param_space {
+    const char* text;    /* the pattern */
+    const char* names;   /* the fields' names, space-separated, in field order */
+    const char* db_name; /* the name its tuning-db records go under; NULL: the solver's */
+    const char* origin;  /* where the defaults come from, for logs ("table"); NULL: "defaults" */
+    /* 1 when the parsed set params runs problem on dev (its constraints). */
+    int (*valid)(const void* problem, const cldnn_device_profile* dev, const void* params);
+    /* Sets the fields the problem decides (copy widths, split counts) on a valid set that came from
+    ** the tuning db, CLDNN_SOLVER_PARAMS or the space; NULL: none. */
+    void (*finish)(const void* problem, const cldnn_device_profile* dev, void* params);
+    /* The candidates a tuner times for problem on dev, finished and valid: at most max sets into
+    ** out (params_size bytes each); returns the number the space holds. */
+    size_t (*enumerate)(const void* problem, const cldnn_device_profile* dev, void* out, size_t max);
+} cldnn_param_space;
+
+/* Where `when` holds (a subset of the problems the solver applies to) the solver ranks at `rank`
+** and its find-db records name it `name` (the name of the table row it was in earlier tables). */
+typedef struct {
+    int (*when)(const void* problem, const cldnn_device_profile* dev);
+    int rank;
+    const char* name;
+} cldnn_solver_promotion;
+
 typedef struct cldnn_solver {
     const char* name;
-    int algo;  /* the public algorithm enum value it serves; -1 when the family has none */
+    int algo; /* the public algorithm enum value it serves; -1 when the family has none */
     int (*applicable)(const void* problem, const cldnn_device_profile* dev);
-    size_t (*workspace)(const void* problem);                    /* NULL: none */
+    /* Bytes of workspace with parameters params (NULL: its defaults); NULL: none. */
+    size_t (*workspace)(const void* problem, const void* params);
+    /* The heuristic's parameters (params_size bytes, zeroed before the call); NULL: none. */
     void (*default_params)(const void* problem, const cldnn_device_profile* dev, void* params);
-    size_t params_size;                                          /* bytes of the params struct */
+    size_t params_size;
     cldnnStatus_t (*run)(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+    unsigned flags; /* CLDNN_SOLVER_* */
+    /* The heuristic order: applicable solvers by rank, ties in table order; a promotion that holds
+    ** moves the solver to its rank. Get_v7 lists an algorithm where its first solver stands, and
+    ** running an algorithm runs that solver. */
+    int rank;
+    cldnn_solver_promotion promote[2];
+    const cldnn_param_space* space; /* NULL: nothing to tune */
 } cldnn_solver;
 
-/* The first applicable solver of the table in its order (the heuristic), or NULL with
-** NOT_SUPPORTED recorded naming the problem key. */
-const cldnn_solver* cldnn_solver_pick(const cldnn_solver* table, size_t n, const void* problem,
-                                      const cldnn_device_profile* dev, const char* key);
-/* Picks, fills default parameters and runs. */
+/* Picks the table's first solver in the heuristic order (CLDNN_SOLVER applies), fills its
+** default parameters (CLDNN_SOLVER_PARAMS applies) and runs it; NOT_SUPPORTED naming what when
+** none applies. The path of the families without public algorithms or a tuning db. */
 cldnnStatus_t cldnn_solver_run_default(cldnnHandle_t h, const cldnn_solver* table, size_t n, const void* problem,
-                                       const void* buffers, const char* key);
+                                       const void* buffers, const char* what);
 
 /* ------------------------------------------------------------ elementwise (tensor/eltwise.c) */
 
@@ -433,9 +476,6 @@ int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profi
 /* The parameter set for problem pr on dev: the device's table entry for the problem's shape
 ** class, else the heuristic default of its device type. */
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out);
-/* 1 when CLDNN_GEMM_PARAMS (the experiments' override) is set and valid on dev: it answers
-** cldnn_gemm_params_select for every problem, and cldnnGemm does not consult the tuning db. */
-int cldnn_gemm_params_overridden(const cldnn_device_profile* dev);
 /* The key of pr in the find and tuning databases ("gemm:m..-n..-k..-NN-lda..-ldb..-ldc..-b..-f32",
 ** "-tf32ok" for TENSOR_OP_MATH with FLOAT data, "-tcok" with HALF data:
 ** the canonical column-major problem, so a row-major call has the key of its transpose), and
@@ -445,7 +485,10 @@ void cldnn_gemm_problem_key(const cldnn_gemm_problem* pr, char* buf, size_t size
 /* Runs pr with explicit parameters (the tuner's and the tests' entry). */
 cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
                                     const cldnn_gemm_buffers* b);
-/* "64x64x16-16x16-4x4-4x4-0x0": MWG x NWG x KWG - MDIMC x NDIMC - VWM x VWN - VWA x VWB - pads */
+/* "64x64x16-16x16-4x4-4x4-0x0-s0": MWG x NWG x KWG - MDIMC x NDIMC - VWM x VWN - VWA x VWB - pads
+** - splits (optional on reading) */
+#define CLDNN_GEMM_PARAMS_TEXT "%dx%dx%d-%dx%d-%dx%d-%dx%d-%dx%d[-s%d]"
+#define CLDNN_GEMM_PARAMS_NAMES "mwg nwg kwg mdimc ndimc vwm vwn vwa vwb pada padb splitk"
 void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size);
 int cldnn_gemm_params_parse(const char* s, cldnn_gemm_params* p);
 /* A GEMM-shaped kernel with gemm_tiled's argument list, ready to launch: block tile bm x bn of C,
@@ -487,14 +530,12 @@ int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_devi
                                 cldnnDataType_t dt);
 int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt,
                               int trans_a, int trans_b);
-/* The default set for pr (its shape, transposes and pr->dtype) on dev, or CLDNN_GEMM_MMA_PARAMS. */
-/* 1 (and the set in out, when not NULL) when CLDNN_GEMM_MMA_PARAMS holds a set that parses and fits
-** pr on dev; an unset variable gives 0, an invalid one 0 and an error log line. */
-int cldnn_gemm_mma_params_overridden(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
-                                     cldnn_gemm_mma_params* out);
+/* The default set for pr (its shape, transposes and pr->dtype) on dev. */
 void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_mma_params* out);
 /* "128x128x32-64x64-s3-v4-k0": bm x bn x bk - wm x wn - stages - vw - splitk */
+#define CLDNN_GEMM_MMA_PARAMS_TEXT "%dx%dx%d-%dx%d-s%d-v%d-k%d"
+#define CLDNN_GEMM_MMA_PARAMS_NAMES "bm bn bk wm wn stages vw splitk"
 void cldnn_gemm_mma_params_format(const cldnn_gemm_mma_params* p, char* buf, size_t size);
 int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p);
 /* The tuner's declared space for dt and the given transposes on dev (value lists pruned by the
@@ -576,12 +617,6 @@ typedef struct {
     uint64_t off_x, off_w, off_y; /* elements */
     float alpha, beta;
     const cldnn_device_profile* dev;
-    int has_tuned;               /* tuned: the implicit-GEMM parameters of the tuning db (or of */
-    cldnn_gemm_params tuned;     /* a TUNE-mode Find) for this problem, before the per-problem rules */
-    int has_wtuned[2];           /* wtuned[0 F(2x2), 1 F(4x4)]: the fused Winograd kernel's */
-    cldnn_wino_params wtuned[2]; /* parameters of the tuning db for this problem */
-    int has_mtuned;              /* mtuned: the tensor-core implicit GEMM's parameters of the */
-    cldnn_gemm_mma_params mtuned; /* tuning db (or of a TUNE-mode Find) for this problem */
     char key[256];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-NCHW-KCRS-xcorr-f32-math0 */
 } cldnn_conv_problem;
 
@@ -612,7 +647,7 @@ int cldnn_conv_params_lookup(const cldnn_conv_problem* p, const cldnn_device_pro
 
 /* Solver pieces shared across files. */
 int cldnn_conv_igemm_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_igemm_workspace(const void* problem);
+size_t cldnn_conv_igemm_workspace(const void* problem, const void* params);
 void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Sets the arguments of the implicit-GEMM kernels (conv/conv_igemm.cl and conv/conv_igemm_mma.cl
@@ -638,7 +673,7 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
 /* Backward-filter's split count for parameters q (1 for the other directions), and the exact
 ** workspace of the default parameters (splits x K x C/G x R x S floats when split, else 0). */
 int cldnn_conv_igemm_mma_splits(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q);
-size_t cldnn_conv_igemm_mma_workspace(const void* problem);
+size_t cldnn_conv_igemm_mma_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* 1 when the run takes parameter set q for p on dev: the set fits the device (local memory for the
 ** plan's transposes, copies of the plan's width), the padded reduction fits the kernel's 32-bit
@@ -663,7 +698,7 @@ int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params
 size_t cldnn_conv_partials_bytes(const cldnn_conv_problem* p, int splits);
 int cldnn_conv_is_depthwise(const cldnn_conv_problem* p);
 int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_direct_workspace(const void* problem);
+size_t cldnn_conv_direct_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* out[out_off + i] = alpha * sum_s part[part_off + s * total + i] + beta * out[...] for i < total
 ** (a fixed order: deterministic). Offsets in elements; part is float, out of data type out_dt. */
@@ -671,44 +706,52 @@ cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t 
                                          float alpha, float beta, cl_mem out, uint64_t out_off,
                                          cldnnDataType_t out_dt);
 int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_gemm1x1_workspace(const void* problem);
+size_t cldnn_conv_gemm1x1_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile* dev);
-/* im2col's applicability restricted to C/G < 16, where backward-data's implicit GEMM (N = C/G)
-** fills a small fraction of its tiles: ordered before it in the table. */
-int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev);
-int cldnn_conv_im2col_strided_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_im2col_workspace(const void* problem);
+/* Where backward-data's GEMM + col2im ranks before the implicit GEMMs: C/G < 16, whose N = C/G
+** fills a small fraction of their tiles; NCHW at a stride above 1 on GPUs, where most of their
+** taps miss. */
+int cldnn_conv_col2im_narrow(const void* problem, const cldnn_device_profile* dev);
+int cldnn_conv_col2im_strided(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_im2col_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Non-fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd). */
 int cldnn_conv_wino2_applicable(const void* problem, const cldnn_device_profile* dev);
 int cldnn_conv_wino4_applicable(const void* problem, const cldnn_device_profile* dev);
-/* F(4x4) where the heuristic ranks it before implicit GEMM: GPUs, 16 channels and more on both
-** sides (on the H100 it beat implicit GEMM on every 3x3 stride-1 layer of ResNet-50 and VGG-16
-** but the 3-channel stem, perf/results/conv-h100.md). */
+/* F(4x4), non-fused and fused, where the heuristic ranks it before implicit GEMM: GPUs, 16
+** channels and more on both sides (on the H100 it beat implicit GEMM on every 3x3 stride-1 layer
+** of ResNet-50 and VGG-16 but the 3-channel stem, perf/results/conv-h100.md). */
 int cldnn_conv_wino4_preferred(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_wino2_workspace(const void* problem);
-size_t cldnn_conv_wino4_workspace(const void* problem);
+size_t cldnn_conv_wino2_workspace(const void* problem, const void* params);
+size_t cldnn_conv_wino4_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_wino2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 cldnnStatus_t cldnn_conv_wino4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd): the
 ** filter transform into the workspace, then one kernel for the rest. */
 int cldnn_conv_winof2_applicable(const void* problem, const cldnn_device_profile* dev);
 int cldnn_conv_winof4_applicable(const void* problem, const cldnn_device_profile* dev);
-/* F(4x4) fused where the heuristic ranks it first: as cldnn_conv_wino4_preferred. */
-int cldnn_conv_winof4_preferred(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_winof2_workspace(const void* problem);
-size_t cldnn_conv_winof4_workspace(const void* problem);
+size_t cldnn_conv_winof2_workspace(const void* problem, const void* params);
+size_t cldnn_conv_winof4_workspace(const void* problem, const void* params);
 void cldnn_conv_winof2_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 void cldnn_conv_winof4_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 cldnnStatus_t cldnn_conv_winof2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 cldnnStatus_t cldnn_conv_winof4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* The tunable spaces of the convolution solvers: the implicit GEMM's, the tensor-core implicit
+** GEMM's and the fused Winograd kernels' (whose records go under one name in every direction). */
+extern const cldnn_param_space cldnn_conv_igemm_space, cldnn_conv_igemm_mma_space;
+extern const cldnn_param_space cldnn_conv_winof2_space, cldnn_conv_winof4_space;
+/* 1 when a block tile of bm x bn is at most twice p's GEMM sizes rounded up to powers of two (the
+** tuners skip larger ones). */
+int cldnn_conv_tile_fits(const cldnn_conv_problem* p, int bm, int bn);
 /* The tuning db's solver name of the fused kernel of tile size wm (2 or 4), in every direction. */
 const char* cldnn_wino_fused_solver_name(int wm);
 /* 1 when q satisfies the fused kernel's constraints for tile size wm on dev (divisibility, the
 ** work-group size, local memory, at most 256 accumulators per work-item). */
 int cldnn_wino_params_valid(const cldnn_wino_params* q, int wm, const cldnn_device_profile* dev);
 /* "32x32x8-4x4-p4": WG_T x WG_K x WG_C - WI_T x WI_K - POS_GROUPS */
+#define CLDNN_WINO_PARAMS_TEXT "%dx%dx%d-%dx%d-p%d"
+#define CLDNN_WINO_PARAMS_NAMES "wg_t wg_k wg_c wi_t wi_k pos_groups"
 void cldnn_wino_params_format(const cldnn_wino_params* q, char* buf, size_t size);
 int cldnn_wino_params_parse(const char* s, cldnn_wino_params* q);
 /* The declared tuning space of the fused kernel for tile size wm on dev (value lists filtered by

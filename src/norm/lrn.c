@@ -422,10 +422,14 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
 }
 
 static const cldnn_solver lrn_solvers[] = {
-    {"lrn_cross_walk", -1, walk_applicable, NULL, walk_defaults, sizeof(lrn_params), walk_run},
-    {"lrn_cross_lines", -1, lines_applicable, NULL, plain_defaults, sizeof(lrn_params), lines_run},
-    {"lrn_cross_direct", -1, direct_applicable, NULL, plain_defaults, sizeof(lrn_params), direct_run},
-    {"lrn_within", -1, within_applicable, NULL, plain_defaults, sizeof(lrn_params), within_run},
+    {.name = "lrn_cross_walk", .algo = -1, .applicable = walk_applicable, .default_params = walk_defaults,
+     .params_size = sizeof(lrn_params), .run = walk_run},
+    {.name = "lrn_cross_lines", .algo = -1, .applicable = lines_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(lrn_params), .run = lines_run},
+    {.name = "lrn_cross_direct", .algo = -1, .applicable = direct_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(lrn_params), .run = direct_run},
+    {.name = "lrn_within", .algo = -1, .applicable = within_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(lrn_params), .run = within_run},
 };
 
 /* ------------------------------------------------------------------------- entry points */

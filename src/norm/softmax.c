@@ -292,10 +292,14 @@ static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void*
 }
 
 static const cldnn_solver sm_solvers[] = {
-    {"softmax_tile", -1, tile_applicable, NULL, tile_defaults, sizeof(sm_params), tile_run},
-    {"softmax_wi", -1, wi_applicable, NULL, wi_defaults, sizeof(sm_params), wi_run},
-    {"softmax_split", -1, split_applicable, NULL, split_defaults, sizeof(sm_params), split_run},
-    {"softmax_wg", -1, wg_applicable, NULL, wg_defaults, sizeof(sm_params), wg_run},
+    {.name = "softmax_tile", .algo = -1, .applicable = tile_applicable, .default_params = tile_defaults,
+     .params_size = sizeof(sm_params), .run = tile_run},
+    {.name = "softmax_wi", .algo = -1, .applicable = wi_applicable, .default_params = wi_defaults,
+     .params_size = sizeof(sm_params), .run = wi_run},
+    {.name = "softmax_split", .algo = -1, .applicable = split_applicable, .default_params = split_defaults,
+     .params_size = sizeof(sm_params), .run = split_run},
+    {.name = "softmax_wg", .algo = -1, .applicable = wg_applicable, .default_params = wg_defaults,
+     .params_size = sizeof(sm_params), .run = wg_run},
 };
 
 static cldnnStatus_t check_enums(cldnnSoftmaxAlgorithm_t algo, cldnnSoftmaxMode_t mode) {

@@ -476,11 +476,16 @@ static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* 
 }
 
 static const cldnn_solver pool_solvers[] = {
-    {"pool_fwd_lanes", -1, lanes_applicable, NULL, lanes_defaults, sizeof(pool_params), lanes_run},
-    {"pool_fwd", -1, fwd_applicable, NULL, plain_defaults, sizeof(pool_params), fwd_run},
-    {"pool_bwd_tile", -1, tile_applicable, NULL, tile_defaults, sizeof(pool_params), tile_run},
-    {"pool_bwd_local", -1, local_applicable, NULL, plain_defaults, sizeof(pool_params), local_run},
-    {"pool_bwd", -1, bwd_applicable, NULL, plain_defaults, sizeof(pool_params), bwd_run},
+    {.name = "pool_fwd_lanes", .algo = -1, .applicable = lanes_applicable, .default_params = lanes_defaults,
+     .params_size = sizeof(pool_params), .run = lanes_run},
+    {.name = "pool_fwd", .algo = -1, .applicable = fwd_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(pool_params), .run = fwd_run},
+    {.name = "pool_bwd_tile", .algo = -1, .applicable = tile_applicable, .default_params = tile_defaults,
+     .params_size = sizeof(pool_params), .run = tile_run},
+    {.name = "pool_bwd_local", .algo = -1, .applicable = local_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(pool_params), .run = local_run},
+    {.name = "pool_bwd", .algo = -1, .applicable = bwd_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(pool_params), .run = bwd_run},
 };
 
 /* ------------------------------------------------------------------------ descriptor */
