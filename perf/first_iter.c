@@ -22,7 +22,7 @@
 ** from source, loaded from the disk cache and found in memory. The program counts come from the
 ** library's internal counters (cldnn_cache_stats_get), which is why this links the static
 ** library; the public API has no such query. Exit status 0, or 1 after printing the failing call.
-** The disk cache is whatever CLDNN_CACHE_DIR says (perf/run-first-iter.sh runs it cold and warm).
+** The disk cache is whatever CLDNN_CACHE_DIR says (`perf/run-device.sh first-iter` runs it cold and warm).
 */
 #define _POSIX_C_SOURCE 200809L
 #include "conv_descs.h"

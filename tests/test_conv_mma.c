@@ -43,6 +43,8 @@
 **                          output's rounding to half.
 */
 #include "fixture.h"
+#include "internal.h"
+#include "conv/conv.h"
 #include "handle/engine.h"
 #include "whitebox.h"
 

@@ -17,6 +17,7 @@
 */
 #include "fixture.h"
 #include "internal.h"
+#include "conv/conv.h"
 #include "whitebox.h"
 
 #include <math.h>

@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "internal.h"
+#include "conv/conv.h"
 #include "handle/engine.h"
 
 /* ------------------------------------------------------------------ helpers */
@@ -1092,7 +1094,7 @@ static cldnnHandle_t system_setup(char* root, size_t rsize, char* user, char* sy
     return h;
 }
 
-/* Writes a system table record as perf/make-system-db.sh ships it: through the user-db writer into
+/* Writes a system table record as `perf/run-device.sh sysdb` ships it: through the user-db writer into
 ** sys, lock files removed afterwards (the shipped folder holds only the .txt files). */
 static void system_put(const char* sys, const char* dev, cldnn_db_kind kind, const char* key, const char* value) {
     cldnn_db_put(sys, dev, kind, key, value);

@@ -34,6 +34,7 @@
 */
 #include "fixture.h"
 #include "internal.h"
+#include "gemm/gemm.h"
 #include "whitebox.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
- * gemm_tile.h: the pieces of cldnn's tiled GEMM that every GEMM-shaped kernel shares (GEMM and
- * batched GEMM today, implicit-GEMM convolution next): the tuning parameters with their
+ * gemm_tile.h: the pieces of cldnn's tiled GEMM that every GEMM-shaped kernel shares (GEMM,
+ * batched GEMM and the implicit-GEMM convolution): the tuning parameters with their
  * defaults, the operand tile loaders (global -> registers -> local memory), and the register
  * micro-tile update. Kernels include it, define their own operand loaders when the operand is
  * not a plain matrix, and write the blocking loop.

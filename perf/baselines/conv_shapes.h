@@ -1,7 +1,7 @@
 /*
 ** conv_shapes.h: the convolution shape lists of perf/shapes/conv-*.csv, read the same way by
 ** `cldnn-bench conv --shapes` and by the convolution baselines of perf/baselines/ (cudnn_conv),
-** and the one result line that all of them print, so that perf/conv_merge.py can join the
+** and the one result line that all of them print, so that perf/merge.py conv can join the
 ** tools' outputs row by row.
 **
 ** File format: a header line naming the columns, then one convolution per line, comma-separated:

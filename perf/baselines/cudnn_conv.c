@@ -11,7 +11,7 @@
 ** libcudnn) are found:
 **   cmake -S . -B /tmp/build-cudnn -DCMAKE_BUILD_TYPE=Release -DCLDNN_BUILD_TESTS=OFF
 **   cmake --build /tmp/build-cudnn --target cudnn_conv
-** `perf/run-conv-h100.sh prepare` does this and copies the binary into .carry/baselines/. At run
+** `perf/run-device.sh prepare` does this and copies the binary into .carry/baselines/. At run
 ** time it needs libcudnn.so.9, whose sublibraries (libcudnn_cnn, _ops, _graph, _heuristic and
 ** _engines_*.so.9) are loaded from the same folder, and libcudart of the toolkit's major version:
 **   LD_LIBRARY_PATH=CUDNN_LIB_DIR:CUDART_LIB_DIR cudnn_conv --shapes perf/shapes/conv-nets.csv -F 7

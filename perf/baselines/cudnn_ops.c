@@ -1,8 +1,8 @@
 /*
 ** cudnn_ops.c: the cuDNN baseline of the bandwidth-bound families (pooling, batch normalization,
 ** LRN, softmax) and the device-to-device copy they are measured against. It reads the same case
-** file as perf/run-ops-h100.sh hands to cldnn-bench (perf/ops_cases.py turns each row into a
-** cldnn-bench command) and times cuDNN 9's legacy ops API on each row. FP32.
+** file as `perf/run-device.sh ops` hands to cldnn-bench (`perf/merge.py ops-commands` turns each
+** row into a cldnn-bench command) and times cuDNN 9's legacy ops API on each row. FP32.
 **
 **   cudnn_ops --cases FILE [--ms T] [--warmup W] [--device D] [-v]
 **
@@ -28,7 +28,7 @@
 ** exec) in its place; the detail goes to stderr. Exit status: 0, 1 if any case failed (a case cuDNN
 ** cannot express, FAIL unsupported, is not a failure: LRN within a channel), 2 on a usage or
 ** case-file error.
-** Build: target cudnn_ops of perf/CMakeLists.txt (with cudnn_conv); `perf/run-ops-h100.sh prepare`.
+** Build: target cudnn_ops of perf/CMakeLists.txt (with cudnn_conv); `perf/run-device.sh prepare`.
 */
 #include <cuda_runtime.h>
 #include <cudnn.h>

@@ -17,7 +17,7 @@
 ** (oneDNN's only convolution), alpha 1, beta 0, groups as 5-d weights. --batch N replaces every
 ** shape's n (the RESULT lines show N) and appends "-b<N>" to each set name, so that
 ** `cldnn-bench conv` run on a copy of the file with n = N (named <set>-b<N>.csv) joins it in
-** perf/conv_merge.py. Layout (--layout): nchw (default; x, y, dx, dy NCHW, the filter KCRS, what
+** perf/merge.py conv. Layout (--layout): nchw (default; x, y, dx, dy NCHW, the filter KCRS, what
 ** cldnn's NCHW tensors hold), nhwc (NHWC with a KRSC filter), or any (oneDNN picks its blocked
 ** layouts; the inputs are reordered into them once, outside the timing). --alg is the oneDNN
 ** algorithm kind: auto (default; oneDNN may take Winograd) or direct. Forward runs as

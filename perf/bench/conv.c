@@ -50,7 +50,7 @@
 ** TFLOP/s and iterations in the note; heur and find print the library's whole answer first as a
 ** '#' line. In --shapes mode those lines name the shape, `# get <name> <dir>: <algo> (ws ..); ...`
 ** for Get_v7's answer (heur, and find before it calls Find) and `# find <name> <dir>: <algo> <t>
-** ms (ws ..); ...` for Find's (perf/get_vs_find.py compares them). A failed library call puts the call, the status name and the library's last error
+** ms (ws ..); ...` for Find's (perf/merge.py get-vs-find compares them). A failed library call puts the call, the status name and the library's last error
 ** into the note. NOT_SUPPORTED statuses (the algorithm or data type does not apply) are skips;
 ** any other failure and any wrong element make the exit status 1. In --shapes mode a failure
 ** prints FAIL with a reason token as the algorithm (NOT_SUPPORTED:direct, WRONG:gemm, SETUP, ...),
@@ -331,7 +331,7 @@ static void bytes_str(size_t bytes, char* buf, size_t size) {
 }
 
 /* Prints a Get or Find answer as one '#' line: `# <how> <dir>:` for a single problem, `# <how>
-** <shape name> <dir>:` in --shapes mode (perf/get_vs_find.py reads those). */
+** <shape name> <dir>:` in --shapes mode (perf/merge.py get-vs-find reads those). */
 static void print_perf(const char* how, const char* shape, int dir, const conv_perf* perf, int n) {
     printf("# %s%s%s %s:", how, shape ? " " : "", shape ? shape : "", k_dir_names[dir]);
     for (int i = 0; i < n; i++) {
@@ -379,7 +379,7 @@ static int choose_algo(conv_run* r, conv_prob* p, int dir, conv_result* res, cl_
         }
         res->algo = perf[0].algo;
     } else {
-        /* --shapes: Get's answer first, before Find records anything (perf/get_vs_find.py) */
+        /* --shapes: Get's answer first, before Find records anything (perf/merge.py get-vs-find) */
         if (r->shapes && get_v7(ctx, p, dir, perf, &n) == CLDNN_STATUS_SUCCESS) print_perf("get", p->s->name, dir, perf, n);
         /* the largest workspace among the applicable algorithms, within the cap */
         size_t need = 0;

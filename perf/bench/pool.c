@@ -186,7 +186,7 @@ static void pool_one(pool_run* r, int mode, int backward) {
 }
 
 /* The case files' spellings (perf/shapes/ops-nets.csv, perf/baselines/cudnn_ops.c and the result
-** tables use them), accepted as they are so that perf/ops_cases.py passes a case's mode through. */
+** tables use them), accepted as they are so that perf/merge.py ops-commands passes a case's mode through. */
 static const char* const k_mode_aliases[4] = {NULL, NULL, "avgx", "maxdet"};
 
 /* Parses -m: a name or alias, a number 0..3, or "all" (-1). Returns -2 when unknown. */

@@ -91,6 +91,7 @@
 */
 #define _POSIX_C_SOURCE 200809L
 #include "internal.h"
+#include "conv/conv.h"
 #include "conv_descs.h"
 #include "conv_shapes.h"
 #include "gemm_shapes.h"

@@ -6,7 +6,7 @@
 ** as cuDNN computes it) or x (every other mode). The math of each mode is defined once, in
 ** kernels/common/activation.h.
 */
-#include "internal.h"
+#include "tensor/eltwise.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -16,6 +16,7 @@
 ** and y (FLOAT, or HALF as storage: solvers that cannot load or store halves are not
 ** applicable to it), and buffers that hold their views. Nothing here enqueues work except through a solver.
 */
+#include "conv/conv.h"
 #include "handle/engine.h"
 
 #include <math.h>
@@ -155,32 +156,6 @@ cldnnStatus_t cldnnGetConvolutionMathType(const cldnnConvolutionDescriptor_t d, 
 }
 
 /* ------------------------------------------------------------------ shapes */
-
-cl_uint4 cldnn_fastdiv(uint32_t d) {
-    cl_uint4 r;
-    uint32_t l = 0;
-    while (l < 32 && (1ull << l) < d)
-        ++l;
-    r.s[0] = d;
-    r.s[1] = (uint32_t)(((1ull << 32) * ((1ull << l) - d)) / d + 1);
-    r.s[2] = l > 0 ? 1 : 0;
-    r.s[3] = l > 0 ? l - 1 : 0;
-    return r;
-}
-
-void cldnn_conv_gemm_dims(const cldnn_conv_problem* p, int64_t* m, int64_t* n, int64_t* k) {
-    switch (p->dir) {
-    case CLDNN_CONV_FWD:
-        *m = (int64_t)p->n * p->p * p->q, *n = p->kg, *k = (int64_t)p->cg * p->r * p->s;
-        break;
-    case CLDNN_CONV_BWD_DATA:
-        *m = (int64_t)p->n * p->h * p->w, *n = p->cg, *k = (int64_t)p->kg * p->r * p->s;
-        break;
-    default:
-        *m = p->kg, *n = (int64_t)p->cg * p->r * p->s, *k = (int64_t)p->n * p->p * p->q;
-        break;
-    }
-}
 
 /* The 4-d shapes of a convolution from its three descriptors, checked for consistency: x's C
 ** equals the filter's C times the groups, the filter's K divides by the groups, the dilated

@@ -18,7 +18,7 @@
 ** A promoted solver's find-db records keep the name of the table row it had in earlier tables
 ** ("conv_fwd_winograd_f4x4_gpu"), so shipped and users' find-dbs stay valid.
 */
-#include "internal.h"
+#include "conv/conv.h"
 
 #define DET CLDNN_SOLVER_DETERMINISTIC
 #define GEMM_MATH (CLDNN_SOLVER_DETERMINISTIC | CLDNN_SOLVER_GEMM_MATH)

@@ -17,6 +17,7 @@
 ** halves: to 4 or 2, an 8- or 4-byte cp.async, or 1, a plain 2-byte copy). The tuner's search space
 ** (cldnn_gemm_mma_param_space) is declared below as value lists pruned by the validity check.
 */
+#include "gemm/gemm.h"
 #include "handle/engine.h"
 
 #include <stdio.h>

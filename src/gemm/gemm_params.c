@@ -17,6 +17,7 @@
 ** After the table's choice, a wave-fill rule halves the larger tile dimension while the blocks
 ** of C (times the batch) cannot give every compute unit one (LARGE and MEDIUM only).
 */
+#include "gemm/gemm.h"
 #include "handle/engine.h"
 
 #include <stdio.h>

@@ -32,7 +32,7 @@
 ** never locked. Folder (per handle, at creation): CLDNN_SYSTEM_DB_PATH when set ("" turns them
 ** off), else share/cldnn/db beside the library (the library file's folder plus the install's
 ** relative path from libdir to datadir, so a relocated install finds its own), else the source
-** tree's db/ (a build-tree library). Files are the user db's files (perf/make-system-db.sh copies
+** tree's db/ (a build-tree library). Files are the user db's files (`perf/run-device.sh sysdb` copies
 ** them in). A device picks its file by the key in each file's header: the identical key, else
 ** among the files of the same device name (the key's second field, as OpenCL reports
 ** CL_DEVICE_NAME), the one whose other fields (platform, vendor id, extensions) differ in the

@@ -13,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-cldnnStatus_t cldnn_check_handle(cldnnHandle_t h) {
-    if (h == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "handle is NULL");
-    return CLDNN_STATUS_SUCCESS;
-}
-
 /* Reads the queue's context and device and checks it is in-order. */
 static cldnnStatus_t queue_info(cl_command_queue q, cl_context* ctx, cl_device_id* dev) {
     cl_int err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof *ctx, ctx, NULL);

@@ -1,5 +1,5 @@
 /*
-** log.c: logging to stderr and small string and hashing utilities.
+** log.c: logging to stderr and the environment readers.
 **
 ** CLDNN_LOG_LEVEL: 0 silent (default), 1 errors (every recorded failure), 2 info (device, cache
 ** decisions), 3 debug (every program lookup and kernel launch). CLDNN_LOG_CMD=1 prints, for each
@@ -63,25 +63,4 @@ void cldnn_log_cmd(const char* fmt, ...) {
     va_start(ap, fmt);
     vlog("cldnn-bench ", fmt, ap);
     va_end(ap);
-}
-
-uint64_t cldnn_fnv1a(uint64_t h, const void* data, size_t n) {
-    const unsigned char* p = (const unsigned char*)data;
-    for (size_t i = 0; i < n; ++i) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
-size_t cldnn_appendf(char* buf, size_t size, size_t at, const char* fmt, ...) {
-    if (size == 0 || at >= size - 1)
-        return at;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + at, size - at, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return at;
-    return ((size_t)n >= size - at) ? size - 1 : at + (size_t)n;
 }

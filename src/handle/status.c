@@ -135,3 +135,9 @@ cldnnStatus_t cldnn_cl_fail_at(const char* file, int line, cl_int err, const cha
     }
     return cldnn_error_at(file, line, s, "%s failed with %s", what, cldnn_cl_error_name(err));
 }
+
+cldnnStatus_t cldnn_check_handle(cldnnHandle_t h) {
+    if (h == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "handle is NULL");
+    return CLDNN_STATUS_SUCCESS;
+}

@@ -32,7 +32,7 @@
 ** with x is NOT_SUPPORTED. On CPUs each lane walks a contiguous block of its chunk instead of
 ** interleaving with its neighbours (bn_params.ls / st / le) and gets at least 64 values.
 */
-#include "internal.h"
+#include "tensor/tensor.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -30,7 +30,7 @@
 ** Target shapes: AlexNet / GoogLeNet LRN layers (32x96x55x55, 32x256x27x27, 32x64x56x56,
 ** 32x192x56x56, n 5) in NCHW and NHWC on the H100; PoCL for correctness.
 */
-#include "internal.h"
+#include "tensor/tensor.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -19,7 +19,7 @@
 ** solver where it can run at all (the tile needs its tile to fit; split and wg need work-groups of
 ** 64); no other applies then. Tests use it to put each solver through every layout.
 */
-#include "internal.h"
+#include "tensor/tensor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

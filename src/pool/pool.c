@@ -32,7 +32,7 @@
 ** an int; element offsets fit IDX_T (uint, with magic-number division, when every view ends
 ** below 2^31 elements; ulong otherwise).
 */
-#include "internal.h"
+#include "tensor/tensor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

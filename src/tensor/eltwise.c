@@ -15,7 +15,7 @@
 ** Parameters (VEC, work-group size) come from the device profile; 32-bit index arithmetic is
 ** used whenever every view spans fewer than 2^32 elements.
 */
-#include "internal.h"
+#include "tensor/eltwise.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 ** cldnnTransformTensor (any strides to any strides). All four are elementwise problems
 ** (eltwise.c): a broadcast dimension is a stride of 0 on A, scale reads and writes y itself.
 */
-#include "internal.h"
+#include "tensor/eltwise.h"
 
 #include <stdio.h>
 

@@ -6,7 +6,7 @@
 ** everything once (dims and strides >= 1, the span in bytes below 2^63 without any intermediate
 ** overflow) so compute calls only compare descriptors and check buffers.
 */
-#include "internal.h"
+#include "tensor/tensor.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,7 @@
 ** HALF data: the same kernels with -DDATA_HALF=1 (halves loaded as float, outputs rounded once);
 ** the per-image partial sums stay float.
 */
-#include "internal.h"
+#include "conv/conv.h"
 
 #include <stdio.h>
 
@@ -90,7 +90,7 @@ static cldnnStatus_t direct_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem
     CLDNN_SETARG(k, a++, dv_q);
     CLDNN_SETARG(k, a++, dv_kg);
     CLDNN_TRY(cldnn_enqueue_1d(h, k, (uint64_t)p->n * (uint64_t)p->k * (uint64_t)wg, (size_t)wg, "conv_dw_bwd_filter"));
-    return cldnn_conv_reduce_partials(h, b->ws, b->ws_off / 4, p->n, (int64_t)p->k * p->r * p->s, p->alpha, p->beta,
+    return cldnn_gemm_reduce_partials(h, b->ws, b->ws_off / 4, p->n, (int64_t)p->k * p->r * p->s, p->alpha, p->beta,
                                       b->w, p->off_w, p->dtype);
 }
 

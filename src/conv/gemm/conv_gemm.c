@@ -19,7 +19,7 @@
 ** sum goes to a float region at the workspace's start and is rounded into dw once. The NCHW
 ** 1x1 backward-filter takes HALF only when one chunk holds every image.
 */
-#include "internal.h"
+#include "conv/conv.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -141,7 +141,7 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
                                 p->off_x + (uint64_t)(img0 * C * HW), p->off_y + (uint64_t)(img0 * K * HW),
                                 b->ws_off / 4, b->x, b->y, b->ws};
                 CLDNN_TRY(run_gemm(h, &g, 1.0f, 0.0f, p->dtype, CLDNN_DATA_FLOAT, p->math));
-                CLDNN_TRY(cldnn_conv_reduce_partials(h, b->ws, b->ws_off / 4, (int)cnt, K * C, p->alpha,
+                CLDNN_TRY(cldnn_gemm_reduce_partials(h, b->ws, b->ws_off / 4, (int)cnt, K * C, p->alpha,
                                                      img0 == 0 ? p->beta : 1.0f, b->w, p->off_w, p->dtype));
             }
         }
@@ -351,6 +351,6 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
         }
     }
     if (in_acc)
-        return cldnn_conv_reduce_partials(h, b->ws, acc, 1, (int64_t)K * taps, p->alpha, p->beta, b->w, p->off_w, dt);
+        return cldnn_gemm_reduce_partials(h, b->ws, acc, 1, (int64_t)K * taps, p->alpha, p->beta, b->w, p->off_w, dt);
     return CLDNN_STATUS_SUCCESS;
 }

@@ -16,7 +16,7 @@
 ** result is deterministic. nsplit is a function of the problem and the device only, so the
 ** workspace query and the run agree.
 */
-#include "internal.h"
+#include "conv/conv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,12 +144,6 @@ const cldnn_param_space cldnn_conv_igemm_space = {
     .enumerate = igemm_enumerate,
 };
 
-size_t cldnn_conv_partials_bytes(const cldnn_conv_problem* p, int splits) {
-    if (splits <= 1)
-        return 0;
-    return (size_t)splits * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u;
-}
-
 cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
@@ -219,7 +213,7 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
     if (nsplit == 1)
         return CLDNN_STATUS_SUCCESS;
 
-    return cldnn_conv_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * taps, p->alpha, p->beta, b->w,
+    return cldnn_gemm_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * taps, p->alpha, p->beta, b->w,
                                       p->off_w, p->dtype);
 }
 
@@ -283,31 +277,4 @@ cldnnStatus_t cldnn_conv_igemm_args(cl_kernel k, const cldnn_conv_problem* p, co
     CLDNN_SETARG(k, a++, part);
     CLDNN_SETARG(k, a++, part_off);
     return CLDNN_STATUS_SUCCESS;
-}
-
-cldnnStatus_t cldnn_conv_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
-                                         float alpha, float beta, cl_mem out, uint64_t out_off,
-                                         cldnnDataType_t out_dt) {
-    /* gemm_splitk_reduce over one "matrix" of `total` elements and nparts splits. */
-    cl_kernel r;
-    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", cldnn_dtype_build_option(out_dt), "gemm_splitk_reduce", &r));
-    cl_int tot = (cl_int)total, one = 1, ns = nparts;
-    cl_long batch = 1, cstride = 0;
-    cl_ulong po = part_off, oo = out_off;
-    CLDNN_SETARG(r, 0, tot);
-    CLDNN_SETARG(r, 1, one);
-    CLDNN_SETARG(r, 2, batch);
-    CLDNN_SETARG(r, 3, ns);
-    CLDNN_SETARG(r, 4, alpha);
-    CLDNN_SETARG(r, 5, beta);
-    CLDNN_SETARG(r, 6, part);
-    CLDNN_SETARG(r, 7, po);
-    CLDNN_SETARG(r, 8, out);
-    CLDNN_SETARG(r, 9, oo);
-    CLDNN_SETARG(r, 10, tot);
-    CLDNN_SETARG(r, 11, cstride);
-    size_t group = h->prof.is_cpu ? 64 : 256;
-    if (group > h->prof.max_wg_size)
-        group = h->prof.max_wg_size;
-    return cldnn_enqueue_1d(h, r, (uint64_t)total, group, "gemm_splitk_reduce");
 }

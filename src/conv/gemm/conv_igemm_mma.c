@@ -33,7 +33,7 @@
 ** floats, HALF data included) and gemm_splitk_reduce adds them in a fixed order, rounding each
 ** sum into dw once. Forward and backward-data need no workspace.
 */
-#include "internal.h"
+#include "conv/conv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,6 +300,6 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
     CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, "conv_igemm_mma"));
     if (nsplit == 1)
         return CLDNN_STATUS_SUCCESS;
-    return cldnn_conv_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * p->cg * p->r * p->s, p->alpha,
+    return cldnn_gemm_reduce_partials(h, part, part_off, nsplit, (int64_t)p->k * p->cg * p->r * p->s, p->alpha,
                                       p->beta, b->w, p->off_w, p->dtype);
 }

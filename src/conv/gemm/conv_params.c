@@ -8,7 +8,7 @@
 ** device tuned for GEMM starts from sensible tiles. The first matching row wins; a device
 ** matches when the row's name is a substring of the device's name.
 */
-#include "internal.h"
+#include "conv/conv.h"
 
 #include <string.h>
 

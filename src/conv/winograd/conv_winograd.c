@@ -29,6 +29,7 @@
 ** Non-fused workspace: U (36 or 16 x O x I floats), then V and M for a chunk of images (as many
 ** as WINO_WS_MAX allows, at least one); exactly what cldnn_conv_winograd_workspace reports.
 */
+#include "conv/conv.h"
 #include "handle/engine.h"
 
 #include <stdio.h>

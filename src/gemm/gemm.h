@@ -1,0 +1,154 @@
+/*
+** gemm.h: the GEMM family (gemm/): its problem, parameter sets and tables, the tiled and
+** tensor-core kernels, and the entries the families built on it (convolution) call.
+*/
+#ifndef CLDNN_GEMM_H_
+#define CLDNN_GEMM_H_
+
+#include "tensor/tensor.h"
+
+/* ----------------------------------------------------------------------- GEMM (gemm/gemm.c) */
+
+/* The canonical problem: C (m x n, column-major, ldc) = alpha * op(A) op(B) + beta * C over
+** batch products; row-major calls are turned into this form (C^T = op(B)^T op(A)^T). */
+typedef struct {
+    int64_t m, n, k;
+    int trans_a, trans_b;       /* 1: the stored column-major matrix is used transposed */
+    int64_t lda, ldb, ldc;
+    int64_t stride_a, stride_b, stride_c; /* elements between batch products */
+    int64_t batch;
+    uint64_t off_a, off_b, off_c;         /* elements */
+    float alpha, beta;
+    cldnnMathType_t math;       /* TENSOR_OP_MATH lets solvers use TF32 tensor cores */
+    cldnnDataType_t dtype;      /* storage of A and B (and of C for public calls): FLOAT or HALF */
+    cldnnDataType_t dtype_c;    /* storage of C; FLOAT with HALF A and B for internal callers
+                                ** whose C is a float workspace of partial sums */
+} cldnn_gemm_problem;
+
+typedef struct {
+    cl_mem a, b, c;
+} cldnn_gemm_buffers;
+
+/* Tuning parameters of kernels/gemm/gemm.cl (meaning in kernels/common/gemm_tile.h). vwa and
+** vwb are upper bounds: the run lowers them to what the problem's alignment allows. */
+typedef struct {
+    int mwg, nwg, kwg;
+    int mdimc, ndimc;
+    int vwm, vwn;
+    int vwa, vwb;
+    int pada, padb;
+    int splitk;  /* k splits: 0 chooses from the problem and the device, 1 none, > 1 that many */
+} cldnn_gemm_params;
+
+/* 1 when p satisfies the kernel's constraints on device dev (with load widths vwa, vwb). */
+int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profile* dev);
+/* The parameter set for problem pr on dev: the device's table entry for the problem's shape
+** class, else the heuristic default of its device type. */
+void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out);
+/* The key of pr in the find and tuning databases ("gemm:m..-n..-k..-NN-lda..-ldb..-ldc..-b..-f32",
+** "-tf32ok" for TENSOR_OP_MATH with FLOAT data, "-tcok" with HALF data:
+** the canonical column-major problem, so a row-major call has the key of its transpose), and
+** the solver name its tuning records go under. */
+void cldnn_gemm_problem_key(const cldnn_gemm_problem* pr, char* buf, size_t size);
+#define CLDNN_GEMM_SOLVER_NAME "gemm_tiled"
+/* Runs pr with explicit parameters (the tuner's and the tests' entry). */
+cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
+                                    const cldnn_gemm_buffers* b);
+/* "64x64x16-16x16-4x4-4x4-0x0-s0": MWG x NWG x KWG - MDIMC x NDIMC - VWM x VWN - VWA x VWB - pads
+** - splits (optional on reading) */
+#define CLDNN_GEMM_PARAMS_TEXT "%dx%dx%d-%dx%d-%dx%d-%dx%d-%dx%d[-s%d]"
+#define CLDNN_GEMM_PARAMS_NAMES "mwg nwg kwg mdimc ndimc vwm vwn vwa vwb pada padb splitk"
+void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size);
+int cldnn_gemm_params_parse(const char* s, cldnn_gemm_params* p);
+/* A GEMM-shaped kernel with gemm_tiled's argument list, ready to launch: block tile bm x bn of C,
+** k step bk (split ranges are multiples of it), splitk as in cldnn_gemm_params, work-group size
+** local (the grid is the block count times local in dimensions 0 and 1), and the gemm.cl build
+** options whose program holds gemm_splitk_reduce. */
+typedef struct {
+    cl_kernel kernel;
+    const char* name;
+    int bm, bn, bk;
+    int splitk;
+    size_t local[3];
+    const char* reduce_opts;
+} cldnn_gemm_launch;
+cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_buffers* b,
+                                    const cldnn_gemm_launch* L);
+
+/* out[out_off + i] = alpha * sum_s part[part_off + s * total + i] + beta * out[...] for i < total
+** (a fixed order: deterministic): the split partial sums of GEMM-shaped solvers, convolution's included. Offsets in elements; part is float, out of data type out_dt. */
+cldnnStatus_t cldnn_gemm_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
+                                         float alpha, float beta, cl_mem out, uint64_t out_off,
+                                         cldnnDataType_t out_dt);
+/* Runs an internal product through the GEMM family's solver table with default parameters (gemm.c):
+** the tensor-core kernel when g->math and the device allow it, else gemm_tiled. */
+cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b);
+
+/* Tensor-core GEMM (gemm/gemm_mma.c, kernels/gemm/gemm_mma.cl) on NVIDIA devices of compute
+** capability >= 8.0 under TENSOR_OP_MATH: TF32 mma.sync for FLOAT data, FP16 mma.sync for HALF
+** data (FP32 accumulation both). Meaning of the fields: the kernel's MMA_* build options. */
+typedef struct {
+    int bm, bn, bk;
+    int wm, wn;
+    int stages;
+    int vw;      /* elements per copy (FLOAT 4 or 1, HALF 8, 4, 2 or 1): an upper bound, lowered to
+                 ** what the problem's alignment allows */
+    int splitk;  /* as in cldnn_gemm_params */
+} cldnn_gemm_mma_params;
+/* 1 when dev has tensor cores reachable from OpenCL (NVIDIA, cl_nv_device_attribute_query
+** compute capability >= 8.0: TF32 and FP16 mma.sync) and CLDNN_TENSOR_CORES is not 0. */
+int cldnn_mma_available(const cldnn_device_profile* dev);
+/* For data type dt (FLOAT or HALF): valid: for every transpose; fit: for the given ones (the
+** local tiles' sizes depend on them and on the element size). */
+int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev,
+                                cldnnDataType_t dt);
+int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt,
+                              int trans_a, int trans_b);
+/* The default set for pr (its shape, transposes and pr->dtype) on dev. */
+void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
+                                  cldnn_gemm_mma_params* out);
+/* "128x128x32-64x64-s3-v4-k0": bm x bn x bk - wm x wn - stages - vw - splitk */
+#define CLDNN_GEMM_MMA_PARAMS_TEXT "%dx%dx%d-%dx%d-s%d-v%d-k%d"
+#define CLDNN_GEMM_MMA_PARAMS_NAMES "bm bn bk wm wn stages vw splitk"
+void cldnn_gemm_mma_params_format(const cldnn_gemm_mma_params* p, char* buf, size_t size);
+int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p);
+/* The tuner's declared space for dt and the given transposes on dev (value lists pruned by the
+** validity check): writes at most max sets, returns the number the space holds. */
+size_t cldnn_gemm_mma_param_space(const cldnn_device_profile* dev, cldnnDataType_t dt, int trans_a, int trans_b,
+                                  cldnn_gemm_mma_params* out, size_t max);
+/* Runs pr with explicit parameters (the tuner's and the tests' entry), whatever pr->math says;
+** BAD_PARAM where the device has no tensor cores, the data types are not the kernel's or the set
+** does not fit. */
+cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_mma_params* params,
+                                        const cldnn_gemm_buffers* b);
+/* The solvers' table entry points (gemm.c's table): applicability of gemm_mma_tf32 (FLOAT) and
+** gemm_mma_f16 (HALF A and B, C half or float), and of either (what convolution's Get/Find
+** answers ask); defaults and run serve both. */
+#define CLDNN_GEMM_MMA_TF32_NAME "gemm_mma_tf32"
+#define CLDNN_GEMM_MMA_F16_NAME "gemm_mma_f16"
+int cldnn_gemm_mma_tf32_applicable(const void* problem, const cldnn_device_profile* dev);
+int cldnn_gemm_mma_f16_applicable(const void* problem, const cldnn_device_profile* dev);
+int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* dev);
+void cldnn_gemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
+cldnnStatus_t cldnn_gemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+
+/* Shape classes of the parameter tables. */
+typedef enum {
+    CLDNN_GEMM_LARGE = 0,
+    CLDNN_GEMM_MEDIUM = 1,
+    CLDNN_GEMM_SMALL_N = 2,
+    CLDNN_GEMM_SMALL_M = 3,
+    CLDNN_GEMM_THIN_N = 4,
+    CLDNN_GEMM_THIN_M = 5,
+    CLDNN_GEMM_CLASSES = 6
+} cldnn_gemm_class;
+cldnn_gemm_class cldnn_gemm_classify(const cldnn_gemm_problem* pr);
+const char* cldnn_gemm_class_name(cldnn_gemm_class c);
+/* The declared tuning space of gemm_tiled on dev (value lists filtered by the kernel's
+** constraints and the pruning rules in gemm_params.c): writes at most max sets, returns the
+** number the space holds. */
+size_t cldnn_gemm_param_space(const cldnn_device_profile* dev, cldnn_gemm_params* out, size_t max);
+/* Every parameter set the shipped tables hold (for the tests): n sets written to out. */
+size_t cldnn_gemm_table_params(cldnn_gemm_params* out, size_t max);
+
+#endif /* CLDNN_GEMM_H_ */

@@ -1,0 +1,108 @@
+/*
+** gemm_launch.c: what every kernel with gemm_tiled's argument list shares after its parameters are
+** chosen: the split-k decision, the arguments, the launch and the deterministic reduction of
+** split partial sums (also the reduction of the convolution solvers' partial sums).
+*/
+#include "gemm/gemm.h"
+
+/* C[off + b * cstride + j * ldc + i] = alpha * sum_s part[part_off + ((s * batch + b) * N + j) * M + i]
+** + beta * C[...] (gemm_splitk_reduce of gemm.cl built with opts): the partial sums summed in split
+** order, so the result is deterministic. */
+static cldnnStatus_t reduce_launch(cldnnHandle_t h, const char* opts, cl_mem part, cl_ulong part_off, cl_int nparts,
+                                   cl_int M, cl_int N, cl_long batch, float alpha, float beta, cl_mem out,
+                                   cl_ulong out_off, cl_int ldc, cl_long cstride) {
+    cl_kernel r;
+    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_splitk_reduce", &r));
+    CLDNN_SETARG(r, 0, M);
+    CLDNN_SETARG(r, 1, N);
+    CLDNN_SETARG(r, 2, batch);
+    CLDNN_SETARG(r, 3, nparts);
+    CLDNN_SETARG(r, 4, alpha);
+    CLDNN_SETARG(r, 5, beta);
+    CLDNN_SETARG(r, 6, part);
+    CLDNN_SETARG(r, 7, part_off);
+    CLDNN_SETARG(r, 8, out);
+    CLDNN_SETARG(r, 9, out_off);
+    CLDNN_SETARG(r, 10, ldc);
+    CLDNN_SETARG(r, 11, cstride);
+    size_t group = h->prof.is_cpu ? 64 : 256;
+    if (group > h->prof.max_wg_size)
+        group = h->prof.max_wg_size;
+    return cldnn_enqueue_1d(h, r, (uint64_t)M * (uint64_t)N * (uint64_t)batch, group, "gemm_splitk_reduce");
+}
+
+cldnnStatus_t cldnn_gemm_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
+                                         float alpha, float beta, cl_mem out, uint64_t out_off,
+                                         cldnnDataType_t out_dt) {
+    return reduce_launch(h, cldnn_dtype_build_option(out_dt), part, part_off, nparts, (cl_int)total, 1, 1, alpha,
+                         beta, out, out_off, (cl_int)total, 0);
+}
+
+/* Split-k (when the blocks of C cannot fill the device, k is cut into nsplit ranges whose partial
+** products go through the handle's scratch and gemm_splitk_reduce), argument setting and the
+** launch: shared by every kernel with gemm_tiled's argument list (gemm.cl, gemm_mma.cl). */
+cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_buffers* b,
+                                    const cldnn_gemm_launch* L) {
+    cl_kernel k = L->kernel;
+    uint64_t blocks = (uint64_t)((pr->m + L->bm - 1) / L->bm) * (uint64_t)((pr->n + L->bn - 1) / L->bn) *
+                      (uint64_t)pr->batch;
+    int64_t nsplit = L->splitk;
+    if (nsplit == 0) {
+        uint64_t target = 2u * (uint64_t)(h->prof.compute_units ? h->prof.compute_units : 1);
+        nsplit = blocks >= target ? 1 : (int64_t)((target + blocks - 1) / blocks);
+        int64_t most = pr->k / (4 * L->bk); /* at least 4 k-tiles per split */
+        if (nsplit > most)
+            nsplit = most;
+        if (nsplit > 32)
+            nsplit = 32;
+        if (nsplit < 1)
+            nsplit = 1;
+    }
+    int64_t ksplit = (pr->k + nsplit - 1) / nsplit;
+    ksplit = (ksplit + L->bk - 1) / L->bk * L->bk;
+    nsplit = (pr->k + ksplit - 1) / ksplit;
+    cl_mem W = b->c;
+    if (nsplit > 1) {
+        uint64_t bytes = (uint64_t)nsplit * (uint64_t)pr->batch * (uint64_t)pr->m * (uint64_t)pr->n * 4u;
+        if (bytes > CLDNN_SCRATCH_MAX || cldnn_scratch_get(h, (size_t)bytes, &W) != CLDNN_STATUS_SUCCESS) {
+            cldnn_error_clear(); /* no scratch: run unsplit */
+            nsplit = 1;
+            ksplit = pr->k;
+            W = b->c;
+        }
+    }
+    cl_int ks = (cl_int)ksplit, ns = (cl_int)nsplit;
+    cl_int M = (cl_int)pr->m, N = (cl_int)pr->n, K = (cl_int)pr->k;
+    cl_int lda = (cl_int)pr->lda, ldb = (cl_int)pr->ldb, ldc = (cl_int)pr->ldc;
+    cl_ulong oa = pr->off_a, ob = pr->off_b, oc = pr->off_c;
+    cl_long sa = pr->stride_a, sb = pr->stride_b, sc = pr->stride_c;
+    CLDNN_SETARG(k, 0, M);
+    CLDNN_SETARG(k, 1, N);
+    CLDNN_SETARG(k, 2, K);
+    CLDNN_SETARG(k, 3, pr->alpha);
+    CLDNN_SETARG(k, 4, pr->beta);
+    CLDNN_SETARG(k, 5, b->a);
+    CLDNN_SETARG(k, 6, oa);
+    CLDNN_SETARG(k, 7, lda);
+    CLDNN_SETARG(k, 8, sa);
+    CLDNN_SETARG(k, 9, b->b);
+    CLDNN_SETARG(k, 10, ob);
+    CLDNN_SETARG(k, 11, ldb);
+    CLDNN_SETARG(k, 12, sb);
+    CLDNN_SETARG(k, 13, b->c);
+    CLDNN_SETARG(k, 14, oc);
+    CLDNN_SETARG(k, 15, ldc);
+    CLDNN_SETARG(k, 16, sc);
+    CLDNN_SETARG(k, 17, ks);
+    CLDNN_SETARG(k, 18, ns);
+    CLDNN_SETARG(k, 19, W);
+    uint64_t global[3] = {(uint64_t)((pr->m + L->bm - 1) / L->bm) * (uint64_t)L->local[0],
+                          (uint64_t)((pr->n + L->bn - 1) / L->bn) * (uint64_t)L->local[1],
+                          (uint64_t)pr->batch * (uint64_t)nsplit};
+    size_t local[3] = {L->local[0], L->local[1], L->local[2]};
+    CLDNN_TRY(cldnn_enqueue_nd(h, k, 3, global, local, L->name));
+    if (nsplit == 1)
+        return CLDNN_STATUS_SUCCESS;
+
+    return reduce_launch(h, L->reduce_opts, W, 0, ns, M, N, pr->batch, pr->alpha, pr->beta, b->c, oc, ldc, sc);
+}
