@@ -63,21 +63,29 @@ static int list_position(const char* list, const cldnn_solver* s) {
     return -1;
 }
 
-int cldnn_engine_order(const cldnn_family* fam, const void* problem, const cldnn_device_profile* dev,
-                       const cldnn_solver** out, int max) {
+/* CLDNN_SOLVER when it names a solver of fam, else NULL. */
+static const char* restriction(const cldnn_family* fam) {
     const char* only = getenv("CLDNN_SOLVER");
-    int restrict_to = 0;
-    if (only != NULL && only[0] != '\0')
-        for (size_t i = 0; i < fam->count && !restrict_to; ++i)
-            restrict_to = list_position(only, &fam->solvers[i]) >= 0;
+    if (only == NULL || only[0] == '\0')
+        return NULL;
+    for (size_t i = 0; i < fam->count; ++i)
+        if (list_position(only, &fam->solvers[i]) >= 0)
+            return only;
+    return NULL;
+}
+
+/* The applicable solvers serving algo (-1: any) in the heuristic order; see cldnn_engine_order. */
+static int order_of(const cldnn_family* fam, const void* problem, const cldnn_device_profile* dev, int algo,
+                    const cldnn_solver** out, int max) {
+    const char* only = restriction(fam);
     int key[CLDNN_ORDER_MAX], n = 0;
     const cldnn_solver* got[CLDNN_ORDER_MAX];
     for (size_t i = 0; i < fam->count && n < CLDNN_ORDER_MAX; ++i) {
         const cldnn_solver* s = &fam->solvers[i];
-        const int pos = restrict_to ? list_position(only, s) : 0;
-        if (pos < 0 || !s->applicable(problem, dev))
+        const int pos = only ? list_position(only, s) : 0;
+        if ((algo >= 0 && s->algo != algo) || pos < 0 || !s->applicable(problem, dev))
             continue;
-        const int k = restrict_to ? pos : cldnn_solver_rank(s, problem, dev, NULL);
+        const int k = only ? pos : cldnn_solver_rank(s, problem, dev, NULL);
         int j = n++; /* insertion keeps table order among equal keys */
         while (j > 0 && key[j - 1] > k) {
             key[j] = key[j - 1];
@@ -93,14 +101,43 @@ int cldnn_engine_order(const cldnn_family* fam, const void* problem, const cldnn
     return n;
 }
 
+int cldnn_engine_order(const cldnn_family* fam, const void* problem, const cldnn_device_profile* dev,
+                       const cldnn_solver** out, int max) {
+    return order_of(fam, problem, dev, -1, out, max);
+}
+
+/* The lowest rank s can take: its own or a promotion's. */
+static int rank_bound(const cldnn_solver* s) {
+    int r = s->rank;
+    for (size_t i = 0; i < sizeof s->promote / sizeof s->promote[0]; ++i)
+        if (s->promote[i].when != NULL && s->promote[i].rank < r)
+            r = s->promote[i].rank;
+    return r;
+}
+
 const cldnn_solver* cldnn_engine_pick(const cldnn_family* fam, const void* problem, const cldnn_device_profile* dev,
                                       int algo) {
-    const cldnn_solver* order[CLDNN_ORDER_MAX];
-    const int n = cldnn_engine_order(fam, problem, dev, order, CLDNN_ORDER_MAX);
-    for (int i = 0; i < n; ++i)
-        if (algo < 0 || order[i]->algo == algo)
-            return order[i];
-    return NULL;
+    if (restriction(fam) != NULL) {
+        const cldnn_solver* first = NULL;
+        return order_of(fam, problem, dev, algo, &first, 1) == 1 ? first : NULL;
+    }
+    /* The per-call path: a solver that cannot rank before the best so far (ties go to the earlier
+    ** row) is not asked whether it applies, so a table in rank order costs what "first applicable"
+    ** did. */
+    const cldnn_solver* best = NULL;
+    int best_rank = 0;
+    for (size_t i = 0; i < fam->count; ++i) {
+        const cldnn_solver* s = &fam->solvers[i];
+        if ((algo >= 0 && s->algo != algo) || (best != NULL && rank_bound(s) >= best_rank) ||
+            !s->applicable(problem, dev))
+            continue;
+        const int r = cldnn_solver_rank(s, problem, dev, NULL);
+        if (best == NULL || r < best_rank) {
+            best = s;
+            best_rank = r;
+        }
+    }
+    return best;
 }
 
 /* ------------------------------------------------------------------ parameter sets */

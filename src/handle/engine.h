@@ -10,9 +10,10 @@
 ** override), Get_v7's ranked answer, Find under the handle's find mode with its find-db record,
 ** and the TUNE search.
 **
-** Cost on the per-call path: the order is a pass over the table with one applicability call per
-** solver; the tuning db is read only for the solver that runs and only when it declares a
-** tunable space; the override variables are read with one getenv each.
+** Cost on the per-call path: picking a run's solver is one pass over the table that asks only the
+** solvers of the algorithm that could still rank first whether they apply (a table in rank order
+** costs what "first applicable" did); the tuning db is read only for the solver that runs and only
+** when it declares a tunable space; the override variables are read with one getenv each.
 */
 #ifndef CLDNN_ENGINE_H_
 #define CLDNN_ENGINE_H_
