@@ -42,7 +42,7 @@ Stages (TAG: h100 or h200 after nvidia-smi's card name, pocl for DEVICE=cpu, gpu
   gemm-tf32      TF32 tensor-core GEMM (--math tensor) vs cuBLAS TF32            -> gemm-tf32-TAG.md
   gemm-fp16      FP16 tensor-core GEMM (-d half --math tensor) vs cuBLAS FP16    -> gemm-fp16-TAG.md
   mma-check      tensor-core GEMM correctness: edge shapes, transposes, ld's, batch, split-k -> mma-TAG.txt
-  mma-sweep      GEMM_SHAPES per CLDNN_GEMM_MMA_PARAMS set of MMA_SETS, cuBLAS TF32 + FP32 -> mma-TAG.txt
+  mma-sweep      GEMM_SHAPES per CLDNN_SOLVER_PARAMS set of MMA_SETS, cuBLAS TF32 + FP32 -> mma-TAG.txt
   fp16-check     the FP16 GEMM verified: edge shapes, then DeepBench and the squares -> mma-TAG.txt
   mma-peak       cldnn-mma-peak 4096 8 16 64, the mma.sync ceiling               -> mma-peak-TAG.txt
   conv           convolution (FP32), Find's best, vs cuDNN (cpu: oneDNN)         -> conv-TAG.md (+ .<tool>.log)
@@ -424,7 +424,7 @@ stage_mma_sweep() {
   for p in ${MMA_SETS:-default}; do
     echo "## params $p" >> "$mma_log"
     if [ "$p" = default ]; then mma "$bench" gemm --shapes "$mshapes" --math tensor -V 1 --ms "$ms"
-    else CLDNN_GEMM_MMA_PARAMS=$p mma "$bench" gemm --shapes "$mshapes" --math tensor -V 1 --ms "$ms"; fi
+    else CLDNN_SOLVER_PARAMS="gemm_mma_tf32:$p;gemm_mma_f16:$p" mma "$bench" gemm --shapes "$mshapes" --math tensor -V 1 --ms "$ms"; fi
   done
   cuda_libs > /dev/null 2>&1
   cub=$(baseline cublas_gemm)

@@ -283,28 +283,71 @@ typedef struct {
 extern const cldnn_kernel_file cldnn_kernel_files[];
 extern const size_t cldnn_kernel_file_count;
 
-/* ------------------------------------------------------------------ solvers (handle/solver.c) */
+/* ------------------------------------------------------------------ solvers (handle/engine.c) */
 
-/* One record per algorithm in a table per family (design notes). Get, Find and Tune are loops
-** over a table; no family special-cases its selection. Problems, parameters and buffers are the
-** family's own structs, passed through void pointers. */
+/* One record per algorithm in a table per family (design notes). Get, Find, Tune and the plain
+** run are loops over a table in the engine (handle/engine.h); no family special-cases its
+** selection, and nothing asks which function a solver runs: what callers need is a field.
+** Problems, parameters and buffers are the family's own structs, passed through void pointers. */
+
+/* What a solver's results are like (flags). */
+#define CLDNN_SOLVER_DETERMINISTIC 0x1u /* sums in a fixed order: the same bits on every run */
+#define CLDNN_SOLVER_TENSOR_OPS 0x2u    /* runs on tensor cores wherever it applies */
+#define CLDNN_SOLVER_GEMM_MATH 0x4u     /* takes its products through the GEMM family: tensor cores
+                                        ** where the family record's tensor_ops says so */
+
+/* A tunable parameter space. Parameter structs are arrays of int fields; their text form (the
+** tuning db's values, CLDNN_SOLVER_PARAMS, logs) is one format for every family: the values in
+** field order, each after the literal text that `text` puts before its %d ("%dx%dx%d-%dx%d-p%d"
+** reads "32x32x8-4x4-p4"). A part in [brackets] at the end is optional on reading (its fields
+** are 0 when absent) and always written. */
+typedef struct cldnn_param_space {
+    const char* text;    /* the pattern */
+    const char* names;   /* the fields' names, space-separated, in field order */
+    const char* db_name; /* the name its tuning-db records go under; NULL: the solver's */
+    const char* origin;  /* where the defaults come from, for logs ("table"); NULL: "defaults" */
+    /* 1 when the parsed set params runs problem on dev (its constraints). */
+    int (*valid)(const void* problem, const cldnn_device_profile* dev, const void* params);
+    /* Sets the fields the problem decides (copy widths, split counts) on a valid set that came from
+    ** the tuning db, CLDNN_SOLVER_PARAMS or the space; NULL: none. */
+    void (*finish)(const void* problem, const cldnn_device_profile* dev, void* params);
+    /* The candidates a tuner times for problem on dev, finished and valid: at most max sets into
+    ** out (params_size bytes each); returns the number the space holds. */
+    size_t (*enumerate)(const void* problem, const cldnn_device_profile* dev, void* out, size_t max);
+} cldnn_param_space;
+
+/* Where `when` holds (a subset of the problems the solver applies to) the solver ranks at `rank`
+** and its find-db records name it `name` (the name of the table row it was in earlier tables). */
+typedef struct {
+    int (*when)(const void* problem, const cldnn_device_profile* dev);
+    int rank;
+    const char* name;
+} cldnn_solver_promotion;
+
 typedef struct cldnn_solver {
     const char* name;
-    int algo;  /* the public algorithm enum value it serves; -1 when the family has none */
+    int algo; /* the public algorithm enum value it serves; -1 when the family has none */
     int (*applicable)(const void* problem, const cldnn_device_profile* dev);
-    size_t (*workspace)(const void* problem);                    /* NULL: none */
+    /* Bytes of workspace with parameters params (NULL: its defaults); NULL: none. */
+    size_t (*workspace)(const void* problem, const void* params);
+    /* The heuristic's parameters (params_size bytes, zeroed before the call); NULL: none. */
     void (*default_params)(const void* problem, const cldnn_device_profile* dev, void* params);
-    size_t params_size;                                          /* bytes of the params struct */
+    size_t params_size;
     cldnnStatus_t (*run)(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+    unsigned flags; /* CLDNN_SOLVER_* */
+    /* The heuristic order: applicable solvers by rank, ties in table order; a promotion that holds
+    ** moves the solver to its rank. Get_v7 lists an algorithm where its first solver stands, and
+    ** running an algorithm runs that solver. */
+    int rank;
+    cldnn_solver_promotion promote[2];
+    const cldnn_param_space* space; /* NULL: nothing to tune */
 } cldnn_solver;
 
-/* The first applicable solver of the table in its order (the heuristic), or NULL with
-** NOT_SUPPORTED recorded naming the problem key. */
-const cldnn_solver* cldnn_solver_pick(const cldnn_solver* table, size_t n, const void* problem,
-                                      const cldnn_device_profile* dev, const char* key);
-/* Picks, fills default parameters and runs. */
+/* Picks the table's first solver in the heuristic order (CLDNN_SOLVER applies), fills its
+** default parameters (CLDNN_SOLVER_PARAMS applies) and runs it; NOT_SUPPORTED naming what when
+** none applies. The path of the families without public algorithms or a tuning db. */
 cldnnStatus_t cldnn_solver_run_default(cldnnHandle_t h, const cldnn_solver* table, size_t n, const void* problem,
-                                       const void* buffers, const char* key);
+                                       const void* buffers, const char* what);
 
 /* -------------------------------------------------------------------- utilities (handle/util.c) */
 

@@ -22,7 +22,7 @@
 **                          data type (HALF: k-tiles 32 / 64, copies of 8), with the split count.
 **   conv_mma/tuning_record a tuning-db record of the solver round-trips (another process's file
 **                          record) on an H100 profile: workspace query and Get_v7 follow it, except
-**                          in HEURISTIC, for an invalid set, or under CLDNN_GEMM_MMA_PARAMS.
+**                          in HEURISTIC, for an invalid set, or under CLDNN_SOLVER_PARAMS.
 **   conv_mma/maps_*        the kernel's own index maps (kernels/conv/conv_igemm_mma.h, compiled
 **                          here as C) on emulated local tiles: every work-item's copy stage for
 **                          every k-tile of every block, then the tiles' product in double and
@@ -45,6 +45,7 @@
 #include "fixture.h"
 #include "internal.h"
 #include "conv/conv.h"
+#include "handle/engine.h"
 #include "whitebox.h"
 
 #include <math.h>
@@ -94,7 +95,7 @@ static void problem(const descs* d, cldnn_conv_dir dir, const cldnn_device_profi
     p->dev = dev;
 }
 
-/* The first solver of p's direction table that serves algorithm algo and applies. */
+/* The solver of p's direction table that runs algorithm algo (the engine's heuristic order). */
 static const cldnn_solver* first_solver(const cldnn_conv_problem* p, int algo) {
     const cldnn_solver* t = p->dir == CLDNN_CONV_FWD        ? cldnn_conv_fwd_solvers
                             : p->dir == CLDNN_CONV_BWD_DATA ? cldnn_conv_bwd_data_solvers
@@ -102,10 +103,8 @@ static const cldnn_solver* first_solver(const cldnn_conv_problem* p, int algo) {
     size_t n = p->dir == CLDNN_CONV_FWD        ? cldnn_conv_fwd_solver_count
                : p->dir == CLDNN_CONV_BWD_DATA ? cldnn_conv_bwd_data_solver_count
                                                : cldnn_conv_bwd_filter_solver_count;
-    for (size_t i = 0; i < n; ++i)
-        if (t[i].algo == algo && t[i].applicable(p, p->dev))
-            return &t[i];
-    return NULL;
+    const cldnn_family fam = {.solvers = t, .count = n, .tune_algo = -1};
+    return cldnn_engine_pick(&fam, p, p->dev, algo);
 }
 
 static const int k_igemm_algo[3] = {CLDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM, CLDNN_CONVOLUTION_BWD_DATA_ALGO_1,
@@ -146,11 +145,11 @@ Test(conv_mma, selection) {
                                   dev.is_cpu, dev.is_nvidia, got, want);
                         const cldnn_solver* s = first_solver(&p, k_igemm_algo[dir]);
                         FX_ASSERT(s != NULL, "%s: no solver for the implicit-GEMM algorithm", p.key);
-                        FX_ASSERT((s->run == cldnn_conv_igemm_mma_run) == want,
+                        FX_ASSERT((strcmp(s->name, cldnn_conv_igemm_mma_solver_name(p.dir)) == 0) == want,
                                   "%s on %s: the implicit-GEMM algorithm runs %s", p.key, dev.name, s->name);
                         if (want && dir != CLDNN_CONV_BWD_FILTER)
-                            FX_ASSERT(s->workspace(&p) == 0, "%s: %s asks for %zu bytes of workspace", p.key,
-                                      s->name, s->workspace(&p));
+                            FX_ASSERT(s->workspace(&p, NULL) == 0, "%s: %s asks for %zu bytes of workspace",
+                                      p.key, s->name, s->workspace(&p, NULL));
                     }
                 }
                 descs_free(&d);
@@ -309,7 +308,7 @@ static void check_defaults(const cldnn_conv_problem* p, const cldnn_device_profi
               "%s on %s: parameters %s do not fit", p->key, dev->name, ps);
     const int run16 = (int)(16 / cldnn_dtype_size(p->dtype)); /* elements of a 16-byte copy */
     FX_ASSERT(pl.avw == (nhwc ? run16 : 1), "%s: A copies of %d elements", p->key, pl.avw);
-    size_t ws = cldnn_conv_igemm_mma_workspace(p);
+    size_t ws = cldnn_conv_igemm_mma_workspace(p, NULL);
     if (p->dir == CLDNN_CONV_BWD_FILTER) {
         size_t want = q.splitk > 1 ? (size_t)q.splitk * (size_t)p->k * (size_t)p->cg * (size_t)p->r * (size_t)p->s * 4u
                                    : 0;
@@ -384,9 +383,9 @@ Test(conv_mma, tuning_space) {
 ** problem's key; FLOAT and HALF problems) round-trips through the tuning db on the handle turned
 ** into an H100 (nothing runs): backward-filter's workspace query and Get_v7 follow the record's
 ** split count, HEURISTIC and a record that is not a valid set keep the defaults', and
-** CLDNN_GEMM_MMA_PARAMS wins over the record. */
+** CLDNN_SOLVER_PARAMS's set for the solver wins over the record. */
 Test(conv_mma, tuning_record) {
-    unsetenv("CLDNN_GEMM_MMA_PARAMS");
+    unsetenv("CLDNN_SOLVER_PARAMS");
     cldnnHandle_t h = fx_handle();
     const cldnn_device_profile nv = wb_nv_profile(9, 0);
     memcpy(h->prof.name, nv.name, sizeof nv.name);
@@ -437,8 +436,11 @@ Test(conv_mma, tuning_record) {
                 cldnn_tunedb_put(h, p.key, solver, cases[c].record);
                 cldnn_db_reset(); /* read back from the file, as another process would */
             }
-            if (cases[c].env)
-                setenv("CLDNN_GEMM_MMA_PARAMS", cases[c].env, 1);
+            if (cases[c].env) {
+                char env[160];
+                snprintf(env, sizeof env, "%s:%s", solver, cases[c].env);
+                setenv("CLDNN_SOLVER_PARAMS", env, 1);
+            }
             FX_OK(cldnnSetFindMode(h, cases[c].mode));
             size_t ws = 1;
             FX_OK(cldnnGetConvolutionBackwardFilterWorkspaceSize(h, d.x, d.y, d.c, d.w,
@@ -456,7 +458,7 @@ Test(conv_mma, tuning_record) {
                       "%zu, record %s: %zu)",
                       hf ? "HALF" : "FLOAT", c, cases[c].record ? cases[c].record : "none", (int)cases[c].mode,
                       cases[c].env ? cases[c].env : "-", ws, got_v7, cases[c].want, def_s, ws_def, rec, ws_rec);
-            unsetenv("CLDNN_GEMM_MMA_PARAMS");
+            unsetenv("CLDNN_SOLVER_PARAMS");
         }
         descs_free(&d);
     }

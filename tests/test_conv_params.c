@@ -60,11 +60,11 @@ static void check_fused_wino(const cldnn_conv_problem* pr, const cldnn_device_pr
                   dev->name, wm, wm, qs);
         FX_ASSERT((wm == 4 ? cldnn_conv_winof4_applicable : cldnn_conv_winof2_applicable)(pr, dev),
                   "%s on %s: fused F(%dx%d) does not apply", pr->key, dev->name, wm, wm);
-        const size_t ws = (wm == 4 ? cldnn_conv_winof4_workspace : cldnn_conv_winof2_workspace)(pr);
+        const size_t ws = (wm == 4 ? cldnn_conv_winof4_workspace : cldnn_conv_winof2_workspace)(pr, NULL);
         const size_t want = (size_t)(wm + 2) * (size_t)(wm + 2) * (size_t)pr->c * (size_t)pr->k * 4u;
         FX_ASSERT(ws == want, "%s: fused F(%dx%d) workspace %zu, want %zu", pr->key, wm, wm, ws, want);
     }
-    const int pref = cldnn_conv_winof4_preferred(pr, dev), gpu = !dev->is_cpu && pr->c >= 16 && pr->k >= 16;
+    const int pref = cldnn_conv_wino4_preferred(pr, dev), gpu = !dev->is_cpu && pr->c >= 16 && pr->k >= 16;
     FX_ASSERT(pref == gpu, "%s on %s: fused F(4x4) preferred %d, want %d", pr->key, dev->name, pref, gpu);
 }
 
@@ -101,7 +101,7 @@ static void check_profile(const cldnn_device_profile* dev) {
                 FX_ASSERT(cldnn_gemm_params_valid(&prm, dev), "%s on %s (%u CUs): parameters %s are not valid",
                           pr.key, dev->name, (unsigned)dev->compute_units, ps);
                 FX_ASSERT(prm.splitk >= 1 && prm.splitk <= 64, "%s on %s: %d splits", pr.key, dev->name, prm.splitk);
-                size_t ws = cldnn_conv_igemm_workspace(&pr);
+                size_t ws = cldnn_conv_igemm_workspace(&pr, NULL);
                 size_t want = prm.splitk > 1 ? (size_t)prm.splitk * (size_t)pr.k * (size_t)pr.cg * (size_t)pr.r *
                                                    (size_t)pr.s * 4u
                                              : 0;

@@ -36,6 +36,7 @@
 #include "fixture.h"
 #include "internal.h"
 #include "conv/conv.h"
+#include "handle/engine.h"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -447,14 +448,18 @@ static int sc_solvers(small_conv* c, char* key, size_t ksize, int* algos, const 
     cldnn_conv_problem p;
     FX_OK(cldnn_conv_problem_init(c->h, CLDNN_CONV_FWD, c->xd, c->wd, c->cd, c->yd, &p));
     snprintf(key, ksize, "%s", p.key);
+    const cldnn_family fam = {.solvers = cldnn_conv_fwd_solvers, .count = cldnn_conv_fwd_solver_count,
+                              .tune_algo = -1};
+    const cldnn_solver* order[32];
+    const int ns = cldnn_engine_order(&fam, &p, p.dev, order, 32);
     int n = 0, seen[16] = {0};
-    for (size_t i = 0; i < cldnn_conv_fwd_solver_count; ++i) {
-        const cldnn_solver* s = &cldnn_conv_fwd_solvers[i];
-        if (seen[s->algo] || !s->applicable(&p, p.dev))
+    for (int i = 0; i < ns; ++i) {
+        const cldnn_solver* s = order[i];
+        if (seen[s->algo])
             continue;
         seen[s->algo] = 1;
         algos[n] = s->algo;
-        names[n++] = s->name;
+        cldnn_solver_rank(s, &p, p.dev, &names[n++]);
     }
     return n;
 }
@@ -949,7 +954,7 @@ static long log_size(const char* path) {
 
 Test(finddb, gemm_takes_its_parameters_from_the_tuning_db) {
     char dir[256], log[600];
-    unsetenv("CLDNN_GEMM_PARAMS"); /* the experiments' override would answer instead of the db */
+    unsetenv("CLDNN_SOLVER_PARAMS"); /* the experiments' override would answer instead of the db */
     start_logged(dir, sizeof dir, log, sizeof log, NULL);
     cldnnHandle_t h = fx_handle();
     static tg_problem t;
@@ -1017,7 +1022,7 @@ Test(finddb, gemm_takes_its_parameters_from_the_tuning_db) {
 ** does not fit the device. Elsewhere it has nothing to run. */
 Test(finddb, gemm_mma_takes_its_parameters_from_the_tuning_db) {
     char dir[256], log[600];
-    unsetenv("CLDNN_GEMM_MMA_PARAMS");
+    unsetenv("CLDNN_SOLVER_PARAMS");
     start_logged(dir, sizeof dir, log, sizeof log, NULL);
     cldnnHandle_t h = fx_handle();
     if (!cldnn_mma_available(&h->prof)) {

@@ -12,7 +12,7 @@
 **   lrn_backward::<mode>    dx = alpha*dLRN + beta*dx on the same table, y a real forward output.
 **   lrn_gradcheck::<mode>   the library's backward (dy = w) against central differences of
 **                           sum(w * y) through the library's forward, n 2 and 5.
-**   lrn_solvers::*          each across-channel solver forced (CLDNN_LRN_SOLVER), NHWC and NCHW,
+**   lrn_solvers::*          each across-channel solver forced (CLDNN_SOLVER=lrn_cross_<solver>), NHWC and NCHW,
 **                           the channel-chunked walk (few pixels, many channels), the walk's
 **                           load blocking (CLDNN_LRN_WALK_BLOCK) of 1 besides the default 4,
 **                           and local-memory lines up to their 2048-element limit.
@@ -324,7 +324,9 @@ Test(lrn_gradcheck, within) {
 
 /* Layouts 1 (C < n), 3 (NHWC), 4 (mixed), 5 (padded), 7 (chunked) with n 2, 5 and 16. */
 static void check_forced(const char* solver) {
-    setenv("CLDNN_LRN_SOLVER", solver, 1);
+    char only[64];
+    snprintf(only, sizeof only, "lrn_cross_%s,lrn_within", solver);
+    setenv("CLDNN_SOLVER", only, 1);
     const size_t ls[] = {1, 3, 4, 5, 7};
     int ab = 0;
     for (size_t wi = 1; wi < NWINS; wi++)
@@ -334,7 +336,7 @@ static void check_forced(const char* solver) {
             backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &k_layouts[ls[i]], fx_alpha_beta[ab][0],
                           fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT);
         }
-    unsetenv("CLDNN_LRN_SOLVER");
+    unsetenv("CLDNN_SOLVER");
 }
 
 Test(lrn_solvers, direct) { check_forced("direct"); }
@@ -360,12 +362,12 @@ Test(lrn_solvers, walk_block) {
 Test(lrn_solvers, walk_chunks) {
     static const layout l = {"1x203x1x1", 4, {1, 203, 1, 1}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2},
                              {FX_NCHW, {0}, 3}, {FX_NCHW, {0}, 4}};
-    setenv("CLDNN_LRN_SOLVER", "walk", 1);
+    setenv("CLDNN_SOLVER", "lrn_cross_walk,lrn_within", 1);
     for (size_t wi = 0; wi < NWINS; wi++) {
         forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &l, 1.0f, 0.0f, CLDNN_DATA_FLOAT);
         backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &l, 0.5f, 0.25f, CLDNN_DATA_FLOAT);
     }
-    unsetenv("CLDNN_LRN_SOLVER");
+    unsetenv("CLDNN_SOLVER");
 }
 
 /* Long lines through local memory: several work-items' elements per line, and one line of
@@ -375,7 +377,7 @@ Test(lrn_solvers, lines_long) {
         {"3x700x1x2 nhwc", 4, {3, 700, 1, 2}, {FX_NHWC, {0}, 1}, {FX_NHWC, {0}, 2}, {FX_NHWC, {0}, 3}, {FX_NHWC, {0}, 0}},
         {"1x2048x1x1", 4, {1, 2048, 1, 1}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 1}, {FX_NCHW, {0}, 2}, {FX_NCHW, {0}, 3}},
     };
-    setenv("CLDNN_LRN_SOLVER", "lines", 1);
+    setenv("CLDNN_SOLVER", "lrn_cross_lines,lrn_within", 1);
     for (size_t wi = 0; wi < NWINS; wi++)
         for (size_t i = 0; i < 2; i++) {
             forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &ls[i], fx_alpha_beta[i][0], fx_alpha_beta[i][1],
@@ -383,7 +385,7 @@ Test(lrn_solvers, lines_long) {
             backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &ls[i], fx_alpha_beta[i + 1][0],
                           fx_alpha_beta[i + 1][1], CLDNN_DATA_FLOAT);
         }
-    unsetenv("CLDNN_LRN_SOLVER");
+    unsetenv("CLDNN_SOLVER");
 }
 
 /* ------------------------------------------------------------------------------ half */
@@ -398,10 +400,10 @@ Test(lrn_half, both_modes) {
                           fx_alpha_beta[i][1], CLDNN_DATA_HALF);
         }
     /* the GPUs' NHWC solver, forced */
-    setenv("CLDNN_LRN_SOLVER", "lines", 1);
+    setenv("CLDNN_SOLVER", "lrn_cross_lines,lrn_within", 1);
     forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 0.5f, 0.25f, CLDNN_DATA_HALF);
     backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 1.0f, 0.0f, CLDNN_DATA_HALF);
-    unsetenv("CLDNN_LRN_SOLVER");
+    unsetenv("CLDNN_SOLVER");
 }
 
 /* ------------------------------------------------------------------------- descriptors */

@@ -20,7 +20,7 @@
 **   pool_backward::random_geometries  24 random windows / pads / strides / sizes / layouts, forward
 **                          and backward, every mode.
 **   pool_backward::index64 the 64-bit index variant (CLDNN_POOL_IDX64=1) on five cases.
-**   pool_backward::local   pool_bwd_local (the GPUs' backward; CLDNN_POOL_BWD=local) over the case
+**   pool_backward::local   pool_bwd_local (the GPUs' backward; CLDNN_SOLVER=pool_bwd_local,...) over the case
 **                          table and planes of several tiles, every mode, ties.
 **   pool_backward::runs    one element per work-item (the GPU walk) and runs of 4 (CLDNN_POOL_RUN)
 **                          over the case table; random_geometries mixes runs of 1, 3 and whole rows.
@@ -317,7 +317,7 @@ Test(pool_backward, runs) {
     unsetenv("CLDNN_POOL_RUN");
 }
 
-/* pool_bwd_local (CLDNN_POOL_BWD=local; GPUs take it on their own) over the case table, every mode
+/* pool_bwd_local (CLDNN_SOLVER=pool_bwd_local,pool_bwd; GPUs take it on their own) over the case table, every mode
 ** with ties, and over planes spanning several of its tiles (tile edges through windows that
 ** overlap, stride > window, big padding, rows of 70 and 130); index64 runs it with 64-bit indices. */
 static const pcase k_local_cases[] = {
@@ -334,7 +334,7 @@ static const pcase k_local_cases[] = {
 };
 
 Test(pool_backward, local) {
-    setenv("CLDNN_POOL_BWD", "local", 1);
+    setenv("CLDNN_SOLVER", "pool_bwd_local,pool_bwd,pool_fwd_lanes,pool_fwd", 1);
     const pmode modes[4] = {M_MAX, M_MAXDET, M_AVG, M_AVGX};
     for (int m = 0; m < 4; m++) {
         for (size_t k = 0; k < NCASES; k++)
@@ -347,7 +347,7 @@ Test(pool_backward, local) {
     setenv("CLDNN_POOL_IDX64", "1", 1);
     backward_case(M_MAX, &k_local_cases[0], 1.0f, 0.0f, CLDNN_DATA_FLOAT, 1);
     unsetenv("CLDNN_POOL_IDX64");
-    unsetenv("CLDNN_POOL_BWD");
+    unsetenv("CLDNN_SOLVER");
 }
 
 /* The 64-bit index variant (IDX_T=ulong, plain division), which the library takes for views

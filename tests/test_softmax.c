@@ -19,8 +19,8 @@
 ** Plus: large inputs (offsets +-100, +-1000, and a +-300 spread) for ACCURATE and LOG, which must
 ** stay finite and match the shifted reference; FAST with moderate offsets; softmax sets summing
 ** to 1; HALF storage; and every bad input the contract names.
-** sm_solvers: each solver forced through CLDNN_SOFTMAX_SOLVER (no other applies then) over layouts
-** made for softmax_tile (CHANNEL rows adjacent in memory: partial last tiles, L not a multiple of
+** sm_solvers: each solver forced through CLDNN_SOLVER=softmax_<solver> (no other applies then) over
+** layouts made for softmax_tile (CHANNEL rows adjacent in memory: partial last tiles, L not a multiple of
 ** the lanes, 256 to 8 rows per tile) and strided ones, both modes and directions, every
 ** (alpha, beta), a fifth of the inputs -inf; the tile on HALF and large offsets; and a forced tile
 ** too long for local memory giving NOT_SUPPORTED.
@@ -593,10 +593,12 @@ static const size_t k_tile_other[] = {1, 7, 9, 11};
 #define NTILE_OTHER (sizeof k_tile_other / sizeof k_tile_other[0])
 
 /* Runs forward and backward of algo on every tile layout (CHANNEL; every (alpha, beta), once
-** more with a fifth of the inputs -inf) and on k_tile_other in both modes with CLDNN_SOFTMAX_SOLVER
-** = `solver`, which must then be the one that runs (no other solver applies). */
+** more with a fifth of the inputs -inf) and on k_tile_other in both modes with
+** CLDNN_SOLVER=softmax_<solver>, which must then be the one that runs (no other solver applies). */
 static void check_forced(const char* solver, cldnnSoftmaxAlgorithm_t algo) {
-    setenv("CLDNN_SOFTMAX_SOLVER", solver, 1);
+    char only[32];
+    snprintf(only, sizeof only, "softmax_%s", solver);
+    setenv("CLDNN_SOLVER", only, 1);
     double worst = 0;
     sm_case ch = {algo, CLDNN_SOFTMAX_MODE_CHANNEL};
     for (size_t l = 0; l < NTILE; l++) {
@@ -618,7 +620,7 @@ static void check_forced(const char* solver, cldnnSoftmaxAlgorithm_t algo) {
             worst = dmax(worst, backward_run(c, lay, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, 0.0));
         }
     worst = dmax(worst, forward_run(ch, &k_tile_layouts[1], 1.0f, 0.0f, 1, CLDNN_DATA_FLOAT, -4.0, 4.0, 0.0));
-    unsetenv("CLDNN_SOFTMAX_SOLVER");
+    unsetenv("CLDNN_SOLVER");
     cr_log_info("%s %s: largest error / tolerance = %.3f", solver, algo_name(algo), worst);
 }
 
@@ -632,7 +634,7 @@ Test(sm_solvers, split_fast) { check_forced("split", CLDNN_SOFTMAX_FAST); }
 
 /* The tile on HALF storage, both directions, large offsets for ACCURATE and LOG. */
 Test(sm_solvers, tile_half_and_range) {
-    setenv("CLDNN_SOFTMAX_SOLVER", "tile", 1);
+    setenv("CLDNN_SOLVER", "softmax_tile", 1);
     double worst = 0;
     for (int a = 0; a < 3; a++) {
         sm_case c = {(cldnnSoftmaxAlgorithm_t)a, CLDNN_SOFTMAX_MODE_CHANNEL};
@@ -641,7 +643,7 @@ Test(sm_solvers, tile_half_and_range) {
         if (a != CLDNN_SOFTMAX_FAST)
             worst = dmax(worst, forward_run(c, &k_tile_layouts[0], 1.0f, 0.0f, 0, CLDNN_DATA_FLOAT, 996.0, 1004.0, 0.0));
     }
-    unsetenv("CLDNN_SOFTMAX_SOLVER");
+    unsetenv("CLDNN_SOLVER");
     cr_log_info("tile half and range: largest error / tolerance = %.3f", worst);
 }
 
@@ -660,12 +662,12 @@ Test(sm_solvers, tile_too_long) {
     fx_tensor_upload(&dy);
     fx_tensor_upload(&dx);
     float one = 1.0f, zero = 0.0f;
-    setenv("CLDNN_SOFTMAX_SOLVER", "tile", 1);
+    setenv("CLDNN_SOLVER", "softmax_tile", 1);
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED,
                      cldnnSoftmaxBackward(fx_handle(), CLDNN_SOFTMAX_ACCURATE, CLDNN_SOFTMAX_MODE_CHANNEL, &one, y.desc,
                                           y.mem, y.offset, dy.desc, dy.mem, dy.offset, &zero, dx.desc, dx.mem,
                                           dx.offset));
-    unsetenv("CLDNN_SOFTMAX_SOLVER");
+    unsetenv("CLDNN_SOLVER");
     fx_expect_untouched(&dx, "dx", "rejected call");
     fx_tensor_free(&y);
     fx_tensor_free(&dy);

@@ -1311,7 +1311,6 @@ static int db_problem(cldnnHandle_t h, const conv_shape* s, int dir, db_layer* L
         ++*failures;
         return db_fail(s->name, CLDNN_STATUS_BAD_PARAM);
     }
-    p.has_tuned = 0;
     const char* solver = db_solver_names[dir];
     if (!cldnn_conv_igemm_applicable(&p, &h->prof)) {
         printf("[%d/%d] %s %s: no tunable solver applies, skipped\n", idx, total, p.key, s->name);

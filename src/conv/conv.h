@@ -47,12 +47,6 @@ typedef struct {
     uint64_t off_x, off_w, off_y; /* elements */
     float alpha, beta;
     const cldnn_device_profile* dev;
-    int has_tuned;               /* tuned: the implicit-GEMM parameters of the tuning db (or of */
-    cldnn_gemm_params tuned;     /* a TUNE-mode Find) for this problem, before the per-problem rules */
-    int has_wtuned[2];           /* wtuned[0 F(2x2), 1 F(4x4)]: the fused Winograd kernel's */
-    cldnn_wino_params wtuned[2]; /* parameters of the tuning db for this problem */
-    int has_mtuned;              /* mtuned: the tensor-core implicit GEMM's parameters of the */
-    cldnn_gemm_mma_params mtuned; /* tuning db (or of a TUNE-mode Find) for this problem */
     char key[256];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-NCHW-KCRS-xcorr-f32-math0 */
 } cldnn_conv_problem;
 
@@ -83,7 +77,7 @@ int cldnn_conv_params_lookup(const cldnn_conv_problem* p, const cldnn_device_pro
 
 /* Solver pieces shared across files. */
 int cldnn_conv_igemm_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_igemm_workspace(const void* problem);
+size_t cldnn_conv_igemm_workspace(const void* problem, const void* params);
 void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Sets the arguments of the implicit-GEMM kernels (conv/conv_igemm.cl and conv/conv_igemm_mma.cl
@@ -109,7 +103,7 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
 /* Backward-filter's split count for parameters q (1 for the other directions), and the exact
 ** workspace of the default parameters (splits x K x C/G x R x S floats when split, else 0). */
 int cldnn_conv_igemm_mma_splits(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q);
-size_t cldnn_conv_igemm_mma_workspace(const void* problem);
+size_t cldnn_conv_igemm_mma_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* 1 when the run takes parameter set q for p on dev: the set fits the device (local memory for the
 ** plan's transposes, copies of the plan's width), the padded reduction fits the kernel's 32-bit
@@ -134,47 +128,55 @@ int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params
 size_t cldnn_conv_partials_bytes(const cldnn_conv_problem* p, int splits);
 int cldnn_conv_is_depthwise(const cldnn_conv_problem* p);
 int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_direct_workspace(const void* problem);
+size_t cldnn_conv_direct_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_gemm1x1_workspace(const void* problem);
+size_t cldnn_conv_gemm1x1_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile* dev);
-/* im2col's applicability restricted to C/G < 16, where backward-data's implicit GEMM (N = C/G)
-** fills a small fraction of its tiles: ordered before it in the table. */
-int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev);
-int cldnn_conv_im2col_strided_applicable(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_im2col_workspace(const void* problem);
+/* Where backward-data's GEMM + col2im ranks before the implicit GEMMs: C/G < 16, whose N = C/G
+** fills a small fraction of their tiles; NCHW at a stride above 1 on GPUs, where most of their
+** taps miss. */
+int cldnn_conv_col2im_narrow(const void* problem, const cldnn_device_profile* dev);
+int cldnn_conv_col2im_strided(const void* problem, const cldnn_device_profile* dev);
+size_t cldnn_conv_im2col_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Non-fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd). */
 int cldnn_conv_wino2_applicable(const void* problem, const cldnn_device_profile* dev);
 int cldnn_conv_wino4_applicable(const void* problem, const cldnn_device_profile* dev);
-/* F(4x4) where the heuristic ranks it before implicit GEMM: GPUs, 16 channels and more on both
-** sides (on the H100 it beat implicit GEMM on every 3x3 stride-1 layer of ResNet-50 and VGG-16
-** but the 3-channel stem, perf/results/conv-h100.md). */
+/* F(4x4), non-fused and fused, where the heuristic ranks it before implicit GEMM: GPUs, 16
+** channels and more on both sides (on the H100 it beat implicit GEMM on every 3x3 stride-1 layer
+** of ResNet-50 and VGG-16 but the 3-channel stem, perf/results/conv-h100.md). */
 int cldnn_conv_wino4_preferred(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_wino2_workspace(const void* problem);
-size_t cldnn_conv_wino4_workspace(const void* problem);
+size_t cldnn_conv_wino2_workspace(const void* problem, const void* params);
+size_t cldnn_conv_wino4_workspace(const void* problem, const void* params);
 cldnnStatus_t cldnn_conv_wino2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 cldnnStatus_t cldnn_conv_wino4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 /* Fused Winograd F(2x2, 3x3) and F(4x4, 3x3), forward and backward-data (conv/winograd): the
 ** filter transform into the workspace, then one kernel for the rest. */
 int cldnn_conv_winof2_applicable(const void* problem, const cldnn_device_profile* dev);
 int cldnn_conv_winof4_applicable(const void* problem, const cldnn_device_profile* dev);
-/* F(4x4) fused where the heuristic ranks it first: as cldnn_conv_wino4_preferred. */
-int cldnn_conv_winof4_preferred(const void* problem, const cldnn_device_profile* dev);
-size_t cldnn_conv_winof2_workspace(const void* problem);
-size_t cldnn_conv_winof4_workspace(const void* problem);
+size_t cldnn_conv_winof2_workspace(const void* problem, const void* params);
+size_t cldnn_conv_winof4_workspace(const void* problem, const void* params);
 void cldnn_conv_winof2_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 void cldnn_conv_winof4_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 cldnnStatus_t cldnn_conv_winof2_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 cldnnStatus_t cldnn_conv_winof4_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
+/* The tunable spaces of the convolution solvers: the implicit GEMM's, the tensor-core implicit
+** GEMM's and the fused Winograd kernels' (whose records go under one name in every direction). */
+extern const cldnn_param_space cldnn_conv_igemm_space, cldnn_conv_igemm_mma_space;
+extern const cldnn_param_space cldnn_conv_winof2_space, cldnn_conv_winof4_space;
+/* 1 when a block tile of bm x bn is at most twice p's GEMM sizes rounded up to powers of two (the
+** tuners skip larger ones). */
+int cldnn_conv_tile_fits(const cldnn_conv_problem* p, int bm, int bn);
 /* The tuning db's solver name of the fused kernel of tile size wm (2 or 4), in every direction. */
 const char* cldnn_wino_fused_solver_name(int wm);
 /* 1 when q satisfies the fused kernel's constraints for tile size wm on dev (divisibility, the
 ** work-group size, local memory, at most 256 accumulators per work-item). */
 int cldnn_wino_params_valid(const cldnn_wino_params* q, int wm, const cldnn_device_profile* dev);
 /* "32x32x8-4x4-p4": WG_T x WG_K x WG_C - WI_T x WI_K - POS_GROUPS */
+#define CLDNN_WINO_PARAMS_TEXT "%dx%dx%d-%dx%d-p%d"
+#define CLDNN_WINO_PARAMS_NAMES "wg_t wg_k wg_c wi_t wi_k pos_groups"
 void cldnn_wino_params_format(const cldnn_wino_params* q, char* buf, size_t size);
 int cldnn_wino_params_parse(const char* s, cldnn_wino_params* q);
 /* The declared tuning space of the fused kernel for tile size wm on dev (value lists filtered by

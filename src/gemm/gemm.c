@@ -6,19 +6,22 @@
 ** column-major product of the transposes with A and B swapped), and run by the GEMM family's
 ** solver table: gemm_mma_tf32 and gemm_mma_f16 (TF32 and FP16 tensor cores, under TENSOR_OP_MATH
 ** for FLOAT and HALF data where the device has them; gemm_mma.c), then gemm_tiled
-** (kernels/gemm/gemm.cl). Each takes its parameters from the tuning db when it holds a record for
-** the problem's key and the solver (db.c; cldnn-tune gemm --db writes them; never in the
-** HEURISTIC find mode, nor under the CLDNN_GEMM_PARAMS / CLDNN_GEMM_MMA_PARAMS overrides), else
-** from its defaults (gemm_tiled: the device table in gemm_params.c; the mma solvers: the
-** problem's shape). A record that does not parse or is not valid on the device is ignored with a
-** log line. The global load (copy) widths are lowered at run time to what the leading
-** dimensions, offsets and batch strides allow.
+** (kernels/gemm/gemm.cl), through the selection engine (handle/engine.h). The solver that runs
+** takes CLDNN_SOLVER_PARAMS's set for it, else the tuning db's record for the problem's key and
+** the solver (cldnn-tune gemm --db writes them; never in the HEURISTIC find mode), else its
+** defaults (gemm_tiled: the device table in gemm_params.c; the mma solvers: the problem's shape).
+** A set that does not parse or is not valid on the device is ignored with a log line. The global
+** load (copy) widths are lowered at run time to what the leading dimensions, offsets and batch
+** strides allow.
 **
 ** Data: FLOAT, or HALF as storage (A, B and C half, byte offsets multiples of 2, alpha and beta
 ** float host values, products summed in float, C rounded once when stored; -DDATA_HALF=1).
 ** Internal callers may keep C in float (dtype_c) for workspaces of partial sums.
 */
 #include "gemm/gemm.h"
+#include "handle/engine.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,89 +120,83 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
                                  (const cldnn_gemm_buffers*)buffers);
 }
 
+static int tiled_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    (void)problem;
+    return cldnn_gemm_params_valid((const cldnn_gemm_params*)params, dev);
+}
+
+static size_t tiled_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    (void)problem;
+    const size_t n = cldnn_gemm_param_space(dev, (cldnn_gemm_params*)out, max);
+    return n < max ? n : max;
+}
+
+static int mma_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
+    return cldnn_gemm_mma_params_fit((const cldnn_gemm_mma_params*)params, dev, p->dtype, p->trans_a, p->trans_b);
+}
+
+static size_t mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
+    const size_t n =
+        cldnn_gemm_mma_param_space(dev, p->dtype, p->trans_a, p->trans_b, (cldnn_gemm_mma_params*)out, max);
+    return n < max ? n : max;
+}
+
+static const cldnn_param_space tiled_space = {
+    .text = CLDNN_GEMM_PARAMS_TEXT,
+    .names = CLDNN_GEMM_PARAMS_NAMES,
+    .origin = "table",
+    .valid = tiled_valid,
+    .enumerate = tiled_enumerate,
+};
+
+static const cldnn_param_space mma_space = {
+    .text = CLDNN_GEMM_MMA_PARAMS_TEXT,
+    .names = CLDNN_GEMM_MMA_PARAMS_NAMES,
+    .valid = mma_valid,
+    .enumerate = mma_enumerate,
+};
+
 static const cldnn_solver gemm_solvers[] = {
-    {CLDNN_GEMM_MMA_TF32_NAME, -1, cldnn_gemm_mma_tf32_applicable, NULL, cldnn_gemm_mma_defaults,
-     sizeof(cldnn_gemm_mma_params), cldnn_gemm_mma_run},
-    {CLDNN_GEMM_MMA_F16_NAME, -1, cldnn_gemm_mma_f16_applicable, NULL, cldnn_gemm_mma_defaults,
-     sizeof(cldnn_gemm_mma_params), cldnn_gemm_mma_run},
-    {CLDNN_GEMM_SOLVER_NAME, -1, tiled_applicable, NULL, tiled_defaults, sizeof(cldnn_gemm_params), tiled_run},
+    {.name = CLDNN_GEMM_MMA_TF32_NAME, .algo = -1, .applicable = cldnn_gemm_mma_tf32_applicable,
+     .default_params = cldnn_gemm_mma_defaults, .params_size = sizeof(cldnn_gemm_mma_params),
+     .run = cldnn_gemm_mma_run, .flags = CLDNN_SOLVER_DETERMINISTIC | CLDNN_SOLVER_TENSOR_OPS, .rank = 10,
+     .space = &mma_space},
+    {.name = CLDNN_GEMM_MMA_F16_NAME, .algo = -1, .applicable = cldnn_gemm_mma_f16_applicable,
+     .default_params = cldnn_gemm_mma_defaults, .params_size = sizeof(cldnn_gemm_mma_params),
+     .run = cldnn_gemm_mma_run, .flags = CLDNN_SOLVER_DETERMINISTIC | CLDNN_SOLVER_TENSOR_OPS, .rank = 10,
+     .space = &mma_space},
+    {.name = CLDNN_GEMM_SOLVER_NAME, .algo = -1, .applicable = tiled_applicable, .default_params = tiled_defaults,
+     .params_size = sizeof(cldnn_gemm_params), .run = tiled_run, .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 20,
+     .space = &tiled_space},
+};
+
+/* The output a tuner compares: C, when it holds floats. */
+static cl_mem gemm_out(const void* problem, const void* buffers) {
+    const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
+    return p->dtype_c == CLDNN_DATA_FLOAT ? ((const cldnn_gemm_buffers*)buffers)->c : NULL;
+}
+
+/* A tuner's tolerance: 1e-5 * sqrt(k) of C's range, as convolution's over its reduction. */
+static double gemm_tolerance(const void* problem) {
+    return 1e-5 * sqrt((double)((const cldnn_gemm_problem*)problem)->k);
+}
+
+static const cldnn_family cldnn_gemm_family = {
+    .name = "gemm",
+    .solvers = gemm_solvers,
+    .count = sizeof gemm_solvers / sizeof gemm_solvers[0],
+    .output = gemm_out,
+    .tolerance = gemm_tolerance,
+    .tune_algo = -1,
 };
 
 /* An internal product (convolution's GEMM-based and Winograd solvers): the family's solver table
 ** with its default parameters (the tensor-core kernel when g->math and the device allow it, else
 ** gemm_tiled with its table's parameters); no tuning-db lookup, no problem key formatted. */
 cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b) {
-    return cldnn_solver_run_default(h, gemm_solvers, sizeof gemm_solvers / sizeof gemm_solvers[0], g, b,
-                                    "internal GEMM");
-}
-
-/* How gemm_run treats the parameters of a solver: the family's override, whether a tuning-db
-** record parses and is valid for the problem here, and the text form for the log. */
-typedef struct {
-    const char* override_name;  /* the environment override that replaces the db */
-    int overridden;             /* it is set and valid for the problem */
-    const char* default_origin; /* where the defaults come from, for the log */
-    int (*parse_fit)(const char* v, const cldnn_gemm_problem* p, const cldnn_device_profile* dev, void* out);
-    void (*format)(const void* params, char* buf, size_t size);
-} params_kind;
-
-static int tiled_parse_fit(const char* v, const cldnn_gemm_problem* p, const cldnn_device_profile* dev, void* out) {
-    (void)p;
-    cldnn_gemm_params* q = (cldnn_gemm_params*)out;
-    return cldnn_gemm_params_parse(v, q) && cldnn_gemm_params_valid(q, dev);
-}
-
-static void tiled_format(const void* params, char* buf, size_t size) {
-    cldnn_gemm_params_format((const cldnn_gemm_params*)params, buf, size);
-}
-
-static int mma_parse_fit(const char* v, const cldnn_gemm_problem* p, const cldnn_device_profile* dev, void* out) {
-    cldnn_gemm_mma_params* q = (cldnn_gemm_mma_params*)out;
-    return cldnn_gemm_mma_params_parse(v, q) && cldnn_gemm_mma_params_fit(q, dev, p->dtype, p->trans_a, p->trans_b);
-}
-
-static void mma_format(const void* params, char* buf, size_t size) {
-    cldnn_gemm_mma_params_format((const cldnn_gemm_mma_params*)params, buf, size);
-}
-
-/* Picks p's solver and runs it with its defaults (gemm_tiled: its table; the mma solvers: the
-** problem's shape), except that the solver takes the tuning db's parameters for (key, solver)
-** when the handle's find mode reads the databases, its family's override (CLDNN_GEMM_PARAMS,
-** CLDNN_GEMM_MMA_PARAMS) is off and the record is valid for the problem here. */
-static cldnnStatus_t gemm_run(cldnnHandle_t h, const cldnn_gemm_problem* p, const cldnn_gemm_buffers* b,
-                              const char* key) {
-    const size_t n = sizeof gemm_solvers / sizeof gemm_solvers[0];
-    const cldnn_solver* s = cldnn_solver_pick(gemm_solvers, n, p, &h->prof, key);
-    if (s == NULL)
-        return CLDNN_STATUS_NOT_SUPPORTED;
-    params_kind kind;
-    if (strcmp(s->name, CLDNN_GEMM_SOLVER_NAME) == 0) {
-        kind = (params_kind){"CLDNN_GEMM_PARAMS", cldnn_gemm_params_overridden(&h->prof), "table", tiled_parse_fit,
-                             tiled_format};
-    } else {
-        kind = (params_kind){"CLDNN_GEMM_MMA_PARAMS", cldnn_gemm_mma_params_overridden(p, &h->prof, NULL), "defaults",
-                             mma_parse_fit, mma_format};
-    }
-    _Alignas(16) unsigned char q[64], t[64];
-    if (s->params_size > sizeof q)
-        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR, "solver %s has %zu bytes of parameters", s->name, s->params_size);
-    s->default_params(p, &h->prof, q);
-    const char* from = kind.overridden ? kind.override_name : kind.default_origin;
-    char v[128];
-    if (!kind.overridden && cldnn_tunedb_get(h, key, s->name, v, sizeof v)) {
-        if (kind.parse_fit(v, p, &h->prof, t)) {
-            memcpy(q, t, s->params_size);
-            from = "tuning db";
-        } else {
-            cldnn_log(CLDNN_LOG_INFO, "tune-db: the record \"%s\" for %s is not valid here: ignored", v, key);
-        }
-    }
-    if (cldnn_log_level() >= CLDNN_LOG_DEBUG) {
-        char ps[96];
-        kind.format(q, ps, sizeof ps);
-        cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s, parameters %s (%s)", key, s->name, ps, from);
-    }
-    return s->run(h, p, q, b);
+    return cldnn_engine_run(h, &cldnn_gemm_family, g, b, NULL, "internal GEMM");
 }
 
 /* ---- public entry points */
@@ -278,7 +275,7 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
     char key[256];
     cldnn_gemm_problem_key(&p, key, sizeof key);
     cldnn_gemm_buffers bufs = {ma, mb, C};
-    return gemm_run(h, &p, &bufs, key);
+    return cldnn_engine_run(h, &cldnn_gemm_family, &p, &bufs, key, key);
 }
 
 cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA, cldnnOperation_t transB,

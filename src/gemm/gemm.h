@@ -45,9 +45,6 @@ int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profi
 /* The parameter set for problem pr on dev: the device's table entry for the problem's shape
 ** class, else the heuristic default of its device type. */
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out);
-/* 1 when CLDNN_GEMM_PARAMS (the experiments' override) is set and valid on dev: it answers
-** cldnn_gemm_params_select for every problem, and cldnnGemm does not consult the tuning db. */
-int cldnn_gemm_params_overridden(const cldnn_device_profile* dev);
 /* The key of pr in the find and tuning databases ("gemm:m..-n..-k..-NN-lda..-ldb..-ldc..-b..-f32",
 ** "-tf32ok" for TENSOR_OP_MATH with FLOAT data, "-tcok" with HALF data:
 ** the canonical column-major problem, so a row-major call has the key of its transpose), and
@@ -57,7 +54,10 @@ void cldnn_gemm_problem_key(const cldnn_gemm_problem* pr, char* buf, size_t size
 /* Runs pr with explicit parameters (the tuner's and the tests' entry). */
 cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_params* params,
                                     const cldnn_gemm_buffers* b);
-/* "64x64x16-16x16-4x4-4x4-0x0": MWG x NWG x KWG - MDIMC x NDIMC - VWM x VWN - VWA x VWB - pads */
+/* "64x64x16-16x16-4x4-4x4-0x0-s0": MWG x NWG x KWG - MDIMC x NDIMC - VWM x VWN - VWA x VWB - pads
+** - splits (optional on reading) */
+#define CLDNN_GEMM_PARAMS_TEXT "%dx%dx%d-%dx%d-%dx%d-%dx%d-%dx%d[-s%d]"
+#define CLDNN_GEMM_PARAMS_NAMES "mwg nwg kwg mdimc ndimc vwm vwn vwa vwb pada padb splitk"
 void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size);
 int cldnn_gemm_params_parse(const char* s, cldnn_gemm_params* p);
 /* A GEMM-shaped kernel with gemm_tiled's argument list, ready to launch: block tile bm x bn of C,
@@ -104,14 +104,12 @@ int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_devi
                                 cldnnDataType_t dt);
 int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt,
                               int trans_a, int trans_b);
-/* The default set for pr (its shape, transposes and pr->dtype) on dev, or CLDNN_GEMM_MMA_PARAMS. */
-/* 1 (and the set in out, when not NULL) when CLDNN_GEMM_MMA_PARAMS holds a set that parses and fits
-** pr on dev; an unset variable gives 0, an invalid one 0 and an error log line. */
-int cldnn_gemm_mma_params_overridden(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
-                                     cldnn_gemm_mma_params* out);
+/* The default set for pr (its shape, transposes and pr->dtype) on dev. */
 void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_mma_params* out);
 /* "128x128x32-64x64-s3-v4-k0": bm x bn x bk - wm x wn - stages - vw - splitk */
+#define CLDNN_GEMM_MMA_PARAMS_TEXT "%dx%dx%d-%dx%d-s%d-v%d-k%d"
+#define CLDNN_GEMM_MMA_PARAMS_NAMES "bm bn bk wm wn stages vw splitk"
 void cldnn_gemm_mma_params_format(const cldnn_gemm_mma_params* p, char* buf, size_t size);
 int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p);
 /* The tuner's declared space for dt and the given transposes on dev (value lists pruned by the

@@ -10,14 +10,15 @@
 **
 ** Parameters are data (cldnn_gemm_mma_params): the default set comes from the problem's shape
 ** (block tiles shrink for thin products, split-k fills the device when blocks are few), the
-** tuning db's record for the problem and solver replaces it (gemm.c), and
-** CLDNN_GEMM_MMA_PARAMS ("128x128x32-64x64-s3-v4-k0") overrides both for experiments. The copy
+** tuning db's record for the problem and solver replaces it (the engine, handle/engine.c), and
+** CLDNN_SOLVER_PARAMS (gemm_mma_tf32:128x128x32-64x64-s3-v4-k0) overrides both. The copy
 ** width vw counts elements: 4 floats or 8 halves make a 16-byte cp.async; it is lowered when
 ** leading dimensions, offsets or batch strides do not keep such sources aligned (floats: to 1;
 ** halves: to 4 or 2, an 8- or 4-byte cp.async, or 1, a plain 2-byte copy). The tuner's search space
 ** (cldnn_gemm_mma_param_space) is declared below as value lists pruned by the validity check.
 */
 #include "gemm/gemm.h"
+#include "handle/engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,15 +102,12 @@ static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_pr
 }
 
 void cldnn_gemm_mma_params_format(const cldnn_gemm_mma_params* p, char* buf, size_t size) {
-    snprintf(buf, size, "%dx%dx%d-%dx%d-s%d-v%d-k%d", p->bm, p->bn, p->bk, p->wm, p->wn, p->stages, p->vw, p->splitk);
+    cldnn_params_format(CLDNN_GEMM_MMA_PARAMS_TEXT, p, buf, size);
 }
 
 int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p) {
     cldnn_gemm_mma_params q;
-    int used = 0;
-    if (s == NULL || sscanf(s, "%dx%dx%d-%dx%d-s%d-v%d-k%d%n", &q.bm, &q.bn, &q.bk, &q.wm, &q.wn, &q.stages, &q.vw,
-                            &q.splitk, &used) != 8 ||
-        s[used] != '\0')
+    if (!cldnn_params_parse(CLDNN_GEMM_MMA_PARAMS_TEXT, s, &q, sizeof q))
         return 0;
     *p = q;
     return 1;
@@ -159,26 +157,7 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
         cldnn_gemm_mma_params small = {64, 64, 16, 32, 32, 3, half ? 8 : 4, 0};
         p = small;
     }
-    cldnn_gemm_mma_params q;
-    if (cldnn_gemm_mma_params_overridden(pr, dev, &q))
-        p = q;
     *out = p;
-}
-
-int cldnn_gemm_mma_params_overridden(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
-                                     cldnn_gemm_mma_params* out) {
-    const char* env = getenv("CLDNN_GEMM_MMA_PARAMS");
-    if (env == NULL || env[0] == '\0')
-        return 0;
-    cldnn_gemm_mma_params q;
-    if (!cldnn_gemm_mma_params_parse(env, &q) ||
-        !cldnn_gemm_mma_params_fit(&q, dev, pr->dtype, pr->trans_a, pr->trans_b)) {
-        cldnn_log(CLDNN_LOG_ERROR, "CLDNN_GEMM_MMA_PARAMS=\"%s\" is not a valid parameter set here; ignored", env);
-        return 0;
-    }
-    if (out)
-        *out = q;
-    return 1;
 }
 
 /* Which kernel p's data types take: 1 TF32 (FLOAT A, B and C), 2 FP16 (HALF A and B, C half or

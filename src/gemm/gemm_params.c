@@ -18,6 +18,7 @@
 ** of C (times the batch) cannot give every compute unit one (LARGE and MEDIUM only).
 */
 #include "gemm/gemm.h"
+#include "handle/engine.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,28 +88,7 @@ static const gemm_table_row table[] = {
       {16, 32, 16, 4, 8, 4, 4, 4, 4, 0, 0, 0}}},
 };
 
-static pthread_once_t override_once = PTHREAD_ONCE_INIT;
-static int override_set;
-static cldnn_gemm_params override_params;
-static void read_override(void) {
-    const char* env = getenv("CLDNN_GEMM_PARAMS");
-    override_set = env && *env && cldnn_gemm_params_parse(env, &override_params);
-}
-
-int cldnn_gemm_params_overridden(const cldnn_device_profile* dev) {
-    pthread_once(&override_once, read_override);
-    return override_set && cldnn_gemm_params_valid(&override_params, dev);
-}
-
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out) {
-    /* CLDNN_GEMM_PARAMS (a cldnn_gemm_params_format string, read once per process) overrides the
-    ** table for every problem: for experiments and bench comparisons, ignored when not valid on
-    ** the device. */
-    pthread_once(&override_once, read_override);
-    if (override_set && cldnn_gemm_params_valid(&override_params, dev)) {
-        *out = override_params;
-        return;
-    }
     cldnn_gemm_class c = cldnn_gemm_classify(pr);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
         const gemm_table_row* r = &table[i];
@@ -178,16 +158,15 @@ int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profi
 }
 
 void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size) {
-    snprintf(buf, size, "%dx%dx%d-%dx%d-%dx%d-%dx%d-%dx%d-s%d", p->mwg, p->nwg, p->kwg, p->mdimc, p->ndimc, p->vwm,
-             p->vwn, p->vwa, p->vwb, p->pada, p->padb, p->splitk);
+    cldnn_params_format(CLDNN_GEMM_PARAMS_TEXT, p, buf, size);
 }
 
 int cldnn_gemm_params_parse(const char* s, cldnn_gemm_params* p) {
-    char tail;
-    p->splitk = 0;
-    int n = sscanf(s, "%dx%dx%d-%dx%d-%dx%d-%dx%d-%dx%d-s%d%c", &p->mwg, &p->nwg, &p->kwg, &p->mdimc, &p->ndimc,
-                   &p->vwm, &p->vwn, &p->vwa, &p->vwb, &p->pada, &p->padb, &p->splitk, &tail);
-    return n == 11 || n == 12;
+    cldnn_gemm_params q;
+    if (!cldnn_params_parse(CLDNN_GEMM_PARAMS_TEXT, s, &q, sizeof q))
+        return 0;
+    *p = q;
+    return 1;
 }
 
 /* ---- the tuning space (perf/cldnn-tune gemm walks it)

@@ -248,8 +248,10 @@ static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void*
 }
 
 static const cldnn_solver bn_solvers[] = {
-    {"bn_fused", -1, fused_applicable, NULL, bn_defaults, sizeof(bn_params), fused_run},
-    {"bn_split", -1, split_applicable, NULL, bn_defaults, sizeof(bn_params), split_run},
+    {.name = "bn_fused", .algo = -1, .applicable = fused_applicable, .default_params = bn_defaults,
+     .params_size = sizeof(bn_params), .run = fused_run},
+    {.name = "bn_split", .algo = -1, .applicable = split_applicable, .default_params = bn_defaults,
+     .params_size = sizeof(bn_params), .run = split_run},
 };
 
 /* ---------------------------------------------------------------------------- problem */

@@ -19,8 +19,8 @@
 **   lrn_cross_direct  the rest across channels: one work-item per element, channel innermost
 **   lrn_within        within a channel: forward one work-item per element; backward two passes
 **                     through the handle's scratch, a batch of planes at a time
-** CLDNN_LRN_SOLVER=walk|lines|direct (read per call) forces an across-channel solver, and
-** CLDNN_LRN_WALK_BLOCK=1..8 the walk's WALK_BLOCK (tests, tuning).
+** CLDNN_SOLVER=lrn_cross_walk|lrn_cross_lines|lrn_cross_direct (read per call) forces an
+** across-channel solver, and CLDNN_LRN_WALK_BLOCK=1..8 the walk's WALK_BLOCK (tests, tuning).
 **
 ** Programs: one per (direction, n, WALK_BLOCK, data type, index width). Shapes, strides and
 ** offsets are arguments; n is a build option so that the ring and every window loop are
@@ -204,12 +204,6 @@ static size_t group_size(const cldnn_device_profile* dev) {
     return wg;
 }
 
-/* CLDNN_LRN_SOLVER: "walk", "lines" or "direct" forces that across-channel solver, else NULL. */
-static const char* forced_solver(void) {
-    const char* v = getenv("CLDNN_LRN_SOLVER");
-    return v != NULL && (strcmp(v, "walk") == 0 || strcmp(v, "lines") == 0 || strcmp(v, "direct") == 0) ? v : NULL;
-}
-
 /* lrn_cross_lines: the work-group size and the local elements (kernels/norm/lrn.cl's LRN_WG and
 ** LINES_MAX defaults, which the host does not override). */
 #define LINES_WG 256
@@ -227,13 +221,12 @@ static int channel_innermost(const lrn_problem* p) {
 }
 
 static int walk_applicable(const void* problem, const cldnn_device_profile* dev) {
-    const lrn_problem* p = (const lrn_problem*)problem;
-    if (p->mode != CLDNN_LRN_CROSS_CHANNEL)
-        return 0;
-    const char* f = forced_solver();
-    if (f != NULL)
-        return strcmp(f, "walk") == 0;
-    return dev->is_cpu || !channel_innermost(p);
+    (void)dev;
+    return ((const lrn_problem*)problem)->mode == CLDNN_LRN_CROSS_CHANNEL;
+}
+
+static int walk_preferred(const void* problem, const cldnn_device_profile* dev) {
+    return dev->is_cpu || !channel_innermost((const lrn_problem*)problem);
 }
 
 static int lines_applicable(const void* problem, const cldnn_device_profile* dev) {
@@ -241,17 +234,12 @@ static int lines_applicable(const void* problem, const cldnn_device_profile* dev
     if (p->mode != CLDNN_LRN_CROSS_CHANNEL || p->C > LINES_MAX || dev->max_wg_size < LINES_WG ||
         dev->local_mem < 3 * LINES_MAX * sizeof(float) + 4 * LINES_WG * sizeof(uint64_t))
         return 0;
-    const char* f = forced_solver();
-    if (f != NULL)
-        return strcmp(f, "lines") == 0;
-    return !dev->is_cpu;
+    return 1;
 }
 
-static int direct_applicable(const void* problem, const cldnn_device_profile* dev) {
-    (void)dev;
-    const lrn_problem* p = (const lrn_problem*)problem;
-    const char* f = forced_solver();
-    return p->mode == CLDNN_LRN_CROSS_CHANNEL && (f == NULL || strcmp(f, "direct") == 0);
+static int lines_preferred(const void* problem, const cldnn_device_profile* dev) {
+    (void)problem;
+    return !dev->is_cpu;
 }
 
 static int within_applicable(const void* problem, const cldnn_device_profile* dev) {
@@ -421,11 +409,18 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
     return CLDNN_STATUS_SUCCESS;
 }
 
+/* The heuristic: the walk where it is preferred (CPUs, outputs whose channels are not innermost),
+** else the lines on GPUs where they fit, else the direct kernel; CLDNN_SOLVER=lrn_cross_walk (or
+** _lines, _direct) forces one where it can run. */
 static const cldnn_solver lrn_solvers[] = {
-    {"lrn_cross_walk", -1, walk_applicable, NULL, walk_defaults, sizeof(lrn_params), walk_run},
-    {"lrn_cross_lines", -1, lines_applicable, NULL, plain_defaults, sizeof(lrn_params), lines_run},
-    {"lrn_cross_direct", -1, direct_applicable, NULL, plain_defaults, sizeof(lrn_params), direct_run},
-    {"lrn_within", -1, within_applicable, NULL, plain_defaults, sizeof(lrn_params), within_run},
+    {.name = "lrn_cross_walk", .algo = -1, .applicable = walk_applicable, .default_params = walk_defaults,
+     .params_size = sizeof(lrn_params), .run = walk_run, .rank = 40, .promote = {{walk_preferred, 10, NULL}}},
+    {.name = "lrn_cross_lines", .algo = -1, .applicable = lines_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(lrn_params), .run = lines_run, .rank = 50, .promote = {{lines_preferred, 20, NULL}}},
+    {.name = "lrn_cross_direct", .algo = -1, .applicable = walk_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(lrn_params), .run = direct_run, .rank = 30},
+    {.name = "lrn_within", .algo = -1, .applicable = within_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(lrn_params), .run = within_run, .rank = 30},
 };
 
 /* ------------------------------------------------------------------------- entry points */

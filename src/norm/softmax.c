@@ -15,9 +15,9 @@
 **   softmax_split  few rows of at least 16384 elements: several work-groups per row, partial
 **                  normalizers through the handle's scratch, then a pass that applies them
 **   softmax_wg     other longer rows: one work-group per row, local-memory reductions
-** CLDNN_SOFTMAX_SOLVER=wi|tile|split|wg (read per call) forces that solver where it can run at
-** all (the tile needs its tile to fit; split and wg need work-groups of 64); no other applies
-** then. Tests use it to put each solver through every layout.
+** CLDNN_SOLVER=softmax_wi|_tile|_split|_wg (the engine's override, read per call) forces that
+** solver where it can run at all (the tile needs its tile to fit; split and wg need work-groups of
+** 64); no other applies then. Tests use it to put each solver through every layout.
 */
 #include "tensor/tensor.h"
 
@@ -126,24 +126,15 @@ static int rows_adjacent(const sm_problem* p) {
     return p->rdims[0] > 1 && p->rs[0][0] == 1 && p->rs[1][0] == 1 && p->rs[2][0] == 1;
 }
 
-/* What CLDNN_SOFTMAX_SOLVER decides for solver `me` ("wi", "tile", "split", "wg"): 1 it is
-** forced, 0 another one is, -1 nothing is forced (unset or not a solver's name). */
-static int forced(const char* me) {
-    const char* v = getenv("CLDNN_SOFTMAX_SOLVER");
-    if (v == NULL || (strcmp(v, "wi") != 0 && strcmp(v, "tile") != 0 && strcmp(v, "split") != 0 &&
-                      strcmp(v, "wg") != 0))
-        return -1;
-    return strcmp(v, me) == 0;
+static int tile_applicable(const void* problem, const cldnn_device_profile* dev) {
+    return dev->max_wg_size >= 64 && tile_rows((const sm_problem*)problem, dev) != 0;
 }
 
-static int tile_applicable(const void* problem, const cldnn_device_profile* dev) {
+/* PoCL on a CPU, 8x128x64x64 CHANNEL: 3-8x faster than softmax_wg; about even with softmax_wi on
+** rows of 21, so short rows stay with softmax_wi there. */
+static int tile_preferred(const void* problem, const cldnn_device_profile* dev) {
     const sm_problem* p = (const sm_problem*)problem;
-    if (dev->max_wg_size < 64 || tile_rows(p, dev) == 0)
-        return 0;
-    int f = forced("tile");
-    /* PoCL on a CPU, 8x128x64x64 CHANNEL: 3-8x faster than softmax_wg; about even with
-    ** softmax_wi on rows of 21, so short rows stay with softmax_wi there. */
-    return f >= 0 ? f : rows_adjacent(p) && (!dev->is_cpu || p->len > 64);
+    return rows_adjacent(p) && (!dev->is_cpu || p->len > 64);
 }
 
 /* Adjacent rows too long for the tile: one work-item per row reads each row twice but
@@ -154,18 +145,23 @@ static int wi_long_rows(const sm_problem* p, const cldnn_device_profile* dev) {
 }
 
 static int wi_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)problem;
+    (void)dev;
+    return 1;
+}
+
+static int wi_preferred(const void* problem, const cldnn_device_profile* dev) {
     const sm_problem* p = (const sm_problem*)problem;
-    int f = forced("wi");
-    if (f >= 0)
-        return f;
     return p->len <= 64 || wi_long_rows(p, dev);
 }
 
 static int split_applicable(const void* problem, const cldnn_device_profile* dev) {
-    if (dev->max_wg_size < 64)
-        return 0;
-    int f = forced("split");
-    return f >= 0 ? f : split_groups((const sm_problem*)problem, dev, group_size(dev)) > 1;
+    (void)problem;
+    return dev->max_wg_size >= 64;
+}
+
+static int split_preferred(const void* problem, const cldnn_device_profile* dev) {
+    return split_groups((const sm_problem*)problem, dev, group_size(dev)) > 1;
 }
 
 static void split_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -180,10 +176,7 @@ static void split_defaults(const void* problem, const cldnn_device_profile* dev,
 
 static int wg_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)problem;
-    if (dev->max_wg_size < 64)
-        return 0;
-    int f = forced("wg");
-    return f >= 0 ? f : 1;
+    return dev->max_wg_size >= 64;
 }
 
 static void tile_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -291,11 +284,18 @@ static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void*
     return sm_launch(h, p, q, (const sm_buffers*)buffers, "softmax_split_apply", items, part);
 }
 
+/* The heuristic: the first of tile, wi, split where it is preferred, else the work-group per row;
+** a solver that can run but is not preferred ranks after it (CLDNN_SOLVER=softmax_tile forces one
+** where it can run). */
 static const cldnn_solver sm_solvers[] = {
-    {"softmax_tile", -1, tile_applicable, NULL, tile_defaults, sizeof(sm_params), tile_run},
-    {"softmax_wi", -1, wi_applicable, NULL, wi_defaults, sizeof(sm_params), wi_run},
-    {"softmax_split", -1, split_applicable, NULL, split_defaults, sizeof(sm_params), split_run},
-    {"softmax_wg", -1, wg_applicable, NULL, wg_defaults, sizeof(sm_params), wg_run},
+    {.name = "softmax_tile", .algo = -1, .applicable = tile_applicable, .default_params = tile_defaults,
+     .params_size = sizeof(sm_params), .run = tile_run, .rank = 60, .promote = {{tile_preferred, 10, NULL}}},
+    {.name = "softmax_wi", .algo = -1, .applicable = wi_applicable, .default_params = wi_defaults,
+     .params_size = sizeof(sm_params), .run = wi_run, .rank = 70, .promote = {{wi_preferred, 20, NULL}}},
+    {.name = "softmax_split", .algo = -1, .applicable = split_applicable, .default_params = split_defaults,
+     .params_size = sizeof(sm_params), .run = split_run, .rank = 80, .promote = {{split_preferred, 30, NULL}}},
+    {.name = "softmax_wg", .algo = -1, .applicable = wg_applicable, .default_params = wg_defaults,
+     .params_size = sizeof(sm_params), .run = wg_run, .rank = 40},
 };
 
 static cldnnStatus_t check_enums(cldnnSoftmaxAlgorithm_t algo, cldnnSoftmaxMode_t mode) {

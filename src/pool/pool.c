@@ -131,14 +131,6 @@ static void lanes_defaults(const void* problem, const cldnn_device_profile* dev,
     q->run = 1;
 }
 
-/* CLDNN_POOL_BWD=local|gather (read per call) forces pool_bwd_local where it can run, or pool_bwd
-** (the last resort either way; tests, measurements); unset, pool_bwd_tile and pool_bwd_local
-** apply by their own rules. */
-static const char* forced_bwd(void) {
-    const char* v = getenv("CLDNN_POOL_BWD");
-    return v != NULL && (strcmp(v, "local") == 0 || strcmp(v, "gather") == 0) ? v : NULL;
-}
-
 static int fwd_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)dev;
     return ((const pool_problem*)problem)->dir == 0;
@@ -158,7 +150,7 @@ static int tile_applicable(const void* problem, const cldnn_device_profile* dev)
     const pool_problem* p = (const pool_problem*)problem;
     return p->dir == 1 && p->ph == 0 && p->pw == 0 && (p->sh == p->wh || p->oh == 1) &&
            (p->sw == p->ww || p->ow == 1) && p->h == p->oh * p->wh && p->w == p->ow * p->ww &&
-           (dev->is_cpu || p->wh * p->ww <= 16) && forced_bwd() == NULL;
+           (dev->is_cpu || p->wh * p->ww <= 16);
 }
 
 static void plain_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -382,16 +374,15 @@ static int local_applicable(const void* problem, const cldnn_device_profile* dev
     if (p->dir != 1 || dev->max_wg_size < 64)
         return 0;
     size_t bytes = local_bytes(p, dev);
-    if (bytes > 16384 || bytes > dev->local_mem / 2 || p->wh * p->ww > 64)
-        return 0;
-    const char* f = forced_bwd();
-    if (f != NULL)
-        return strcmp(f, "local") == 0;
-    /* overlapping windows, several per plane: where windows do not overlap a dx element has one
-    ** covering output and pool_bwd gathers it cheaply (global pooling: 30 us against 232 on the
-    ** H100 at 32x2048x7x7) */
-    int overlap = (p->sh < p->wh && p->oh > 1) || (p->sw < p->ww && p->ow > 1);
-    return !dev->is_cpu && overlap && local_nhwc(p) >= 0;
+    return bytes <= 16384 && bytes <= dev->local_mem / 2 && p->wh * p->ww <= 64;
+}
+
+/* Overlapping windows, several per plane, on GPUs, rows or channels contiguous: where windows do
+** not overlap a dx element has one covering output and pool_bwd gathers it cheaply (global
+** pooling: 30 us against 232 on the H100 at 32x2048x7x7). */
+static int local_preferred(const void* problem, const cldnn_device_profile* dev) {
+    const pool_problem* p = (const pool_problem*)problem;
+    return !dev->is_cpu && ((p->sh < p->wh && p->oh > 1) || (p->sw < p->ww && p->ow > 1)) && local_nhwc(p) >= 0;
 }
 
 static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -475,12 +466,20 @@ static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* 
     return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd_tile");
 }
 
+/* Backward: the exact tiling where it applies, the local-memory kernel where overlapping windows
+** make it preferred, else the gather; CLDNN_SOLVER=pool_bwd_local,pool_bwd (and the forward
+** solvers) forces the local kernel where it can run. */
 static const cldnn_solver pool_solvers[] = {
-    {"pool_fwd_lanes", -1, lanes_applicable, NULL, lanes_defaults, sizeof(pool_params), lanes_run},
-    {"pool_fwd", -1, fwd_applicable, NULL, plain_defaults, sizeof(pool_params), fwd_run},
-    {"pool_bwd_tile", -1, tile_applicable, NULL, tile_defaults, sizeof(pool_params), tile_run},
-    {"pool_bwd_local", -1, local_applicable, NULL, plain_defaults, sizeof(pool_params), local_run},
-    {"pool_bwd", -1, bwd_applicable, NULL, plain_defaults, sizeof(pool_params), bwd_run},
+    {.name = "pool_fwd_lanes", .algo = -1, .applicable = lanes_applicable, .default_params = lanes_defaults,
+     .params_size = sizeof(pool_params), .run = lanes_run, .rank = 10},
+    {.name = "pool_fwd", .algo = -1, .applicable = fwd_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(pool_params), .run = fwd_run, .rank = 20},
+    {.name = "pool_bwd_tile", .algo = -1, .applicable = tile_applicable, .default_params = tile_defaults,
+     .params_size = sizeof(pool_params), .run = tile_run, .rank = 10},
+    {.name = "pool_bwd_local", .algo = -1, .applicable = local_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(pool_params), .run = local_run, .rank = 40, .promote = {{local_preferred, 20, NULL}}},
+    {.name = "pool_bwd", .algo = -1, .applicable = bwd_applicable, .default_params = plain_defaults,
+     .params_size = sizeof(pool_params), .run = bwd_run, .rank = 30},
 };
 
 /* ------------------------------------------------------------------------ descriptor */

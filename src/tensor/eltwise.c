@@ -299,9 +299,12 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 
 /* Preference order: the first applicable solver runs. */
 static const cldnn_solver elt_solvers[] = {
-    {"eltwise_contig", -1, contig_applicable, NULL, contig_defaults, sizeof(elt_params), contig_run},
-    {"eltwise_tiled", -1, tiled_applicable, NULL, strided_defaults, sizeof(elt_params), tiled_run},
-    {"eltwise_strided", -1, strided_applicable, NULL, strided_defaults, sizeof(elt_params), strided_run},
+    {.name = "eltwise_contig", .algo = -1, .applicable = contig_applicable, .default_params = contig_defaults,
+     .params_size = sizeof(elt_params), .run = contig_run},
+    {.name = "eltwise_tiled", .algo = -1, .applicable = tiled_applicable, .default_params = strided_defaults,
+     .params_size = sizeof(elt_params), .run = tiled_run},
+    {.name = "eltwise_strided", .algo = -1, .applicable = strided_applicable, .default_params = strided_defaults,
+     .params_size = sizeof(elt_params), .run = strided_run},
 };
 
 cldnnStatus_t cldnn_elt_run(cldnnHandle_t h, const cldnn_elt_problem* p, const cldnn_elt_buffers* b, const char* key) {

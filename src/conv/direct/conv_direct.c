@@ -51,7 +51,8 @@ int cldnn_conv_direct_applicable(const void* problem, const cldnn_device_profile
     return p->dir != CLDNN_CONV_BWD_FILTER || (p->r * p->s <= DW_FILTER_TAPS_MAX && bwd_filter_wg(p, dev) > 0);
 }
 
-size_t cldnn_conv_direct_workspace(const void* problem) {
+size_t cldnn_conv_direct_workspace(const void* problem, const void* params) {
+    (void)params;
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     if (p->dir != CLDNN_CONV_BWD_FILTER)
         return 0;

@@ -84,7 +84,8 @@ static int64_t images_per_chunk_1x1(const cldnn_conv_problem* p) {
     return nb < p->n ? nb : p->n;
 }
 
-size_t cldnn_conv_gemm1x1_workspace(const void* problem) {
+size_t cldnn_conv_gemm1x1_workspace(const void* problem, const void* params) {
+    (void)params;
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     if (p->dir != CLDNN_CONV_BWD_FILTER || is_layout(p->xlayout, "NHWC"))
         return 0;
@@ -185,22 +186,23 @@ int cldnn_conv_im2col_applicable(const void* problem, const cldnn_device_profile
     return col_per_image(p) <= ((int64_t)1 << 28); /* 2^30 bytes of columns per image */
 }
 
-int cldnn_conv_im2col_narrow_applicable(const void* problem, const cldnn_device_profile* dev) {
+int cldnn_conv_col2im_narrow(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
-    return p->cg < 16 && cldnn_conv_im2col_applicable(problem, dev);
+    (void)dev;
+    return p->cg < 16;
 }
 
 /* NCHW backward-data at a stride above 1 on GPUs: the GEMM and col2im's gather ahead of both
 ** implicit GEMMs, most of whose taps miss (ResNet-50's stride-2 3x3 layers on the H100: 0.26-0.39 ms
 ** against 1.15-2.4 for the implicit GEMMs, FLOAT under TF32 and HALF). Channels-last layers, not
 ** measured, keep the table's order. */
-int cldnn_conv_im2col_strided_applicable(const void* problem, const cldnn_device_profile* dev) {
+int cldnn_conv_col2im_strided(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
-    return !dev->is_cpu && p->dir == CLDNN_CONV_BWD_DATA && (p->u > 1 || p->v > 1) &&
-           is_layout(p->ylayout, "NCHW") && cldnn_conv_im2col_applicable(problem, dev);
+    return !dev->is_cpu && p->dir == CLDNN_CONV_BWD_DATA && (p->u > 1 || p->v > 1) && is_layout(p->ylayout, "NCHW");
 }
 
-size_t cldnn_conv_im2col_workspace(const void* problem) {
+size_t cldnn_conv_im2col_workspace(const void* problem, const void* params) {
+    (void)params;
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     return (size_t)(acc_bytes(p) + images_per_chunk(p) * col_per_image(p) * col_elem(p));
 }

@@ -19,6 +19,7 @@
 #include "conv/conv.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define IGEMM_WS_MAX ((uint64_t)256 << 20) /* split-k partial sums, bytes */
@@ -68,29 +69,80 @@ int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params
     return (int)((k + ks - 1) / ks);
 }
 
-void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+/* Fits a tile set to p: the gathered operands load one element at a time (forward's filter
+** keeps its width), and p's split count. */
+static void igemm_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     cldnn_gemm_params* q = (cldnn_gemm_params*)params;
-    cldnn_gemm_problem g;
-    equivalent_gemm(p, &g);
-    if (p->has_tuned) /* the tuning db's record for this problem (conv.c) */
-        *q = p->tuned;
-    else if (!cldnn_conv_params_lookup(p, dev, q))
-        cldnn_gemm_params_select(&g, dev, q);
+    (void)dev;
     q->vwa = 1;
     if (p->dir == CLDNN_CONV_BWD_FILTER)
         q->vwb = 1;
     q->splitk = cldnn_conv_igemm_splits(p, q);
 }
 
-size_t cldnn_conv_igemm_workspace(const void* problem) {
+void cldnn_conv_igemm_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    cldnn_gemm_params* q = (cldnn_gemm_params*)params;
+    cldnn_gemm_problem g;
+    equivalent_gemm(p, &g);
+    if (!cldnn_conv_params_lookup(p, dev, q))
+        cldnn_gemm_params_select(&g, dev, q);
+    igemm_finish(p, dev, q);
+}
+
+size_t cldnn_conv_igemm_workspace(const void* problem, const void* params) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     if (p->dir != CLDNN_CONV_BWD_FILTER)
         return 0;
     cldnn_gemm_params q;
-    cldnn_conv_igemm_defaults(p, p->dev, &q);
+    if (params != NULL)
+        q = *(const cldnn_gemm_params*)params;
+    else
+        cldnn_conv_igemm_defaults(p, p->dev, &q);
     return cldnn_conv_partials_bytes(p, q.splitk);
 }
+
+int cldnn_conv_tile_fits(const cldnn_conv_problem* p, int bm, int bn) {
+    int64_t gm, gn, gk, mcap = 16, ncap = 16;
+    cldnn_conv_gemm_dims(p, &gm, &gn, &gk);
+    while (mcap < gm)
+        mcap *= 2;
+    while (ncap < gn)
+        ncap *= 2;
+    return bm <= 2 * mcap && bn <= 2 * ncap;
+}
+
+static int igemm_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    (void)problem;
+    return cldnn_gemm_params_valid((const cldnn_gemm_params*)params, dev);
+}
+
+/* The GEMM family's declared space (cldnn_gemm_param_space), finished for p, tiles that fit it. */
+static size_t igemm_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    const size_t n = cldnn_gemm_param_space(dev, NULL, 0);
+    cldnn_gemm_params* all = (cldnn_gemm_params*)malloc((n ? n : 1) * sizeof *all);
+    if (all == NULL)
+        return 0;
+    cldnn_gemm_param_space(dev, all, n);
+    size_t kept = 0;
+    for (size_t i = 0; i < n && kept < max; ++i) {
+        igemm_finish(p, dev, &all[i]);
+        if (cldnn_conv_tile_fits(p, all[i].mwg, all[i].nwg))
+            ((cldnn_gemm_params*)out)[kept++] = all[i];
+    }
+    free(all);
+    return kept;
+}
+
+const cldnn_param_space cldnn_conv_igemm_space = {
+    .text = CLDNN_GEMM_PARAMS_TEXT,
+    .names = CLDNN_GEMM_PARAMS_NAMES,
+    .valid = igemm_valid,
+    .finish = igemm_finish,
+    .enumerate = igemm_enumerate,
+};
 
 cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;

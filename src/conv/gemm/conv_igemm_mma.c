@@ -19,15 +19,15 @@
 ** counts, strides and offsets multiples of the run), single elements otherwise (a 4-byte cp.async
 ** for a float, a plain 2-byte copy for a half: cp.async copies at least 4 bytes). Parameters: the
 ** GEMM family's tensor-core defaults for the equivalent GEMM of the data type
-** (cldnn_gemm_mma_params_select, so CLDNN_GEMM_MMA_PARAMS applies too: FLOAT k-tiles 32, HALF
-** 64), the k-tile halved (down to 16) while it pads the channel run by more than a quarter, and
+** (cldnn_gemm_mma_params_select: FLOAT k-tiles 32, HALF 64), the k-tile halved (down to 16)
+** while it pads the channel run by more than a quarter, and
 ** for HALF forward and backward-data the block tile halved (down to 64 x 64) while the blocks are
 ** fewer than the compute units (they cannot split their reduction). The tuning db's record for
 ** the problem under the direction's solver name (conv_<dir>_igemm_mma: cldnn-tune conv -S
 ** igemm_mma --db, or a TUNE-mode Find, both searching cldnn_conv_igemm_mma_param_space: the
 ** GEMM's space of the data type, HALF's k-tiles 32 and 64 with copies of 8 halves) replaces the
-** defaults in every find mode but HEURISTIC (conv.c reads it into the problem), unless
-** CLDNN_GEMM_MMA_PARAMS is set. Backward-filter splits its reduction
+** defaults in every find mode but HEURISTIC (the engine reads it for the solver that runs);
+** CLDNN_SOLVER_PARAMS's set for the solver replaces both. Backward-filter splits its reduction
 ** over pixels as the portable implicit GEMM does (cldnn_conv_igemm_splits for the block and
 ** k-tile sizes): the splits' partial sums go to the workspace (exactly splits x K x C/G x R x S
 ** floats, HALF data included) and gemm_splitk_reduce adds them in a fixed order, rounding each
@@ -106,6 +106,15 @@ int cldnn_conv_igemm_mma_applicable(const void* problem, const cldnn_device_prof
            pl.kr < 0x7fffffffLL - 1024;
 }
 
+/* Fits a set to p: 16-byte copies (the run lowers them) and p's split count. */
+static void mma_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    cldnn_gemm_mma_params* q = (cldnn_gemm_mma_params*)params;
+    (void)dev;
+    q->vw = run16(p);
+    q->splitk = cldnn_conv_igemm_mma_splits(p, q);
+}
+
 void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     cldnn_gemm_mma_params* q = (cldnn_gemm_mma_params*)params;
@@ -113,15 +122,10 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
     cldnn_conv_igemm_mma_plan(p, 32, &pl);
     cldnn_gemm_problem g;
     conv_mma_gemm(p, &pl, &g);
-    const int env_set = cldnn_gemm_mma_params_overridden(&g, dev, NULL);
-    if (p->has_mtuned && !env_set) /* the tuning db's record, checked on this device by conv.c */
-        *q = p->mtuned;
-    else
-        cldnn_gemm_mma_params_select(&g, dev, q);
+    cldnn_gemm_mma_params_select(&g, dev, q);
     /* The k-tile halved, down to 16, while it pads the channel run by more than a quarter (FLOAT's
-    ** 32 for 40 channels: 64 -> 48, 16; 48 keeps 32; HALF's 64 for 80 channels: 128 -> 96, 32),
-    ** unless CLDNN_GEMM_MMA_PARAMS or a tuning record chose the set. */
-    while (!env_set && !p->has_mtuned && q->bk > 16) {
+    ** 32 for 40 channels: 64 -> 48, 16; 48 keeps 32; HALF's 64 for 80 channels: 128 -> 96, 32). */
+    while (q->bk > 16) {
         cldnn_conv_mma_plan pk;
         cldnn_conv_igemm_mma_plan(p, q->bk, &pk);
         cldnn_gemm_mma_params r = *q;
@@ -138,7 +142,7 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
     ** 64 x 128 and 200 of 64 x 64. Measured only as part of the HALF runs
     ** (perf/results/conv-fp16-h100.md); FLOAT keeps the tiles its TF32 table was measured with. */
     const uint64_t units = dev->compute_units ? dev->compute_units : 1;
-    while (!env_set && !p->has_mtuned && p->dtype == CLDNN_DATA_HALF && p->dir != CLDNN_CONV_BWD_FILTER &&
+    while (p->dtype == CLDNN_DATA_HALF && p->dir != CLDNN_CONV_BWD_FILTER &&
            (q->bm > 64 || q->bn > 64) &&
            (uint64_t)((pl.m + q->bm - 1) / q->bm) * (uint64_t)((pl.n + q->bn - 1) / q->bn) * (uint64_t)p->groups <
                units) {
@@ -154,8 +158,7 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
             break;
         *q = r;
     }
-    q->vw = run16(p);
-    q->splitk = cldnn_conv_igemm_mma_splits(p, q);
+    mma_finish(p, dev, q);
 }
 
 int cldnn_conv_igemm_mma_splits(const cldnn_conv_problem* p, const cldnn_gemm_mma_params* q) {
@@ -167,12 +170,15 @@ int cldnn_conv_igemm_mma_splits(const cldnn_conv_problem* p, const cldnn_gemm_mm
     return cldnn_conv_igemm_splits(p, &t);
 }
 
-size_t cldnn_conv_igemm_mma_workspace(const void* problem) {
+size_t cldnn_conv_igemm_mma_workspace(const void* problem, const void* params) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     if (p->dir != CLDNN_CONV_BWD_FILTER)
         return 0;
     cldnn_gemm_mma_params q;
-    cldnn_conv_igemm_mma_defaults(p, p->dev, &q);
+    if (params != NULL)
+        q = *(const cldnn_gemm_mma_params*)params;
+    else
+        cldnn_conv_igemm_mma_defaults(p, p->dev, &q);
     return cldnn_conv_partials_bytes(p, q.splitk);
 }
 
@@ -215,17 +221,38 @@ size_t cldnn_conv_igemm_mma_param_space(const cldnn_conv_problem* p, const cldnn
 }
 
 const char* cldnn_conv_igemm_mma_solver_name(cldnn_conv_dir dir) {
-    const cldnn_solver* t = dir == CLDNN_CONV_FWD        ? cldnn_conv_fwd_solvers
-                            : dir == CLDNN_CONV_BWD_DATA ? cldnn_conv_bwd_data_solvers
-                                                         : cldnn_conv_bwd_filter_solvers;
-    const size_t n = dir == CLDNN_CONV_FWD        ? cldnn_conv_fwd_solver_count
-                     : dir == CLDNN_CONV_BWD_DATA ? cldnn_conv_bwd_data_solver_count
-                                                  : cldnn_conv_bwd_filter_solver_count;
-    for (size_t i = 0; i < n; ++i)
-        if (t[i].run == cldnn_conv_igemm_mma_run)
-            return t[i].name;
-    return "conv_igemm_mma"; /* every table has the solver; a name that matches no record otherwise */
+    static const char* const names[3] = {"conv_fwd_igemm_mma", "conv_bwd_data_igemm_mma", "conv_bwd_filter_igemm_mma"};
+    return names[dir];
 }
+
+static int mma_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    return cldnn_conv_igemm_mma_params_fit((const cldnn_conv_problem*)problem, (const cldnn_gemm_mma_params*)params,
+                                           dev);
+}
+
+/* cldnn_conv_igemm_mma_param_space's sets whose tiles fit the problem. */
+static size_t mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    const size_t n = cldnn_conv_igemm_mma_param_space(p, dev, NULL, 0);
+    cldnn_gemm_mma_params* all = (cldnn_gemm_mma_params*)malloc((n ? n : 1) * sizeof *all);
+    if (all == NULL)
+        return 0;
+    cldnn_conv_igemm_mma_param_space(p, dev, all, n);
+    size_t kept = 0;
+    for (size_t i = 0; i < n && kept < max; ++i)
+        if (cldnn_conv_tile_fits(p, all[i].bm, all[i].bn))
+            ((cldnn_gemm_mma_params*)out)[kept++] = all[i];
+    free(all);
+    return kept;
+}
+
+const cldnn_param_space cldnn_conv_igemm_mma_space = {
+    .text = CLDNN_GEMM_MMA_PARAMS_TEXT,
+    .names = CLDNN_GEMM_MMA_PARAMS_NAMES,
+    .valid = mma_valid,
+    .finish = mma_finish,
+    .enumerate = mma_enumerate,
+};
 
 /* Whether the output's unit stride runs along the GEMM's m (the staged epilogue's store order,
 ** gemm_mma.cl's MMA_EPI_MFAST): forward's y and backward-data's dx when their pixels are unit-stride

@@ -30,6 +30,7 @@
 ** as WINO_WS_MAX allows, at least one); exactly what cldnn_conv_winograd_workspace reports.
 */
 #include "conv/conv.h"
+#include "handle/engine.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -127,11 +128,13 @@ static size_t workspace(const cldnn_conv_problem* p, int wm) {
     return (size_t)((filter_floats(&g) + (uint64_t)images_per_chunk(p, &g) * per_image_floats(&g)) * 4);
 }
 
-size_t cldnn_conv_wino2_workspace(const void* problem) {
+size_t cldnn_conv_wino2_workspace(const void* problem, const void* params) {
+    (void)params;
     return workspace((const cldnn_conv_problem*)problem, 2);
 }
 
-size_t cldnn_conv_wino4_workspace(const void* problem) {
+size_t cldnn_conv_wino4_workspace(const void* problem, const void* params) {
+    (void)params;
     return workspace((const cldnn_conv_problem*)problem, 4);
 }
 
@@ -374,7 +377,7 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
 /* ---------------------------------------------------------------- fused (winograd_fused.cl) */
 
 const char* cldnn_wino_fused_solver_name(int wm) {
-    return wm == 4 ? "winograd_fused_f4x4" : "winograd_fused_f2x2";
+    return wm == 4 ? cldnn_conv_winof4_space.db_name : cldnn_conv_winof2_space.db_name;
 }
 
 /* Local-memory bytes of the fused kernel with q (its LDS_FLOATS with the rows padded, as for
@@ -404,13 +407,12 @@ int cldnn_wino_params_valid(const cldnn_wino_params* q, int wm, const cldnn_devi
 }
 
 void cldnn_wino_params_format(const cldnn_wino_params* q, char* buf, size_t size) {
-    snprintf(buf, size, "%dx%dx%d-%dx%d-p%d", q->wg_t, q->wg_k, q->wg_c, q->wi_t, q->wi_k, q->pos_groups);
+    cldnn_params_format(CLDNN_WINO_PARAMS_TEXT, q, buf, size);
 }
 
 int cldnn_wino_params_parse(const char* s, cldnn_wino_params* q) {
-    char tail;
     cldnn_wino_params r;
-    if (sscanf(s, "%dx%dx%d-%dx%d-p%d%c", &r.wg_t, &r.wg_k, &r.wg_c, &r.wi_t, &r.wi_k, &r.pos_groups, &tail) != 6)
+    if (!cldnn_params_parse(CLDNN_WINO_PARAMS_TEXT, s, &r, sizeof r))
         return 0;
     *q = r;
     return 1;
@@ -443,20 +445,12 @@ static void fused_device_defaults(const cldnn_conv_problem* p, const cldnn_devic
     }
 }
 
-static void fused_defaults(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int wm,
-                           cldnn_wino_params* q) {
-    if (p->has_wtuned[wm == 4]) /* the tuning db's record (conv.c checked it on this device) */
-        *q = p->wtuned[wm == 4];
-    else
-        fused_device_defaults(p, dev, wm, q);
-}
-
 /* The fused solvers: the non-fused one's problems but backward-filter, where the defaults fit. */
 static int fused_applicable(const cldnn_conv_problem* p, const cldnn_device_profile* dev, int wm) {
     if (p->dir == CLDNN_CONV_BWD_FILTER || !applicable(p, wm))
         return 0;
     cldnn_wino_params q;
-    fused_defaults(p, dev, wm, &q);
+    fused_device_defaults(p, dev, wm, &q);
     return cldnn_wino_params_valid(&q, wm, dev);
 }
 
@@ -468,29 +462,27 @@ int cldnn_conv_winof4_applicable(const void* problem, const cldnn_device_profile
     return fused_applicable((const cldnn_conv_problem*)problem, dev, 4);
 }
 
-int cldnn_conv_winof4_preferred(const void* problem, const cldnn_device_profile* dev) {
-    return cldnn_conv_wino4_preferred(problem, dev) && fused_applicable((const cldnn_conv_problem*)problem, dev, 4);
-}
-
 /* The workspace is U alone: (wm + 2)^2 x I x O floats, transformed on every call. */
-size_t cldnn_conv_winof2_workspace(const void* problem) {
+size_t cldnn_conv_winof2_workspace(const void* problem, const void* params) {
+    (void)params;
     wino_geom g;
     geom_of((const cldnn_conv_problem*)problem, 2, &g);
     return (size_t)(filter_floats(&g) * 4);
 }
 
-size_t cldnn_conv_winof4_workspace(const void* problem) {
+size_t cldnn_conv_winof4_workspace(const void* problem, const void* params) {
+    (void)params;
     wino_geom g;
     geom_of((const cldnn_conv_problem*)problem, 4, &g);
     return (size_t)(filter_floats(&g) * 4);
 }
 
 void cldnn_conv_winof2_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    fused_defaults((const cldnn_conv_problem*)problem, dev, 2, (cldnn_wino_params*)params);
+    fused_device_defaults((const cldnn_conv_problem*)problem, dev, 2, (cldnn_wino_params*)params);
 }
 
 void cldnn_conv_winof4_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    fused_defaults((const cldnn_conv_problem*)problem, dev, 4, (cldnn_wino_params*)params);
+    fused_device_defaults((const cldnn_conv_problem*)problem, dev, 4, (cldnn_wino_params*)params);
 }
 
 cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv_problem* p, int wm,
@@ -596,3 +588,42 @@ size_t cldnn_wino_param_space(int wm, const cldnn_device_profile* dev, cldnn_win
     }
     return n;
 }
+
+static int winof2_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    (void)problem;
+    return cldnn_wino_params_valid((const cldnn_wino_params*)params, 2, dev);
+}
+
+static int winof4_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    (void)problem;
+    return cldnn_wino_params_valid((const cldnn_wino_params*)params, 4, dev);
+}
+
+static size_t winof2_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    (void)problem;
+    const size_t n = cldnn_wino_param_space(2, dev, (cldnn_wino_params*)out, max);
+    return n < max ? n : max;
+}
+
+static size_t winof4_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    (void)problem;
+    const size_t n = cldnn_wino_param_space(4, dev, (cldnn_wino_params*)out, max);
+    return n < max ? n : max;
+}
+
+/* The fused kernels' spaces: one record name per tile size for every direction. */
+const cldnn_param_space cldnn_conv_winof2_space = {
+    .text = CLDNN_WINO_PARAMS_TEXT,
+    .names = CLDNN_WINO_PARAMS_NAMES,
+    .db_name = "winograd_fused_f2x2",
+    .valid = winof2_valid,
+    .enumerate = winof2_enumerate,
+};
+
+const cldnn_param_space cldnn_conv_winof4_space = {
+    .text = CLDNN_WINO_PARAMS_TEXT,
+    .names = CLDNN_WINO_PARAMS_NAMES,
+    .db_name = "winograd_fused_f4x4",
+    .valid = winof4_valid,
+    .enumerate = winof4_enumerate,
+};
