@@ -121,6 +121,10 @@ typedef struct {
 } cldnn_device_profile;
 
 cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* p);
+/* 1 when a parameter table's device key names dev: "sm_XY" an NVIDIA device of compute capability
+** X.Y (parts of one architecture share their SM, so tiles measured on one serve the others: the
+** H100's rows serve the H200), any other key a substring of the device's name ("" every device). */
+int cldnn_device_matches(const cldnn_device_profile* dev, const char* key);
 
 /* ------------------------------------------------------------------ handle (handle/handle.c) */
 

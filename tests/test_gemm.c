@@ -1396,3 +1396,32 @@ Test(gemm_math, tensor_cores_f16) {
     g_sum_units = 1.0;
     FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
 }
+
+/* Table rows keyed by compute capability serve every part of the architecture: an "sm_90" row
+** matches any NVIDIA profile of cc 9.0 (the H100's rows serve the H200), no other cc and no other
+** vendor; other keys are name substrings. */
+Test(gemm_params, device_keys) {
+    cldnn_device_profile h100 = wb_nv_profile(9, 0), a100 = wb_nv_profile(8, 0), other = wb_nv_profile(9, 0);
+    snprintf(h100.name, sizeof h100.name, "NVIDIA H200");
+    other.is_nvidia = 0;
+    cr_assert(cldnn_device_matches(&h100, "sm_90"));
+    cr_assert(!cldnn_device_matches(&a100, "sm_90"));
+    cr_assert(cldnn_device_matches(&a100, "sm_80"));
+    cr_assert(!cldnn_device_matches(&other, "sm_90"));
+    cr_assert(!cldnn_device_matches(&h100, "sm_9"));
+    cr_assert(cldnn_device_matches(&h100, "H200"));
+    cr_assert(!cldnn_device_matches(&h100, "H100"));
+    cr_assert(cldnn_device_matches(&h100, ""));
+    /* A large product takes the cc 9.0 row (128 x 128 blocks), not the GPU default, on both. */
+    cldnn_gemm_problem pr;
+    memset(&pr, 0, sizeof pr);
+    pr.m = pr.n = pr.k = 4096;
+    pr.lda = pr.ldb = pr.ldc = 4096;
+    pr.batch = 1;
+    pr.dtype = pr.dtype_c = CLDNN_DATA_FLOAT;
+    cldnn_gemm_params q9, q8;
+    cldnn_gemm_params_select(&pr, &h100, &q9);
+    cldnn_gemm_params_select(&pr, &a100, &q8);
+    cr_assert(q9.mwg == 128 && q9.nwg == 128 && q9.kwg == 16, "cc 9.0 took %dx%dx%d", q9.mwg, q9.nwg, q9.kwg);
+    cr_assert(memcmp(&q9, &q8, sizeof q9) != 0, "cc 8.0 took the cc 9.0 row");
+}

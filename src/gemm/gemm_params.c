@@ -4,8 +4,9 @@
 ** The table maps (device, shape class) to a parameter set of kernels/gemm/gemm.cl, in the
 ** manner of CLBlast's database and BLIS's per-architecture context: rows are found by
 ** measurement (perf/cldnn-tune gemm, which prints rows in this format), and a device that has
-** no row gets its device type's default. A device row matches when its name is a substring of
-** the device profile's name; the first matching row wins.
+** no row gets its device type's default. A row's device key is a compute capability ("sm_90": every
+** part of that architecture) or a substring of the device's name (cldnn_device_matches); the first
+** matching row wins.
 **
 ** Shape classes (of the canonical, column-major problem):
 **   LARGE    m >= 1024 and n >= 1024
@@ -44,17 +45,18 @@ const char* cldnn_gemm_class_name(cldnn_gemm_class c) {
 }
 
 typedef struct {
-    const char* device;      /* substring of the device name; "" matches any device of the type */
+    const char* device;      /* cldnn_device_matches key: "sm_90", a name substring, "" any device of the type */
     int cpu;                 /* 1: CPU devices, 0: others */
     cldnn_gemm_params p[CLDNN_GEMM_CLASSES];
 } gemm_table_row;
 
 /* mwg nwg kwg  mdimc ndimc  vwm vwn  vwa vwb  pada padb  splitk (0: chosen per problem) */
 static const gemm_table_row table[] = {
-    /* NVIDIA H100 80GB HBM3, OpenCL driver 580.159 (cldnn-tune gemm, 2026-11-23, perf/results/gemm-tune-h100.md):
+    /* Compute capability 9.0 (H100, H200), measured on the NVIDIA H100 80GB HBM3, OpenCL driver
+    ** 580.159 (cldnn-tune gemm, 2026-11-23, perf/results/gemm-tune-h100.md):
     ** large 4096^3 43.7 TFLOP/s, medium 512x24000x2816 42.4, small_n 7680x128x2560 32.7,
     ** small_m 35x8457x2560 8.7, thin_n 1024x16x100000 20.4, thin_m 35x8457x2560 8.6. */
-    {"H100", 0,
+    {"sm_90", 0,
      {{128, 128, 16, 16, 16, 4, 4, 4, 4, 4, 4, 0},
       {128, 128, 16, 16, 16, 4, 4, 4, 4, 4, 4, 0},
       {128, 64, 16, 16, 8, 4, 4, 4, 4, 4, 4, 0},
@@ -92,7 +94,7 @@ void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_p
     cldnn_gemm_class c = cldnn_gemm_classify(pr);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
         const gemm_table_row* r = &table[i];
-        if (r->cpu != dev->is_cpu || (r->device[0] && strstr(dev->name, r->device) == NULL))
+        if (r->cpu != dev->is_cpu || !cldnn_device_matches(dev, r->device))
             continue;
         if (!cldnn_gemm_params_valid(&r->p[c], dev))
             continue;

@@ -108,3 +108,11 @@ cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* 
               p->nv_cc_major ? ", NVIDIA compute capability known" : "");
     return CLDNN_STATUS_SUCCESS;
 }
+
+int cldnn_device_matches(const cldnn_device_profile* dev, const char* key) {
+    int major, minor;
+    char tail;
+    if (key[0] == 's' && key[1] == 'm' && key[2] == '_' && sscanf(key + 3, "%1d%1d%c", &major, &minor, &tail) == 2)
+        return dev->is_nvidia && dev->nv_cc_major == major && dev->nv_cc_minor == minor;
+    return strstr(dev->name, key) != NULL;
+}
