@@ -11,6 +11,9 @@
 **   act_backward::<mode>   dx = alpha*act'(x)*dy + beta*dx over the same layouts; SIGMOID and TANH
 **                          read y (x is NaN-poisoned to prove it), the others read x (y poisoned).
 **   act_gradcheck::<mode>  central differences of the library's forward vs its backward.
+**   act_forward::mode_as_argument  every mode forward and backward over the layouts with the mode
+**                          a kernel argument instead of a build constant (the elementwise solvers'
+**                          parameter set "f0", CLDNN_SOLVER_PARAMS), a path the defaults never take.
 ** Plus NaN propagation, HALF storage, and every bad input the contract names.
 **
 ** Inputs are uniform in [-3, 3], never 0, and kept 1e-2 away from kinks (0, and coef for
@@ -362,6 +365,23 @@ MODE_TESTS(leaky_relu, k_leaky)
 MODE_TESTS(softplus, k_softplus)
 MODE_TESTS(abs, k_abs)
 MODE_TESTS(gelu, k_gelu)
+
+/* The kernels' run-time mode switch, kept for comparisons with the folded programs: every
+** elementwise solver's parameter set "f0". The table's layouts reach eltwise_contig and
+** eltwise_strided; a transpose with both sides at least 8 long reaches eltwise_tiled. */
+Test(act_forward, mode_as_argument) {
+    static const act_case* const cs[] = {&k_sigmoid, &k_relu,  &k_tanh,  &k_clipped,  &k_elu, &k_identity,
+                                         &k_swish,   &k_swish_b, &k_leaky, &k_softplus, &k_abs, &k_gelu};
+    static const layout transpose = {"2x16x9x12 nhwc -> nchw", 4, {2, 16, 9, 12}, {FX_NHWC, {0}, 3},
+                                     {FX_NCHW, {0}, 5}};
+    setenv("CLDNN_SOLVER_PARAMS", "eltwise_contig:f0;eltwise_tiled:f0;eltwise_strided:f0", 1);
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+        check_forward(cs[k]);
+        check_backward(cs[k]);
+        forward_once(cs[k], &transpose, 0.5f, 0.25f, 0, CLDNN_DATA_FLOAT, cs[k]->rtol, ATOL);
+    }
+    unsetenv("CLDNN_SOLVER_PARAMS");
+}
 
 /* ---------------------------------------------------------------------------------- NaN */
 

@@ -14,8 +14,9 @@
 **                           sum(w * y) through the library's forward, n 2 and 5.
 **   lrn_solvers::*          each across-channel solver forced (CLDNN_SOLVER=lrn_cross_<solver>), NHWC and NCHW,
 **                           the channel-chunked walk (few pixels, many channels), the walk's
-**                           load blocking (CLDNN_LRN_WALK_BLOCK) of 1 besides the default 4,
-**                           and local-memory lines up to their 2048-element limit.
+**                           load blocking of 1 besides the default 4 (CLDNN_SOLVER_PARAMS=
+**                           lrn_cross_walk:b1), and local-memory lines up to their 2048-element
+**                           limit.
 **   lrn_half::*             HALF storage.
 **   lrn_desc::*, lrn_bad::* descriptor defaults, limits and every bad input of the contract.
 **
@@ -346,7 +347,7 @@ Test(lrn_solvers, walk) { check_forced("walk"); }
 /* The walk with one channel per load block (the default issues 4 at once): the block loop and
 ** the remainder loop split differently. */
 Test(lrn_solvers, walk_block) {
-    setenv("CLDNN_LRN_WALK_BLOCK", "1", 1);
+    setenv("CLDNN_SOLVER_PARAMS", "lrn_cross_walk:b1", 1);
     const size_t ls[] = {1, 5, 7};
     for (size_t wi = 0; wi < NWINS; wi++)
         for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++) {
@@ -355,7 +356,7 @@ Test(lrn_solvers, walk_block) {
             backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[wi], &k_layouts[ls[i]], fx_alpha_beta[i][0],
                           fx_alpha_beta[i][1], CLDNN_DATA_FLOAT);
         }
-    unsetenv("CLDNN_LRN_WALK_BLOCK");
+    unsetenv("CLDNN_SOLVER_PARAMS");
 }
 
 /* Many channels and one pixel: the walk splits C into chunks, whose halos must be exact. */

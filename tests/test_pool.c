@@ -19,11 +19,13 @@
 **                          so windows tie and only the first tap may take the gradient.
 **   pool_backward::random_geometries  24 random windows / pads / strides / sizes / layouts, forward
 **                          and backward, every mode.
-**   pool_backward::index64 the 64-bit index variant (CLDNN_POOL_IDX64=1) on five cases.
+**   pool_backward::index64 the 64-bit index variant (parameter sets "i64", CLDNN_SOLVER_PARAMS) on
+**                          five cases.
 **   pool_backward::local   pool_bwd_local (the GPUs' backward; CLDNN_SOLVER=pool_bwd_local,...) over the case
 **                          table and planes of several tiles, every mode, ties.
-**   pool_backward::runs    one element per work-item (the GPU walk) and runs of 4 (CLDNN_POOL_RUN)
-**                          over the case table; random_geometries mixes runs of 1, 3 and whole rows.
+**   pool_backward::runs    one element per work-item (the GPU walk) and runs of 4 (pool_fwd and
+**                          pool_bwd's parameter sets "i32-r<n>") over the case table;
+**                          random_geometries mixes runs of 1, 3 and whole rows.
 **   pool_gradcheck::<mode> central differences of loss = sum(w * y) through the library's forward
 **                          (all perturbations batched along N in one call) vs its backward with dy = w.
 ** Plus: NaN propagation forward and backward (both nanOpt), all-equal inputs (ties), HALF storage,
@@ -37,6 +39,7 @@
 #include "ref_pool.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +271,14 @@ Test(pool_backward, max_deterministic_propagate) { backward_all(M_MAXDET); }
 Test(pool_backward, avg_include_padding) { backward_all(M_AVG); }
 Test(pool_backward, avg_exclude_padding) { backward_all(M_AVGX); }
 
+/* Runs of `run` outputs per work-item in pool_fwd and pool_bwd (their parameter sets, 32-bit
+** indices: every case here fits them), through CLDNN_SOLVER_PARAMS. */
+static void set_runs(int run) {
+    char v[64];
+    snprintf(v, sizeof v, "pool_fwd:i32-r%d;pool_bwd:i32-r%d", run, run);
+    setenv("CLDNN_SOLVER_PARAMS", v, 1);
+}
+
 /* Random geometries (window 1..6, pad below the window, stride 1..4, sizes 1..12, NCHW or NHWC
 ** per tensor, offsets 0..3), every mode, forward and backward; the seed reproduces them. */
 Test(pool_backward, random_geometries) {
@@ -296,25 +307,25 @@ Test(pool_backward, random_geometries) {
         pmode m = modes[it % 4];
         int ab = (it / 4) % FX_NAB;
         /* work-items of one element (GPUs), whole rows (1000) and runs of 3 with remainders */
-        setenv("CLDNN_POOL_RUN", it % 3 == 0 ? "1" : it % 3 == 1 ? "1000" : "3", 1);
+        set_runs(it % 3 == 0 ? 1 : it % 3 == 1 ? 1000 : 3);
         forward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
         backward_case(m, &c, fx_alpha_beta[ab][0], fx_alpha_beta[ab][1], CLDNN_DATA_FLOAT, is_max(m) && it % 3 == 0);
     }
-    unsetenv("CLDNN_POOL_RUN");
+    unsetenv("CLDNN_SOLVER_PARAMS");
 }
 
 /* pool_fwd and pool_bwd with one element per work-item (the GPUs' walk; CPUs take runs of a row) and
-** runs of 4 (remainders), CLDNN_POOL_RUN, over the case table. */
+** runs of 4 (remainders), through their parameter sets, over the case table. */
 Test(pool_backward, runs) {
     const pmode modes[2] = {M_MAXDET, M_AVG};
     for (int r = 0; r < 2; r++) {
-        setenv("CLDNN_POOL_RUN", r ? "4" : "1", 1);
+        set_runs(r ? 4 : 1);
         for (size_t k = 0; k < NCASES; k++) {
             forward_case(modes[r], &k_cases[k], 2.0f, -1.0f, CLDNN_DATA_FLOAT, r == 0);
             backward_case(modes[r], &k_cases[k], 0.5f, 0.25f, CLDNN_DATA_FLOAT, r == 0);
         }
     }
-    unsetenv("CLDNN_POOL_RUN");
+    unsetenv("CLDNN_SOLVER_PARAMS");
 }
 
 /* pool_bwd_local (CLDNN_SOLVER=pool_bwd_local,pool_bwd; GPUs take it on their own) over the case table, every mode
@@ -344,16 +355,19 @@ Test(pool_backward, local) {
                 backward_case(modes[m], &k_local_cases[k], fx_alpha_beta[ab][0], fx_alpha_beta[ab][1],
                               CLDNN_DATA_FLOAT, is_max(modes[m]) && ab != 1);
     }
-    setenv("CLDNN_POOL_IDX64", "1", 1);
+    setenv("CLDNN_SOLVER_PARAMS", "pool_bwd_local:i64", 1);
     backward_case(M_MAX, &k_local_cases[0], 1.0f, 0.0f, CLDNN_DATA_FLOAT, 1);
-    unsetenv("CLDNN_POOL_IDX64");
+    unsetenv("CLDNN_SOLVER_PARAMS");
     unsetenv("CLDNN_SOLVER");
 }
 
 /* The 64-bit index variant (IDX_T=ulong, plain division), which the library takes for views
-** past 2^31 elements, forced with CLDNN_POOL_IDX64 on cases that reach every kernel. */
+** past 2^31 elements, forced through every solver's parameter set on cases that reach every
+** kernel (r0: the CPUs' default run; GPUs default to runs of 2 forward, 1 backward, which runs
+** already covers). */
 Test(pool_backward, index64) {
-    setenv("CLDNN_POOL_IDX64", "1", 1);
+    setenv("CLDNN_SOLVER_PARAMS",
+           "pool_fwd_lanes:i64;pool_fwd:i64-r0;pool_bwd_tile:i64;pool_bwd_local:i64;pool_bwd:i64-r0", 1);
     const size_t cases[5] = {1, 3, 7, 12, 14};
     const pmode modes[2] = {M_MAX, M_AVGX};
     for (int k = 0; k < 2; k++)
@@ -361,7 +375,7 @@ Test(pool_backward, index64) {
             forward_case(modes[k], &k_cases[cases[i]], 0.5f, 0.25f, CLDNN_DATA_FLOAT, 0);
             backward_case(modes[k], &k_cases[cases[i]], 1.0f, 0.0f, CLDNN_DATA_FLOAT, k == 0);
         }
-    unsetenv("CLDNN_POOL_IDX64");
+    unsetenv("CLDNN_SOLVER_PARAMS");
 }
 
 /* ---------------------------------------------------------------------------- gradcheck */

@@ -226,8 +226,10 @@ static int take_text(const cldnn_solver* s, const void* problem, const cldnn_dev
     return 1;
 }
 
-const char* cldnn_engine_params(cldnnHandle_t h, const cldnn_solver* s, const void* problem, const char* key,
-                                void* params) {
+/* cldnn_engine_params with its log lines naming `label`: the plain run's callers pass no key (no
+** tuning db) but still name their problem, so the log says which call took which parameters. */
+static const char* params_of(cldnnHandle_t h, const cldnn_solver* s, const void* problem, const char* key,
+                             const char* label, void* params) {
     const cldnn_device_profile* dev = &h->prof;
     memset(params, 0, CLDNN_PARAMS_MAX);
     if (s->default_params)
@@ -242,7 +244,7 @@ const char* cldnn_engine_params(cldnnHandle_t h, const cldnn_solver* s, const vo
             from = "CLDNN_SOLVER_PARAMS";
         else
             cldnn_log(CLDNN_LOG_ERROR, "CLDNN_SOLVER_PARAMS: \"%s\" is not a valid parameter set of %s for %s; ignored",
-                      v, s->name, key ? key : "this problem");
+                      v, s->name, label ? label : "this problem");
     }
     if (key != NULL && from == defaults &&
         cldnn_tunedb_get(h, key, s->space->db_name ? s->space->db_name : s->name, v, sizeof v)) {
@@ -255,9 +257,15 @@ const char* cldnn_engine_params(cldnnHandle_t h, const cldnn_solver* s, const vo
     if (cldnn_log_level() >= CLDNN_LOG_DEBUG) {
         char ps[96];
         cldnn_params_format(s->space->text, params, ps, sizeof ps);
-        cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s, parameters %s (%s)", key ? key : "internal", s->name, ps, from);
+        cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s, parameters %s (%s)", label ? label : "internal", s->name, ps,
+                  from);
     }
     return from;
+}
+
+const char* cldnn_engine_params(cldnnHandle_t h, const cldnn_solver* s, const void* problem, const char* key,
+                                void* params) {
+    return params_of(h, s, problem, key, key, params);
 }
 
 size_t cldnn_engine_workspace(const cldnn_solver* s, const void* problem, const void* params) {
@@ -270,7 +278,7 @@ cldnnStatus_t cldnn_engine_run(cldnnHandle_t h, const cldnn_family* fam, const v
     if (s == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "no solver applies to %s on %s", what, h->prof.name);
     _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
-    cldnn_engine_params(h, s, problem, key, params);
+    params_of(h, s, problem, key, key ? key : what, params);
     if (s->space == NULL)
         cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s", what, s->name);
     return s->run(h, problem, params, buffers);

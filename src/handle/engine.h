@@ -64,7 +64,7 @@ const char* cldnn_engine_params(cldnnHandle_t h, const cldnn_solver* s, const vo
 size_t cldnn_engine_workspace(const cldnn_solver* s, const void* problem, const void* params);
 /* The plain run of a family without public algorithms: picks, takes the parameters (the tuning db
 ** only when key names the problem: internal callers pass NULL) and runs; NOT_SUPPORTED naming what
-** when no solver applies. */
+** when no solver applies. The parameter log lines name key, else what. */
 cldnnStatus_t cldnn_engine_run(cldnnHandle_t h, const cldnn_family* fam, const void* problem, const void* buffers,
                                const char* key, const char* what);
 

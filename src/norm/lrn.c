@@ -20,7 +20,8 @@
 **   lrn_within        within a channel: forward one work-item per element; backward two passes
 **                     through the handle's scratch, a batch of planes at a time
 ** CLDNN_SOLVER=lrn_cross_walk|lrn_cross_lines|lrn_cross_direct (read per call) forces an
-** across-channel solver, and CLDNN_LRN_WALK_BLOCK=1..8 the walk's WALK_BLOCK (tests, tuning).
+** across-channel solver, and CLDNN_SOLVER_PARAMS=lrn_cross_walk:b<1..8> the walk's WALK_BLOCK
+** (tests, measurements; nothing is tuned).
 **
 ** Programs: one per (direction, n, WALK_BLOCK, data type, index width). Shapes, strides and
 ** offsets are arguments; n is a build option so that the ring and every window loop are
@@ -65,10 +66,12 @@ typedef struct {
     cl_mem mem[NOPS];
 } lrn_buffers;
 
+/* Ints, as the engine's parameter text requires: block leads, lrn_cross_walk's parameter set
+** ("b%d"); the rest follow from the problem and the device (walk_finish). */
 typedef struct {
-    size_t wg;
+    int block;     /* WALK_BLOCK: channels lrn_cross_walk loads at once (1..8); 4 elsewhere (unused) */
+    int wg;
     int idx32;
-    int block;     /* lrn_cross_walk: WALK_BLOCK */
     int chunks;    /* lrn_cross_walk: channel chunks per pixel */
 } lrn_params;
 
@@ -247,29 +250,28 @@ static int within_applicable(const void* problem, const cldnn_device_profile* de
     return ((const lrn_problem*)problem)->mode == CLDNN_LRN_WITHIN_CHANNEL;
 }
 
-static void common_defaults(const lrn_problem* p, const cldnn_device_profile* dev, lrn_params* q) {
-    q->wg = group_size(dev);
+/* Everything but the block. */
+static void common_finish(const lrn_problem* p, const cldnn_device_profile* dev, lrn_params* q) {
+    q->wg = (int)group_size(dev);
     q->idx32 = p->span_max < (1ull << 32) - 64;
-    q->block = 4;
     q->chunks = 1;
 }
 
+/* The other solvers' kernels ignore the block; 4 keeps their build options, and so their program,
+** those of the walk's default. */
 static void plain_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    common_defaults((const lrn_problem*)problem, dev, (lrn_params*)params);
+    lrn_params* q = (lrn_params*)params;
+    q->block = 4;
+    common_finish((const lrn_problem*)problem, dev, q);
 }
 
 /* Chunks of channels per pixel: enough work-items for 16 work-groups per compute unit on a GPU
 ** (4 on a CPU), each chunk at least 4 n channels long so the halo stays a small fraction. */
-static void walk_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+static void walk_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
     const lrn_problem* p = (const lrn_problem*)problem;
     lrn_params* q = (lrn_params*)params;
-    common_defaults(p, dev, q);
-    /* 4 channels' loads in flight per work-item (GPUs need them; PoCL runs 1 and 4 alike) */
-    q->block = 4;
-    int forced = cldnn_env_int("CLDNN_LRN_WALK_BLOCK", 0);
-    if (forced >= 1 && forced <= 8)
-        q->block = forced;
-    uint64_t want = (uint64_t)(dev->is_cpu ? 4u : 16u) * dev->compute_units * q->wg;
+    common_finish(p, dev, q);
+    uint64_t want = (uint64_t)(dev->is_cpu ? 4u : 16u) * dev->compute_units * (uint64_t)q->wg;
     uint64_t chunks = p->outer >= want ? 1 : (want + p->outer - 1) / p->outer;
     uint64_t most = (uint64_t)p->C / (uint64_t)(4 * p->n);
     if (chunks > most)
@@ -279,6 +281,25 @@ static void walk_defaults(const void* problem, const cldnn_device_profile* dev, 
     int per = (int)((p->C + q->chunks - 1) / q->chunks);
     q->chunks = (int)((p->C + per - 1) / per);
 }
+
+/* 4 channels' loads in flight per work-item (GPUs need them; PoCL runs 1 and 4 alike). */
+static void walk_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    ((lrn_params*)params)->block = 4;
+    walk_finish(problem, dev, params);
+}
+
+/* "b%d": 1 to 8 channels per block (a backward work-item holds 3 b loads in registers). */
+static int walk_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    const int b = ((const lrn_params*)params)->block;
+    (void)problem;
+    (void)dev;
+    return b >= 1 && b <= 8;
+}
+
+/* For tests and measurements (CLDNN_SOLVER_PARAMS); nothing to tune: no enumerate, and the plain
+** run reads no tuning db. */
+static const cldnn_param_space walk_space = {
+    .text = "b%d", .names = "block", .valid = walk_valid, .finish = walk_finish};
 
 /* Sets the arguments every kernel shares; the extra buffer (within-channel scratch) goes last.
 ** items / first: what the launch covers (kernels/norm/lrn.cl per kernel); aux: the walk's channel
@@ -337,7 +358,7 @@ static cldnnStatus_t walk_run(cldnnHandle_t h, const void* problem, const void* 
     CLDNN_TRY(lrn_kernel(h, p, q, "lrn_cross_walk", &k));
     uint64_t items = p->outer * (uint64_t)q->chunks;
     CLDNN_TRY(lrn_args(k, p, (const lrn_buffers*)buffers, items, 0, q->chunks));
-    return cldnn_enqueue_1d(h, k, items, q->wg, "lrn_cross_walk");
+    return cldnn_enqueue_1d(h, k, items, (size_t)q->wg, "lrn_cross_walk");
 }
 
 /* P pixels per work-group: as many whole lines as LINES_MAX holds (at most LINES_WG, one base
@@ -362,7 +383,7 @@ static cldnnStatus_t direct_run(cldnnHandle_t h, const void* problem, const void
     CLDNN_TRY(lrn_kernel(h, p, q, "lrn_cross_direct", &k));
     uint64_t items = p->outer * (uint64_t)p->C;
     CLDNN_TRY(lrn_args(k, p, (const lrn_buffers*)buffers, items, 0, 1));
-    return cldnn_enqueue_1d(h, k, items, q->wg, "lrn_cross_direct");
+    return cldnn_enqueue_1d(h, k, items, (size_t)q->wg, "lrn_cross_direct");
 }
 
 /* Forward: one launch. Backward: per batch of planes whose ratios fit the scratch, the ratio
@@ -376,7 +397,7 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
     int64_t ws = p->ws[OP_OUT] < 0 ? -p->ws[OP_OUT] : p->ws[OP_OUT];
     int64_t ps = p->gs[OP_OUT][0] < 0 ? -p->gs[OP_OUT][0] : p->gs[OP_OUT][0];
     int order = p->gd[0] > 1 && p->W > 1 && ps < ws;
-    size_t local[2] = {q->wg, 1};
+    size_t local[2] = {(size_t)q->wg, 1};
     cl_kernel k;
     if (p->dir == 0) {
         CLDNN_TRY(lrn_kernel(h, p, q, "lrn_within_fwd", &k));
@@ -414,7 +435,8 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
 ** _lines, _direct) forces one where it can run. */
 static const cldnn_solver lrn_solvers[] = {
     {.name = "lrn_cross_walk", .algo = -1, .applicable = walk_applicable, .default_params = walk_defaults,
-     .params_size = sizeof(lrn_params), .run = walk_run, .rank = 40, .promote = {{walk_preferred, 10, NULL}}},
+     .params_size = sizeof(lrn_params), .run = walk_run, .rank = 40, .promote = {{walk_preferred, 10, NULL}},
+     .space = &walk_space},
     {.name = "lrn_cross_lines", .algo = -1, .applicable = lines_applicable, .default_params = plain_defaults,
      .params_size = sizeof(lrn_params), .run = lines_run, .rank = 50, .promote = {{lines_preferred, 20, NULL}}},
     {.name = "lrn_cross_direct", .algo = -1, .applicable = walk_applicable, .default_params = plain_defaults,

@@ -24,6 +24,9 @@
 **   pool_bwd        backward, one work-item per dx element gathering over the covering windows
 **                   (deterministic; the max modes re-find each window's first maximum from x
 **                   and y, the average modes read neither x nor y)
+** Parameter sets (CLDNN_SOLVER_PARAMS=<solver>:<set>, for tests and measurements; nothing is
+** tuned): every solver takes the index width, i32 (where every view ends below 2^31 elements) or
+** i64; pool_fwd and pool_bwd also the run along slot 0, r<n> (r0: the CPU rule), as in "i32-r2".
 ** Semantics (include/cldnn.h): max modes skip padding; NaN rules and the tie rule are in the
 ** header of pool.cl. Backward expects y = the forward's output with alpha 1, beta 0.
 **
@@ -64,13 +67,21 @@ typedef struct {
     cl_mem x, y, dy, dx;
 } pool_buffers;
 
+/* Ints, as the engine's parameter text requires. The leading fields are the solvers' parameter
+** set (CLDNN_SOLVER_PARAMS): "i%d-r%d" for pool_fwd and pool_bwd, "i%d" for the others, whose
+** run is fixed; the rest follow from the problem and the device (the spaces' finish functions). */
 typedef struct {
-    size_t wg;
-    int idx32;
+    int idx;        /* index width: 32 (uint and magic-number division; only when fits32), 64 (ulong) */
     int run;        /* pool_fwd, pool_bwd: consecutive slot-0 indices per work-item; 0: auto */
+    int wg;
     int lanes;      /* pool_fwd_lanes: work-items per output (a power of two, <= wg) */
     int lane_major; /* pool_fwd_lanes: the arrangement (pool.cl) */
 } pool_params;
+
+/* The longest run a parameter set may ask for: far beyond any row that pays (the tests use 1000
+** for "a whole row"), and small enough that pool_kernel's int sums of a dim and a run cannot
+** overflow. */
+#define POOL_RUN_MAX 65536
 
 /* --------------------------------------------------------------------------- solvers */
 
@@ -81,11 +92,10 @@ static size_t pool_wg(const cldnn_device_profile* dev) {
     return wg;
 }
 
-/* Every index below 2^31: 32-bit index math and magic-number division (fastdiv.h).
-** CLDNN_POOL_IDX64=1 forces the 64-bit variant (the tests' way to run it on small tensors). */
-static int fits32(const pool_problem* p) {
-    return p->span_max < (1ull << 31) - 64 && cldnn_env_int("CLDNN_POOL_IDX64", 0) == 0;
-}
+/* Every index below 2^31: 32-bit index math and magic-number division (fastdiv.h) can serve. The
+** defaults take it wherever it does; a parameter set "i64" forces the 64-bit variant (the tests'
+** way to run it on small tensors). */
+static int fits32(const pool_problem* p) { return p->span_max < (1ull << 31) - 64; }
 
 /* Lanes per output. Output-major: about 16 taps per lane (49 taps -> 4 lanes), within [2, wg]
 ** (H100, 32x2048x7x7 global average: 10.5 us with 4 lanes, 11.8 with 2, 17.7 with 16, 44 with 64).
@@ -121,14 +131,39 @@ static int lanes_applicable(const void* problem, const cldnn_device_profile* dev
            ((p->xs[3] == 1 && p->ww >= 4) || lanes_major(p));
 }
 
-static void lanes_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+/* pool_fwd and pool_bwd (finish of "i%d-r%d"): one work-item per output walking a run of them. */
+static void plain_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
+    (void)problem;
+    pool_params* q = (pool_params*)params;
+    q->wg = (int)pool_wg(dev);
+    q->lanes = 1;
+    q->lane_major = 0;
+}
+
+/* The solvers whose run is fixed at one (finish of "i%d"): pool_bwd_tile's work-item writes a
+** whole window, pool_fwd_lanes' lanes share an output, pool_bwd_local has tiles of its own. */
+static void single_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
+    plain_finish(problem, dev, params);
+    ((pool_params*)params)->run = 1;
+}
+
+static void lanes_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
     const pool_problem* p = (const pool_problem*)problem;
     pool_params* q = (pool_params*)params;
-    q->wg = pool_wg(dev);
-    q->idx32 = fits32(p);
+    single_finish(problem, dev, params);
     q->lane_major = lanes_major(p);
-    q->lanes = lanes_for(p, q->wg, q->lane_major);
-    q->run = 1;
+    q->lanes = lanes_for(p, (size_t)q->wg, q->lane_major);
+}
+
+/* Every solver's default index width: 32 bits wherever they serve. */
+static void index_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    ((pool_params*)params)->idx = fits32((const pool_problem*)problem) ? 32 : 64;
+    (void)dev;
+}
+
+static void lanes_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    index_defaults(problem, dev, params);
+    lanes_finish(problem, dev, params);
 }
 
 static int fwd_applicable(const void* problem, const cldnn_device_profile* dev) {
@@ -155,21 +190,43 @@ static int tile_applicable(const void* problem, const cldnn_device_profile* dev)
 
 static void plain_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     pool_params* q = (pool_params*)params;
-    q->wg = pool_wg(dev);
-    q->idx32 = fits32((const pool_problem*)problem);
-    q->lanes = 1;
-    q->lane_major = 0;
+    index_defaults(problem, dev, params);
+    plain_finish(problem, dev, params);
     /* CPUs: runs along the row (up to all of it, while 4 work-groups per compute unit remain)
     ** amortize the index decoding (PoCL, 4x64x112x112 3x3 s2 p1 max, interleaved runs: forward
     ** 6-12 ms against 29-37, backward 86-132 against 136-292 a work-item per element); GPUs: two
     ** forward outputs per work-item (H100, 32x64x112x112 3x3 s2 max: NHWC 73 us against 94 for
     ** one, NCHW 66 against 70; 32x128x112x112 2x2 s2: 98 against 112; runs of 4 and 8 lose), one
-    ** backward element. CLDNN_POOL_RUN=<n> overrides it (0: the CPU rule), for the tests. */
-    const pool_problem* p = (const pool_problem*)problem;
-    q->run = cldnn_env_int("CLDNN_POOL_RUN", dev->is_cpu ? 0 : p->dir == 0 ? 2 : 1);
-    if (q->run < 0)
-        q->run = 1;
+    ** backward element. A parameter set "i32-r<n>" overrides it (r0: the CPU rule), for the tests. */
+    q->run = dev->is_cpu ? 0 : ((const pool_problem*)problem)->dir == 0 ? 2 : 1;
 }
+
+static void single_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    index_defaults(problem, dev, params);
+    single_finish(problem, dev, params);
+}
+
+/* "i%d": 64, or 32 where every index fits. */
+static int index_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    const int idx = ((const pool_params*)params)->idx;
+    (void)dev;
+    return idx == 64 || (idx == 32 && fits32((const pool_problem*)problem));
+}
+
+/* "i%d-r%d": the index width as above, runs from 0 (auto) to POOL_RUN_MAX. */
+static int run_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    const int run = ((const pool_params*)params)->run;
+    return index_valid(problem, dev, params) && run >= 0 && run <= POOL_RUN_MAX;
+}
+
+/* Parameter sets for tests and measurements (CLDNN_SOLVER_PARAMS); nothing to tune: no enumerate,
+** and the plain run reads no tuning db. */
+static const cldnn_param_space run_space = {
+    .text = "i%d-r%d", .names = "idx run", .valid = run_valid, .finish = plain_finish};
+static const cldnn_param_space index_space = {
+    .text = "i%d", .names = "idx", .valid = index_valid, .finish = single_finish};
+static const cldnn_param_space lanes_space = {
+    .text = "i%d", .names = "idx", .valid = index_valid, .finish = lanes_finish};
 
 /* The slot order of a walked tensor with logical dims d and strides s: by stride ascending,
 ** ties broken toward the later logical dim (w before h before c before n), size-1 dims last. */
@@ -209,7 +266,7 @@ static int slot_of(const int perm[4], int logical) {
 static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const pool_params* q, const char* name,
                                  const int* d, const int64_t* s, int perm[4], cl_kernel* k, uint64_t* total) {
     char opts[96];
-    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
+    snprintf(opts, sizeof opts, "-DIDX_T=%s%s", q->idx == 32 ? "uint -DPOOL_FASTDIV=1" : "ulong",
              cldnn_dtype_build_option(p->dtype));
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, name, k));
     slot_order(d, s, perm);
@@ -282,16 +339,16 @@ static cldnnStatus_t fwd_launch(cldnnHandle_t h, const pool_problem* p, const po
     CLDNN_TRY(window_operand(k, 14, b->x, p->off_x, p->xs, perm));
     CLDNN_TRY(out_operand(k, 19, b->y, p->off_y, p->ys, perm, p));
     if (q->lanes <= 1)
-        return cldnn_enqueue_1d(h, k, total, q->wg, name);
+        return cldnn_enqueue_1d(h, k, total, (size_t)q->wg, name);
     cl_int T = q->lanes;
     cl_int major = q->lane_major;
     CLDNN_SETARG(k, 24, T);
     CLDNN_SETARG(k, 25, major);
-    cl_int e = clSetKernelArg(k, 26, q->wg * sizeof(float), NULL);
+    cl_int e = clSetKernelArg(k, 26, (size_t)q->wg * sizeof(float), NULL);
     if (e != CL_SUCCESS)
         return CLDNN_CL_FAIL(e, "clSetKernelArg");
-    uint64_t per = q->wg / (size_t)q->lanes, groups = (total + per - 1) / per;
-    return cldnn_enqueue_1d(h, k, groups * q->wg, q->wg, name);
+    uint64_t per = (uint64_t)(q->wg / q->lanes), groups = (total + per - 1) / per;
+    return cldnn_enqueue_1d(h, k, groups * (uint64_t)q->wg, (size_t)q->wg, name);
 }
 
 static cldnnStatus_t fwd_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -316,7 +373,7 @@ static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* p
     CLDNN_TRY(window_operand(k, 19, b->y, p->off_y, p->ys, perm));
     CLDNN_TRY(window_operand(k, 24, b->dy, p->off_dy, p->dys, perm));
     CLDNN_TRY(out_operand(k, 29, b->dx, p->off_dx, p->dxs, perm, p));
-    return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd");
+    return cldnn_enqueue_1d(h, k, total, (size_t)q->wg, "pool_bwd");
 }
 
 /* Bound on the outputs whose windows touch `len` consecutive input positions (window k, stride s). */
@@ -395,7 +452,7 @@ static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void*
     int nhwc = local_nhwc(p) == 1;
     snprintf(opts, sizeof opts,
              "-DIDX_T=%s%s -DLB_WH=%d -DLB_WW=%d -DLB_SH=%d -DLB_SW=%d -DLB_RH=%d -DLB_RW=%d -DLB_NHWC=%d",
-             q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype), p->wh, p->ww, p->sh,
+             q->idx == 32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype), p->wh, p->ww, p->sh,
              p->sw, rh, rw, nhwc);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, "pool_bwd_local", &k));
@@ -432,11 +489,6 @@ static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void*
     return cldnn_enqueue_nd(h, k, 3, global, local, "pool_bwd_local");
 }
 
-static void tile_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    plain_defaults(problem, dev, params);
-    ((pool_params*)params)->run = 1;
-}
-
 static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const pool_problem* p = (const pool_problem*)problem;
     const pool_params* q = (const pool_params*)params;
@@ -463,7 +515,7 @@ static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* 
     CLDNN_SETARG(k, 29, dxw);
     CLDNN_SETARG(k, 30, p->alpha);
     CLDNN_SETARG(k, 31, p->beta);
-    return cldnn_enqueue_1d(h, k, total, q->wg, "pool_bwd_tile");
+    return cldnn_enqueue_1d(h, k, total, (size_t)q->wg, "pool_bwd_tile");
 }
 
 /* Backward: the exact tiling where it applies, the local-memory kernel where overlapping windows
@@ -471,15 +523,16 @@ static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* 
 ** solvers) forces the local kernel where it can run. */
 static const cldnn_solver pool_solvers[] = {
     {.name = "pool_fwd_lanes", .algo = -1, .applicable = lanes_applicable, .default_params = lanes_defaults,
-     .params_size = sizeof(pool_params), .run = lanes_run, .rank = 10},
+     .params_size = sizeof(pool_params), .run = lanes_run, .rank = 10, .space = &lanes_space},
     {.name = "pool_fwd", .algo = -1, .applicable = fwd_applicable, .default_params = plain_defaults,
-     .params_size = sizeof(pool_params), .run = fwd_run, .rank = 20},
-    {.name = "pool_bwd_tile", .algo = -1, .applicable = tile_applicable, .default_params = tile_defaults,
-     .params_size = sizeof(pool_params), .run = tile_run, .rank = 10},
-    {.name = "pool_bwd_local", .algo = -1, .applicable = local_applicable, .default_params = plain_defaults,
-     .params_size = sizeof(pool_params), .run = local_run, .rank = 40, .promote = {{local_preferred, 20, NULL}}},
+     .params_size = sizeof(pool_params), .run = fwd_run, .rank = 20, .space = &run_space},
+    {.name = "pool_bwd_tile", .algo = -1, .applicable = tile_applicable, .default_params = single_defaults,
+     .params_size = sizeof(pool_params), .run = tile_run, .rank = 10, .space = &index_space},
+    {.name = "pool_bwd_local", .algo = -1, .applicable = local_applicable, .default_params = single_defaults,
+     .params_size = sizeof(pool_params), .run = local_run, .rank = 40, .promote = {{local_preferred, 20, NULL}},
+     .space = &index_space},
     {.name = "pool_bwd", .algo = -1, .applicable = bwd_applicable, .default_params = plain_defaults,
-     .params_size = sizeof(pool_params), .run = bwd_run, .rank = 30},
+     .params_size = sizeof(pool_params), .run = bwd_run, .rank = 30, .space = &run_space},
 };
 
 /* ------------------------------------------------------------------------ descriptor */

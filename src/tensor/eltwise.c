@@ -13,18 +13,22 @@
 **   eltwise_strided  anything else: one work-item per output element, per-operand strides
 **                    (stride 0 broadcasts), up to 8 dims.
 ** Parameters (VEC, work-group size) come from the device profile; 32-bit index arithmetic is
-** used whenever every view spans fewer than 2^32 elements.
+** used whenever every view spans fewer than 2^32 elements. Each solver's parameter set is the
+** activation-mode fold, "f1" (default) or "f0" (the mode passed as an argument):
+** CLDNN_SOLVER_PARAMS=eltwise_contig:f0 turns it off for comparisons; nothing is tuned.
 */
 #include "tensor/eltwise.h"
 
 #include <stdio.h>
 #include <string.h>
 
+/* Ints, as the engine's parameter text requires: fold_mode leads, the parameter set ("f%d"); the
+** rest follow from the problem and the device (the finish functions). */
 typedef struct {
+    int fold_mode;  /* 1: build the activation mode into the program (-DACT_MODE); 0: an argument */
     int vec;
-    size_t local;
+    int local;
     int idx32;
-    int fold_mode;  /* build the activation mode into the program (-DACT_MODE) */
 } elt_params;
 
 void cldnn_elt_problem_init(cldnn_elt_problem* p, cldnn_elt_op op, cldnnDataType_t dtype, int nd,
@@ -104,15 +108,6 @@ static int spans_fit_32(const cldnn_elt_problem* p) {
     return 1;
 }
 
-/* CLDNN_ELT_FOLD, read once per process (0 turns mode folding off, for comparisons). */
-static pthread_once_t fold_once = PTHREAD_ONCE_INIT;
-static int fold_value = 1;
-static void read_fold(void) { fold_value = cldnn_env_int("CLDNN_ELT_FOLD", 1) != 0; }
-static int fold_enabled(void) {
-    pthread_once(&fold_once, read_fold);
-    return fold_value;
-}
-
 /* 1-d work-group size: 64 on CPUs, 256 on GPUs, never above the device's maximum. */
 static size_t group_size(const cldnn_device_profile* dev) {
     size_t l = dev->is_cpu ? 64 : 256;
@@ -121,28 +116,51 @@ static size_t group_size(const cldnn_device_profile* dev) {
 
 /* Per-device defaults (measured: see perf/results/). GPUs: 4 floats per work-item in groups of
 ** 256; CPUs: PoCL vectorizes across work-items, groups of 64 keep scheduling granular. */
-static void contig_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+static void contig_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
     const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
     elt_params* q = (elt_params*)params;
     q->vec = 4;
-    q->local = group_size(dev);
+    q->local = (int)group_size(dev);
     for (int o = 0; o < p->nops; ++o)
         while (q->vec > 1 && p->offset[o] % (uint64_t)q->vec != 0)
             q->vec /= 2;
     q->idx32 = spans_fit_32(p);
-    /* Folding the activation mode into the program: 5x on PoCL (relu 2.1 -> 11.6 GB/s), and on
-    ** the H100 equal or better (identity backward 0.68 -> 1.0 of copy bandwidth: the unused
-    ** operand's load disappears). CLDNN_ELT_FOLD=0 turns it off for comparisons. */
-    q->fold_mode = fold_enabled();
+}
+
+static void strided_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
+    elt_params* q = (elt_params*)params;
+    q->vec = 1;
+    q->local = (int)group_size(dev);
+    q->idx32 = spans_fit_32((const cldnn_elt_problem*)problem);
+}
+
+/* Folding the activation mode into the program: 5x on PoCL (relu 2.1 -> 11.6 GB/s), and on the
+** H100 equal or better (identity backward 0.68 -> 1.0 of copy bandwidth: the unused operand's load
+** disappears). "f0" turns it off for comparisons. */
+static void contig_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    ((elt_params*)params)->fold_mode = 1;
+    contig_finish(problem, dev, params);
 }
 
 static void strided_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    elt_params* q = (elt_params*)params;
-    q->vec = 1;
-    q->local = group_size(dev);
-    q->idx32 = spans_fit_32((const cldnn_elt_problem*)problem);
-    q->fold_mode = fold_enabled();
+    ((elt_params*)params)->fold_mode = 1;
+    strided_finish(problem, dev, params);
 }
+
+/* "f%d": 1 or 0. */
+static int fold_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    const int f = ((const elt_params*)params)->fold_mode;
+    (void)problem;
+    (void)dev;
+    return f == 0 || f == 1;
+}
+
+/* For comparisons (CLDNN_SOLVER_PARAMS); nothing to tune: no enumerate, and the plain run reads no
+** tuning db. */
+static const cldnn_param_space contig_space = {
+    .text = "f%d", .names = "fold", .valid = fold_valid, .finish = contig_finish};
+static const cldnn_param_space strided_space = {
+    .text = "f%d", .names = "fold", .valid = fold_valid, .finish = strided_finish};
 
 /* For a problem eltwise_tiled serves: the dim *I along which out has unit stride and the dim *J
 ** along which a has, different and both at least 8 long. 0 when it does not apply. */
@@ -219,7 +237,7 @@ static cldnnStatus_t contig_run(cldnnHandle_t h, const void* problem, const void
     }
     CLDNN_TRY(set_tail_args(k, 7, p));
     uint64_t items = ((uint64_t)p->count + (uint64_t)q->vec - 1) / (uint64_t)q->vec;
-    return cldnn_enqueue_1d(h, k, items, q->local, "eltwise_contig");
+    return cldnn_enqueue_1d(h, k, items, (size_t)q->local, "eltwise_contig");
 }
 
 static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -247,7 +265,7 @@ static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const voi
         CLDNN_SETARG(k, 5 + 3 * o, str[o]);
     }
     CLDNN_TRY(set_tail_args(k, 12, p));
-    return cldnn_enqueue_1d(h, k, (uint64_t)p->count, q->local, "eltwise_strided");
+    return cldnn_enqueue_1d(h, k, (uint64_t)p->count, (size_t)q->local, "eltwise_strided");
 }
 
 static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -300,11 +318,11 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 /* Preference order: the first applicable solver runs. */
 static const cldnn_solver elt_solvers[] = {
     {.name = "eltwise_contig", .algo = -1, .applicable = contig_applicable, .default_params = contig_defaults,
-     .params_size = sizeof(elt_params), .run = contig_run},
+     .params_size = sizeof(elt_params), .run = contig_run, .space = &contig_space},
     {.name = "eltwise_tiled", .algo = -1, .applicable = tiled_applicable, .default_params = strided_defaults,
-     .params_size = sizeof(elt_params), .run = tiled_run},
+     .params_size = sizeof(elt_params), .run = tiled_run, .space = &strided_space},
     {.name = "eltwise_strided", .algo = -1, .applicable = strided_applicable, .default_params = strided_defaults,
-     .params_size = sizeof(elt_params), .run = strided_run},
+     .params_size = sizeof(elt_params), .run = strided_run, .space = &strided_space},
 };
 
 cldnnStatus_t cldnn_elt_run(cldnnHandle_t h, const cldnn_elt_problem* p, const cldnn_elt_buffers* b, const char* key) {
