@@ -1,6 +1,6 @@
 /*
 ** conv_descs.h: the cldnn descriptors of one row of a perf/shapes/conv-*.csv list (NCHW, float,
-** cross-correlation), shared by cldnn-first-iter (perf/first_iter.c) and cldnn-tune db.
+** cross-correlation), for cldnn-first-iter (perf/first_iter.c).
 */
 #ifndef CLDNN_PERF_CONV_DESCS_H_
 #define CLDNN_PERF_CONV_DESCS_H_

@@ -363,5 +363,8 @@ size_t cldnn_appendf(char* buf, size_t size, size_t at, const char* fmt, ...) __
 
 /* Magic numbers for kernels/common/fastdiv.h: (d, magic, s1, s2) dividing 0 <= n < 2^31 by d. */
 cl_uint4 cldnn_fastdiv(uint32_t d);
+/* The float value of IEEE binary16 bits h (exact; NaN stays NaN): HALF outputs read back by the
+** host, as Tune compares them. */
+float cldnn_half_to_float(uint16_t h);
 
 #endif /* CLDNN_INTERNAL_H_ */

@@ -653,6 +653,57 @@ Test(finddb, tune_mode_fills_the_tuning_db_and_runs_use_it) {
     remove_dir(dir);
 }
 
+/* Counts the engine's progress steps by outcome (cldnn_tune_report's hook). */
+static void count_step(const cldnn_tune_step* st, void* arg) {
+    ((size_t*)arg)[st->outcome]++;
+}
+
+/* cldnn-tune's path: one solver found by name, searched on HALF data (compared as halves), the
+** report's counts adding up, the record kept in memory only under the database path "". */
+Test(finddb, tune_searches_half_outputs_and_memory_only_records_stay_in_memory) {
+    char dir[256], key[256], v[128];
+    temp_dir(dir, sizeof dir);
+    setenv("CLDNN_DB_PATH", dir, 1);
+    cldnnHandle_t h = fx_handle();
+    FX_OK(cldnnSetDatabasePath(h, ""));
+    cldnn_gemm_problem pr = {.m = 33, .n = 17, .k = 40, .lda = 33, .ldb = 40, .ldc = 33, .batch = 1, .alpha = 1.0f,
+                             .dtype = CLDNN_DATA_HALF, .dtype_c = CLDNN_DATA_HALF};
+    static const uint16_t vals[4] = {0xb800u, 0x3400u, 0x3800u, 0x3c00u}; /* -0.5, 0.25, 0.5, 1 */
+    uint16_t a[33 * 40], b[40 * 17];
+    for (size_t i = 0; i < 33 * 40; ++i)
+        a[i] = vals[i % 4];
+    for (size_t i = 0; i < 40 * 17; ++i)
+        b[i] = vals[(i * 3) % 4];
+    cl_int err;
+    cldnn_gemm_buffers bufs = {
+        clCreateBuffer(fx_context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err),
+        clCreateBuffer(fx_context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof b, b, &err),
+        clCreateBuffer(fx_context(), CL_MEM_READ_WRITE, 33 * 17 * 2, NULL, &err)};
+    cr_assert(bufs.a && bufs.b && bufs.c);
+    const cldnn_family* fam = cldnn_gemm_family();
+    const cldnn_solver* s = cldnn_engine_solver(fam, CLDNN_GEMM_SOLVER_NAME);
+    cr_assert_not_null(s);
+    cr_assert_null(cldnn_engine_solver(fam, "no_such_solver"));
+    cldnn_gemm_problem_key(&pr, key, sizeof key);
+    size_t steps[4] = {0};
+    cldnn_tune_report r = {.progress = count_step, .progress_arg = steps, .poison = 1};
+    FX_OK(cldnn_engine_tune(h, fam, s, &pr, key, &bufs, 0, 1.0, &r));
+    cr_assert_not_null(r.solver, "a HALF problem was not searched");
+    cr_assert_geq(r.tried, 1);
+    cr_assert_eq(steps[CLDNN_TUNE_TIMED] + steps[CLDNN_TUNE_REJECTED] + steps[CLDNN_TUNE_FAILED], r.tried);
+    cr_assert_eq(steps[CLDNN_TUNE_REJECTED], r.rejected);
+    cr_assert_eq(steps[CLDNN_TUNE_FAILED], r.failed);
+    cr_assert_eq(r.rejected, 0, "a candidate differs from the reference beyond one rounding of C");
+    cr_assert(r.t_best > 0 && r.t_best <= r.t_default);
+    cr_assert(cldnn_tunedb_get(h, key, CLDNN_GEMM_SOLVER_NAME, v, sizeof v), "no in-memory record for %s", key);
+    cr_assert_str_eq(v, r.best_text);
+    cr_assert_eq(find_file(dir, "tune-v1-*.txt", NULL, 0), 0, "the memory-only handle wrote a tuning-db file");
+    clReleaseMemObject(bufs.a);
+    clReleaseMemObject(bufs.b);
+    clReleaseMemObject(bufs.c);
+    remove_dir(dir);
+}
+
 Test(finddb, prepare_builds_the_programs_a_run_uses) {
     char dir[256];
     temp_dir(dir, sizeof dir);

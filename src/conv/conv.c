@@ -20,6 +20,7 @@
 #include "handle/engine.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,28 +363,28 @@ static int conv_gemm_tensor_ops(const void* problem, const cldnn_device_profile*
     return cldnn_gemm_mma_applicable(&g, dev);
 }
 
-/* The output buffer of p's direction, for Tune's comparison: float data only. */
-static cl_mem conv_out(const void* problem, const void* buffers) {
+/* The output buffer of p's direction and its type (x, w, y share it), for Tune's comparison. */
+static cl_mem conv_out(const void* problem, const void* buffers, cldnnDataType_t* dtype) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
-    if (p->dtype != CLDNN_DATA_FLOAT)
-        return NULL;
+    *dtype = p->dtype;
     return p->dir == CLDNN_CONV_FWD ? b->y : p->dir == CLDNN_CONV_BWD_DATA ? b->x : b->w;
 }
 
 /* Tune's tolerance: 1e-5 * sqrt(reduction) of the output's range (the tensor-core candidates round
-** their inputs to TF32 alike, so they differ only in the order of the sums). */
+** their inputs to TF32 alike, so they differ only in the order of the sums), plus 2^-10 of it for
+** HALF data: sums that differ in their last bits may round the output to neighbouring halves. */
 static double conv_tolerance(const void* problem) {
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     int64_t gm, gn, gk;
-    cldnn_conv_gemm_dims((const cldnn_conv_problem*)problem, &gm, &gn, &gk);
-    return 1e-5 * sqrt((double)gk);
+    cldnn_conv_gemm_dims(p, &gm, &gn, &gk);
+    return 1e-5 * sqrt((double)gk) + (p->dtype == CLDNN_DATA_HALF ? 1.0 / 1024.0 : 0.0);
 }
 
 static cldnnStatus_t conv_run_algo(cldnnHandle_t h, const void* problem, int algo, const void* buffers);
 
-/* Direction dir's family record (its table's size is a link-time constant, so the record is
-** made per call, a few words on the stack); a TUNE-mode Find searches the implicit-GEMM
-** algorithm's solver. */
+/* Direction dir's family record; a TUNE-mode Find searches the implicit-GEMM algorithm's
+** solver. */
 static cldnn_family family(cldnn_conv_dir dir) {
     cldnn_family f = {.gemm_tensor_ops = conv_gemm_tensor_ops, .run_algo = conv_run_algo, .output = conv_out,
                       .tolerance = conv_tolerance};
@@ -410,6 +411,21 @@ static cldnn_family family(cldnn_conv_dir dir) {
         f.tune_algo = CLDNN_CONVOLUTION_BWD_FILTER_ALGO_1;
     }
     return f;
+}
+
+/* The three records, made once: a table's size is a link-time constant (solvers.c), so they
+** cannot be static initializers. */
+static cldnn_family families[3];
+static pthread_once_t families_once = PTHREAD_ONCE_INIT;
+
+static void families_init(void) {
+    for (int d = 0; d < 3; ++d)
+        families[d] = family((cldnn_conv_dir)d);
+}
+
+const cldnn_family* cldnn_conv_family(cldnn_conv_dir dir) {
+    pthread_once(&families_once, families_init);
+    return &families[dir];
 }
 
 /* The solver that runs algo for p into *out; BAD_PARAM_OUT_OF_BOUND for a value outside the enum,
@@ -450,9 +466,9 @@ static void log_cmd(const cldnn_conv_problem* p, int algo) {
 /* Runs algo on p: its solver with the parameters the engine gives it (the tuning db's record for
 ** that solver alone), after the workspace checks. */
 static cldnnStatus_t conv_run(cldnnHandle_t h, const cldnn_conv_problem* p, int algo, const cldnn_conv_buffers* b) {
-    const cldnn_family fam = family(p->dir);
+    const cldnn_family* fam = cldnn_conv_family(p->dir);
     const cldnn_solver* s = NULL;
-    CLDNN_TRY(solver_for(&fam, p, algo, &s));
+    CLDNN_TRY(solver_for(fam, p, algo, &s));
     _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
     cldnn_engine_params(h, s, p, p->key, params);
     const size_t need = cldnn_engine_workspace(s, p, params);
@@ -460,11 +476,11 @@ static cldnnStatus_t conv_run(cldnnHandle_t h, const cldnn_conv_problem* p, int 
         if (b->ws_size < need)
             return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
                               "algorithm %s needs %zu bytes of workspace for %s; workSpaceSizeInBytes is %zu",
-                              fam.algo_names[algo], need, p->key, b->ws_size);
+                              fam->algo_names[algo], need, p->key, b->ws_size);
         CLDNN_TRY(cldnn_check_buffer(h, b->ws, b->ws_off, 4, need, "workSpace"));
     }
     log_cmd(p, algo);
-    cldnn_log(CLDNN_LOG_DEBUG, "%s: algo %s, solver %s, workspace %zu", p->key, fam.algo_names[algo], s->name, need);
+    cldnn_log(CLDNN_LOG_DEBUG, "%s: algo %s, solver %s, workspace %zu", p->key, fam->algo_names[algo], s->name, need);
     return s->run(h, p, params, b);
 }
 
@@ -565,8 +581,8 @@ static cldnnStatus_t get_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_de
     cldnn_conv_problem p;
     CLDNN_TRY(problem_of(h, dir, d, cd, &p));
     CLDNN_TRY(check_request(requested, returned, perf));
-    const cldnn_family fam = family(dir);
-    *n = cldnn_engine_get(h, &fam, &p, p.key, e);
+    const cldnn_family* fam = cldnn_conv_family(dir);
+    *n = cldnn_engine_get(h, fam, &p, p.key, e);
     if (*n > requested)
         *n = requested;
     *returned = *n;
@@ -579,9 +595,9 @@ static cldnnStatus_t workspace_call(cldnnHandle_t h, cldnn_conv_dir dir, const c
     CLDNN_TRY(problem_of(h, dir, d, cd, &p));
     if (size == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "sizeInBytes is NULL");
-    const cldnn_family fam = family(p.dir);
+    const cldnn_family* fam = cldnn_conv_family(p.dir);
     const cldnn_solver* s = NULL;
-    CLDNN_TRY(solver_for(&fam, &p, algo, &s));
+    CLDNN_TRY(solver_for(fam, &p, algo, &s));
     _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
     cldnn_engine_params(h, s, &p, p.key, params);
     *size = cldnn_engine_workspace(s, &p, params);
@@ -612,8 +628,8 @@ static cldnnStatus_t find_call(cldnnHandle_t h, cldnn_conv_dir dir, const conv_d
     p.alpha = 1.0f;
     p.beta = 0.0f;
     cldnn_conv_buffers b = {xm, wm, ym, ws, wso, ws ? wss : 0};
-    const cldnn_family fam = family(dir);
-    CLDNN_TRY(cldnn_engine_find(h, &fam, &p, p.key, &b, b.ws_size, e, n));
+    const cldnn_family* fam = cldnn_conv_family(dir);
+    CLDNN_TRY(cldnn_engine_find(h, fam, &p, p.key, &b, b.ws_size, e, n));
     if (*n > requested)
         *n = requested;
     *returned = *n;
@@ -628,9 +644,9 @@ static cldnnStatus_t prepare_call(cldnnHandle_t h, cldnn_conv_dir dir, const con
     cldnn_conv_problem p;
     CLDNN_TRY(problem_of(h, dir, d, cd, &p));
     p.alpha = 1.0f;
-    const cldnn_family fam = family(p.dir);
+    const cldnn_family* fam = cldnn_conv_family(p.dir);
     const cldnn_solver* s = NULL;
-    CLDNN_TRY(solver_for(&fam, &p, algo, &s));
+    CLDNN_TRY(solver_for(fam, &p, algo, &s));
     _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
     cldnn_engine_params(h, s, &p, p.key, params);
     cldnn_conv_buffers b;
@@ -643,7 +659,7 @@ static cldnnStatus_t prepare_call(cldnnHandle_t h, cldnn_conv_dir dir, const con
         st = s->run(h, &p, params, &b);
         h->prepare_only = 0;
     }
-    cldnn_log(CLDNN_LOG_INFO, "prepare %s: algo %s, solver %s: %s in %.1f ms", p.key, fam.algo_names[algo], s->name,
+    cldnn_log(CLDNN_LOG_INFO, "prepare %s: algo %s, solver %s: %s in %.1f ms", p.key, fam->algo_names[algo], s->name,
               st == CLDNN_STATUS_SUCCESS ? "programs ready" : cldnnGetErrorString(st), now_ms() - t0);
     return st;
 }

@@ -71,6 +71,9 @@ extern const size_t cldnn_conv_bwd_filter_solver_count;
 cldnnStatus_t cldnn_conv_problem_init(cldnnHandle_t h, cldnn_conv_dir dir, const struct cldnnTensorStruct* x,
                                       const struct cldnnFilterStruct* f, const struct cldnnConvolutionStruct* cd,
                                       const struct cldnnTensorStruct* y, cldnn_conv_problem* p);
+/* Direction dir's family record (handle/engine.h): the solver table and hooks that Get, Find and
+** Tune run over. For the tools (cldnn-tune) and the tests. */
+const struct cldnn_family* cldnn_conv_family(cldnn_conv_dir dir);
 /* The implicit-GEMM parameters of the device's conv table row for p (conv/gemm/conv_params.c):
 ** 1 and *out filled when a row matches the device, p's direction and p's GEMM class, else 0. */
 int cldnn_conv_params_lookup(const cldnn_conv_problem* p, const cldnn_device_profile* dev, cldnn_gemm_params* out);

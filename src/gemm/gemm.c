@@ -125,10 +125,26 @@ static int tiled_valid(const void* problem, const cldnn_device_profile* dev, con
     return cldnn_gemm_params_valid((const cldnn_gemm_params*)params, dev);
 }
 
+/* 1 when a block tile of bm x bn is at most twice the problem's m and n rounded up to powers of
+** two: larger tiles only compute padding, so the tuners skip them. */
+static int tile_fits(const cldnn_gemm_problem* p, int bm, int bn) {
+    int64_t mcap = 16, ncap = 16;
+    while (mcap < p->m)
+        mcap *= 2;
+    while (ncap < p->n)
+        ncap *= 2;
+    return bm <= 2 * mcap && bn <= 2 * ncap;
+}
+
+/* The declared space's sets whose tiles fit the problem. */
 static size_t tiled_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
-    (void)problem;
-    const size_t n = cldnn_gemm_param_space(dev, (cldnn_gemm_params*)out, max);
-    return n < max ? n : max;
+    const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
+    cldnn_gemm_params* q = (cldnn_gemm_params*)out;
+    size_t n = cldnn_gemm_param_space(dev, q, max), kept = 0;
+    for (size_t i = 0; i < n && i < max; ++i)
+        if (tile_fits(p, q[i].mwg, q[i].nwg))
+            q[kept++] = q[i];
+    return kept;
 }
 
 static int mma_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
@@ -138,9 +154,12 @@ static int mma_valid(const void* problem, const cldnn_device_profile* dev, const
 
 static size_t mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    const size_t n =
-        cldnn_gemm_mma_param_space(dev, p->dtype, p->trans_a, p->trans_b, (cldnn_gemm_mma_params*)out, max);
-    return n < max ? n : max;
+    cldnn_gemm_mma_params* q = (cldnn_gemm_mma_params*)out;
+    size_t n = cldnn_gemm_mma_param_space(dev, p->dtype, p->trans_a, p->trans_b, q, max), kept = 0;
+    for (size_t i = 0; i < n && i < max; ++i)
+        if (tile_fits(p, q[i].bm, q[i].bn))
+            q[kept++] = q[i];
+    return kept;
 }
 
 static const cldnn_param_space tiled_space = {
@@ -172,18 +191,21 @@ static const cldnn_solver gemm_solvers[] = {
      .space = &tiled_space},
 };
 
-/* The output a tuner compares: C, when it holds floats. */
-static cl_mem gemm_out(const void* problem, const void* buffers) {
-    const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return p->dtype_c == CLDNN_DATA_FLOAT ? ((const cldnn_gemm_buffers*)buffers)->c : NULL;
+/* The output a tuner compares: C, of type dtype_c. */
+static cl_mem gemm_out(const void* problem, const void* buffers, cldnnDataType_t* dtype) {
+    *dtype = ((const cldnn_gemm_problem*)problem)->dtype_c;
+    return ((const cldnn_gemm_buffers*)buffers)->c;
 }
 
-/* A tuner's tolerance: 1e-5 * sqrt(k) of C's range, as convolution's over its reduction. */
+/* A tuner's tolerance: 1e-5 * sqrt(k) of C's range, as convolution's over its reduction, plus
+** 2^-10 of it for a HALF C (one rounding of C, which sums differing in their last bits may take
+** to neighbouring halves). */
 static double gemm_tolerance(const void* problem) {
-    return 1e-5 * sqrt((double)((const cldnn_gemm_problem*)problem)->k);
+    const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
+    return 1e-5 * sqrt((double)p->k) + (p->dtype_c == CLDNN_DATA_HALF ? 1.0 / 1024.0 : 0.0);
 }
 
-static const cldnn_family cldnn_gemm_family = {
+static const cldnn_family gemm_family = {
     .name = "gemm",
     .solvers = gemm_solvers,
     .count = sizeof gemm_solvers / sizeof gemm_solvers[0],
@@ -192,11 +214,15 @@ static const cldnn_family cldnn_gemm_family = {
     .tune_algo = -1,
 };
 
+const cldnn_family* cldnn_gemm_family(void) {
+    return &gemm_family;
+}
+
 /* An internal product (convolution's GEMM-based and Winograd solvers): the family's solver table
 ** with its default parameters (the tensor-core kernel when g->math and the device allow it, else
 ** gemm_tiled with its table's parameters); no tuning-db lookup, no problem key formatted. */
 cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b) {
-    return cldnn_engine_run(h, &cldnn_gemm_family, g, b, NULL, "internal GEMM");
+    return cldnn_engine_run(h, &gemm_family, g, b, NULL, "internal GEMM");
 }
 
 /* ---- public entry points */
@@ -275,7 +301,7 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
     char key[256];
     cldnn_gemm_problem_key(&p, key, sizeof key);
     cldnn_gemm_buffers bufs = {ma, mb, C};
-    return cldnn_engine_run(h, &cldnn_gemm_family, &p, &bufs, key, key);
+    return cldnn_engine_run(h, &gemm_family, &p, &bufs, key, key);
 }
 
 cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA, cldnnOperation_t transB,

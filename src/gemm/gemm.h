@@ -80,6 +80,9 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
 cldnnStatus_t cldnn_gemm_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
                                          float alpha, float beta, cl_mem out, uint64_t out_off,
                                          cldnnDataType_t out_dt);
+/* The GEMM family's record (handle/engine.h): its solver table (gemm_mma_tf32, gemm_mma_f16,
+** gemm_tiled) and Tune's hooks. For the tools (cldnn-tune) and the tests. */
+const struct cldnn_family* cldnn_gemm_family(void);
 /* Runs an internal product through the GEMM family's solver table with default parameters (gemm.c):
 ** the tensor-core kernel when g->math and the device allow it, else gemm_tiled. */
 cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b);

@@ -115,6 +115,13 @@ static int rank_bound(const cldnn_solver* s) {
     return r;
 }
 
+const cldnn_solver* cldnn_engine_solver(const cldnn_family* fam, const char* name) {
+    for (size_t i = 0; name != NULL && i < fam->count; ++i)
+        if (names_solver(name, strlen(name), &fam->solvers[i]))
+            return &fam->solvers[i];
+    return NULL;
+}
+
 const cldnn_solver* cldnn_engine_pick(const cldnn_family* fam, const void* problem, const cldnn_device_profile* dev,
                                       int algo) {
     if (restriction(fam) != NULL) {
@@ -597,13 +604,12 @@ cldnnStatus_t cldnn_engine_find(cldnnHandle_t h, const cldnn_family* fam, const 
 
 /* ------------------------------------------------------------------ Tune */
 
-/* Best of 3 timed runs of s with parameters q (ms), after one untimed run; -1 on failure. */
-static double time_params(cldnnHandle_t h, const cldnn_solver* s, const void* problem, const void* q,
-                          const void* buffers) {
+double cldnn_engine_time(cldnnHandle_t h, const cldnn_solver* s, const void* problem, const void* params,
+                         const void* buffers) {
     double best = -1.0;
     for (int rep = 0; rep < 4; ++rep) {
         const double t0 = now_ms();
-        if (s->run(h, problem, q, buffers) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
+        if (s->run(h, problem, params, buffers) != CLDNN_STATUS_SUCCESS || clFinish(h->queue) != CL_SUCCESS)
             return -1.0;
         const double dt = now_ms() - t0;
         if (rep > 0 && (best < 0 || dt < best))
@@ -612,16 +618,63 @@ static double time_params(cldnnHandle_t h, const cldnn_solver* s, const void* pr
     return best;
 }
 
+/* The tuned output: its buffer, element type and count, and a host copy widened to float. */
+typedef struct {
+    cl_mem mem;
+    cldnnDataType_t dtype;
+    size_t count, esize;
+    uint16_t* bits; /* HALF: the raw elements before widening */
+} tune_output;
+
+/* Reads o into dst (o->count floats). */
+static cldnnStatus_t output_read(cldnnHandle_t h, const tune_output* o, float* dst) {
+    void* raw = o->dtype == CLDNN_DATA_HALF ? (void*)o->bits : (void*)dst;
+    const cl_int err = clEnqueueReadBuffer(h->queue, o->mem, CL_TRUE, 0, o->count * o->esize, raw, 0, NULL, NULL);
+    if (err != CL_SUCCESS)
+        return CLDNN_CL_FAIL(err, "clEnqueueReadBuffer");
+    if (o->dtype == CLDNN_DATA_HALF)
+        for (size_t i = 0; i < o->count; ++i)
+            dst[i] = cldnn_half_to_float(o->bits[i]);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Fills o with NaN, so that what a run leaves unwritten cannot pass for the reference. */
+static cldnnStatus_t output_poison(cldnnHandle_t h, const tune_output* o) {
+    const cl_float nan32 = NAN;
+    const cl_ushort nan16 = 0x7e00u; /* a quiet NaN half */
+    const void* pattern = o->dtype == CLDNN_DATA_HALF ? (const void*)&nan16 : (const void*)&nan32;
+    const cl_int err =
+        clEnqueueFillBuffer(h->queue, o->mem, pattern, o->esize, 0, o->count * o->esize, 0, NULL, NULL);
+    return err == CL_SUCCESS ? CLDNN_STATUS_SUCCESS : CLDNN_CL_FAIL(err, "clEnqueueFillBuffer");
+}
+
+/* Tells the caller's progress hook about candidate c of r's space. */
+static void tune_step(cldnn_tune_report* r, size_t c, const char* text, cldnn_tune_outcome outcome, double diff,
+                      double tol, double ms) {
+    if (r->progress == NULL)
+        return;
+    const cldnn_tune_step st = {c, r->candidates, text, outcome, diff, tol, ms, r->t_best};
+    r->progress(&st, r->progress_arg);
+}
+
 cldnnStatus_t cldnn_engine_tune(cldnnHandle_t h, const cldnn_family* fam, const cldnn_solver* s, const void* problem,
                                 const char* key, const void* buffers, size_t ws_size, double budget,
                                 cldnn_tune_report* r) {
-    cldnn_tune_report local;
+    cldnn_tune_report local = {0};
     if (r == NULL)
         r = &local;
+    const cldnn_tune_report in = *r; /* the caller's fields */
     memset(r, 0, sizeof *r);
-    cl_mem out = fam->output ? fam->output(problem, buffers) : NULL;
-    if (out == NULL) {
-        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: tunes float problems only; benchmarking %s as BENCHMARK", key);
+    r->progress = in.progress;
+    r->progress_arg = in.progress_arg;
+    r->poison = in.poison;
+    tune_output o = {0};
+    o.dtype = CLDNN_DATA_FLOAT;
+    o.mem = fam->output ? fam->output(problem, buffers, &o.dtype) : NULL;
+    o.esize = o.dtype == CLDNN_DATA_HALF ? 2 : 4;
+    if (o.mem == NULL || (o.dtype != CLDNN_DATA_FLOAT && o.dtype != CLDNN_DATA_HALF)) {
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s has no float or half output to compare; benchmarking as "
+                  "BENCHMARK", key);
         return CLDNN_STATUS_SUCCESS;
     }
     if (s == NULL || s->space == NULL || s->space->enumerate == NULL) {
@@ -630,78 +683,94 @@ cldnnStatus_t cldnn_engine_tune(cldnnHandle_t h, const cldnn_family* fam, const 
         return CLDNN_STATUS_SUCCESS;
     }
     size_t bytes = 0;
-    cl_int err = clGetMemObjectInfo(out, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+    cl_int err = clGetMemObjectInfo(o.mem, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
     if (err != CL_SUCCESS)
         return CLDNN_CL_FAIL(err, "clGetMemObjectInfo(CL_MEM_SIZE)");
-    const size_t nf = bytes / 4, cap = 4096, ps = s->params_size;
-    float* ref = (float*)malloc(nf * 4);
-    float* got = (float*)malloc(nf * 4);
+    o.count = bytes / o.esize;
+    const size_t cap = 4096, ps = s->params_size;
+    float* ref = (float*)malloc(o.count * 4);
+    float* got = (float*)malloc(o.count * 4);
+    o.bits = o.dtype == CLDNN_DATA_HALF ? (uint16_t*)malloc(o.count * 2) : NULL;
     unsigned char* space = (unsigned char*)malloc(cap * ps);
     cldnnStatus_t st = CLDNN_STATUS_SUCCESS;
     _Alignas(16) unsigned char def[CLDNN_PARAMS_MAX], best[CLDNN_PARAMS_MAX];
-    if (ref == NULL || got == NULL || space == NULL) {
+    if (ref == NULL || got == NULL || space == NULL || (o.dtype == CLDNN_DATA_HALF && o.bits == NULL)) {
         st = CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "TUNE buffers of %zu bytes", bytes);
         goto out;
     }
     cldnn_engine_params(h, s, problem, key, def);
-    r->t_default = r->t_best = time_params(h, s, problem, def, buffers);
+    r->t_default = r->t_best = cldnn_engine_time(h, s, problem, def, buffers);
     if (r->t_default < 0) {
         cldnn_error_clear();
         cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: the current parameters of %s fail on %s; not tuning", s->name, key);
         goto out;
     }
-    err = clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nf * 4, ref, 0, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        st = CLDNN_CL_FAIL(err, "clEnqueueReadBuffer");
+    if ((st = output_read(h, &o, ref)) != CLDNN_STATUS_SUCCESS)
         goto out;
-    }
     r->solver = s->name;
+    r->db_name = s->space->db_name ? s->space->db_name : s->name;
     memcpy(best, def, sizeof best);
     double range = 0.0;
-    for (size_t i = 0; i < nf; ++i)
+    for (size_t i = 0; i < o.count; ++i)
         range = fmax(range, fabs((double)ref[i]));
     const double tol = fam->tolerance(problem) * (range > 0.0 ? range : 1.0);
     size_t ns = s->space->enumerate(problem, &h->prof, space, cap);
-    if (ns > cap)
-        ns = cap;
+    r->candidates = ns = ns > cap ? cap : ns;
     const double start = now_ms();
-    for (size_t c = 0; c < ns && now_ms() - start < budget * 1e3; ++c) {
+    size_t c = 0;
+    for (; c < ns && now_ms() - start < budget * 1e3; ++c) {
         const void* q = space + c * ps;
-        if (cldnn_engine_workspace(s, problem, q) > ws_size)
+        char text[96];
+        cldnn_params_format(s->space->text, q, text, sizeof text);
+        if (cldnn_engine_workspace(s, problem, q) > ws_size) {
+            r->skipped++;
+            tune_step(r, c, text, CLDNN_TUNE_SKIPPED, 0.0, tol, -1.0);
             continue;
+        }
         r->tried++;
-        if (s->run(h, problem, q, buffers) != CLDNN_STATUS_SUCCESS ||
-            clEnqueueReadBuffer(h->queue, out, CL_TRUE, 0, nf * 4, got, 0, NULL, NULL) != CL_SUCCESS) {
+        if ((r->poison && output_poison(h, &o) != CLDNN_STATUS_SUCCESS) ||
+            s->run(h, problem, q, buffers) != CLDNN_STATUS_SUCCESS ||
+            output_read(h, &o, got) != CLDNN_STATUS_SUCCESS) {
             cldnn_error_clear();
-            r->rejected++;
+            r->failed++;
+            tune_step(r, c, text, CLDNN_TUNE_FAILED, 0.0, tol, -1.0);
             continue;
         }
         double worst = 0.0;
-        for (size_t i = 0; i < nf && worst <= tol; ++i) {
+        for (size_t i = 0; i < o.count && worst <= tol; ++i) {
             const double d = fabs((double)got[i] - (double)ref[i]);
             worst = d == d ? fmax(worst, d) : INFINITY;
         }
-        const double t = worst <= tol ? time_params(h, s, problem, q, buffers) : -1.0;
+        if (!(worst <= tol)) {
+            r->rejected++;
+            tune_step(r, c, text, CLDNN_TUNE_REJECTED, worst, tol, -1.0);
+            continue;
+        }
+        const double t = cldnn_engine_time(h, s, problem, q, buffers);
         if (t < 0) {
             cldnn_error_clear();
-            r->rejected++;
+            r->failed++;
+            tune_step(r, c, text, CLDNN_TUNE_FAILED, worst, tol, -1.0);
             continue;
         }
         if (t < r->t_best) {
             r->t_best = t;
             memcpy(best, q, ps);
         }
+        tune_step(r, c, text, CLDNN_TUNE_TIMED, worst, tol, t);
     }
+    r->out_of_time = c < ns;
     r->seconds = (now_ms() - start) * 1e-3;
     cldnn_params_format(s->space->text, best, r->best_text, sizeof r->best_text);
     cldnn_params_format(s->space->text, def, r->default_text, sizeof r->default_text);
-    cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s %s: %zu candidates in %.1f s (%zu rejected), best %s %.4g ms, "
-              "previous %s %.4g ms", key, s->name, r->tried, r->seconds, r->rejected, r->best_text, r->t_best,
-              r->default_text, r->t_default);
-    cldnn_tunedb_put(h, key, s->space->db_name ? s->space->db_name : s->name, r->best_text);
+    cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s %s: %zu of %zu candidates in %.1f s (%zu rejected, %zu failed), "
+              "best %s %.4g ms, previous %s %.4g ms", key, s->name, r->tried, ns, r->seconds, r->rejected, r->failed,
+              r->best_text, r->t_best, r->default_text, r->t_default);
+    cldnn_tunedb_put(h, key, r->db_name, r->best_text);
 out:
     free(ref);
     free(got);
+    free(o.bits);
     free(space);
     return st;
 }

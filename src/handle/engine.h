@@ -31,10 +31,11 @@ typedef struct cldnn_family {
     int (*gemm_tensor_ops)(const void* problem, const cldnn_device_profile* dev);
     /* Runs public algorithm algo on problem with the family's checks (workspace, buffers). */
     cldnnStatus_t (*run_algo)(cldnnHandle_t h, const void* problem, int algo, const void* buffers);
-    /* Tune: the float output buffer the candidates are compared on (NULL: the problem's output is
-    ** not float: nothing to compare), and the largest difference from the reference a candidate may
-    ** show per unit of the reference's largest magnitude. */
-    cl_mem (*output)(const void* problem, const void* buffers);
+    /* Tune: the output buffer the candidates are compared on and its element type in *dtype (FLOAT
+    ** or HALF; NULL: nothing to compare), and the largest difference from the reference a
+    ** candidate may show per unit of the reference's largest magnitude (HALF outputs included:
+    ** their rounding is the family's to allow for). */
+    cl_mem (*output)(const void* problem, const void* buffers, cldnnDataType_t* dtype);
     double (*tolerance)(const void* problem);
     int tune_algo;                 /* the algorithm whose solver a TUNE-mode Find searches; -1 none */
 } cldnn_family;
@@ -48,6 +49,9 @@ int cldnn_solver_rank(const cldnn_solver* s, const void* problem, const cldnn_de
 ** a named solver takes only the named ones, in the list's order. */
 int cldnn_engine_order(const cldnn_family* fam, const void* problem, const cldnn_device_profile* dev,
                        const cldnn_solver** out, int max);
+/* The solver of fam named name (its own name or one of its find-db names), applicable or not;
+** NULL when fam has none of that name. For tools that search one solver's space (cldnn-tune). */
+const cldnn_solver* cldnn_engine_solver(const cldnn_family* fam, const char* name);
 /* The solver that runs algorithm algo (-1: any) for problem on dev: the first of the order that
 ** serves it; NULL when none does. */
 const cldnn_solver* cldnn_engine_pick(const cldnn_family* fam, const void* problem, const cldnn_device_profile* dev,
@@ -101,20 +105,54 @@ int cldnn_engine_get(cldnnHandle_t h, const cldnn_family* fam, const void* probl
 cldnnStatus_t cldnn_engine_find(cldnnHandle_t h, const cldnn_family* fam, const void* problem, const char* key,
                                 const void* buffers, size_t ws_size, cldnn_perf* out, int* count);
 
-/* What a tuning search did, for the caller's report. */
+/* Milliseconds one run of s with params takes on problem: the best of 3 timed runs (host clock
+** around the enqueue and clFinish) after an untimed one; -1 when a run fails. Tune's timing, for
+** tools that report against it. */
+double cldnn_engine_time(cldnnHandle_t h, const cldnn_solver* s, const void* problem, const void* params,
+                         const void* buffers);
+
+/* One candidate of a tuning search, as it is done (cldnn_tune_report's progress). */
+typedef enum {
+    CLDNN_TUNE_TIMED = 0,    /* matched the reference and was timed */
+    CLDNN_TUNE_REJECTED = 1, /* its output differs from the reference's by more than the tolerance */
+    CLDNN_TUNE_FAILED = 2,   /* its run (or its timing) failed */
+    CLDNN_TUNE_SKIPPED = 3   /* it needs more workspace than given */
+} cldnn_tune_outcome;
 typedef struct {
+    size_t index, count;   /* its position in the space (from 0), and the space's size */
+    const char* text;      /* its parameters */
+    cldnn_tune_outcome outcome;
+    double diff, tol;      /* its largest difference from the reference (INFINITY: NaN), the limit */
+    double ms, best_ms;    /* its time (TIMED), and the best so far */
+} cldnn_tune_step;
+
+/* What a tuning search did, for the caller's report. The first three fields are the caller's
+** (kept by cldnn_engine_tune); the rest is filled by it. */
+typedef struct {
+    void (*progress)(const cldnn_tune_step* step, void* arg); /* NULL: none */
+    void* progress_arg;
+    /* 1: the output buffer holds nothing but the output (a tool's own buffers): it is filled with
+    ** NaN before each candidate's checked run, so a candidate that leaves an element unwritten is
+    ** rejected. 0 (Find, on the caller's buffers, which may hold other data): not touched. */
+    int poison;
     const char* solver;      /* the solver searched; NULL when none was */
-    size_t tried, rejected;  /* candidates run, and those rejected (failed or outside the tolerance) */
+    const char* db_name;     /* the name its tuning-db record went under */
+    size_t candidates;       /* the space's size for the problem */
+    size_t tried, rejected, failed, skipped; /* run; outside the tolerance; failing; workspace too large */
+    int out_of_time;         /* the budget ended the search before the space did */
     double seconds;
     double t_default, t_best; /* ms: the current parameters' and the best's */
     char default_text[96], best_text[96];
 } cldnn_tune_report;
 /* Searches s's space for problem on the buffers within budget seconds, the current parameters
-** (cldnn_engine_params) first as the reference: a candidate whose output differs from the
-** reference's by more than fam->tolerance times the reference's largest magnitude is rejected,
-** and so is one whose workspace exceeds ws_size. Records the fastest in the tuning db under key
-** and the space's name. r (when not NULL) reports. SUCCESS also when nothing could be searched
-** (the report's solver NULL, a log line saying why). */
+** (cldnn_engine_params) first as the reference; the problem must overwrite its output (beta 0).
+** A candidate whose output differs from the reference's by more than fam->tolerance times the
+** reference's largest magnitude is rejected (and one that leaves an element unwritten, where
+** r->poison says so); one whose workspace exceeds ws_size is skipped. Records the fastest (the
+** reference when nothing beat it) in the tuning db under key and the space's name; with the
+** handle's database path "" the record stays in memory.
+** r (when not NULL) reports. SUCCESS also when nothing could be searched (the report's solver
+** NULL, a log line saying why). */
 cldnnStatus_t cldnn_engine_tune(cldnnHandle_t h, const cldnn_family* fam, const cldnn_solver* s, const void* problem,
                                 const char* key, const void* buffers, size_t ws_size, double budget,
                                 cldnn_tune_report* r);

@@ -1,9 +1,11 @@
 /*
 ** util.c: small helpers every part of the library shares: hashing, bounded formatting and the
-** magic numbers of the kernels' division by a runtime constant (kernels/common/fastdiv.h).
+** magic numbers of the kernels' division by a runtime constant (kernels/common/fastdiv.h), and
+** the widening of half values that host-side comparisons read back.
 */
 #include "internal.h"
 
+#include <math.h>
 #include <stdio.h>
 
 uint64_t cldnn_fnv1a(uint64_t h, const void* data, size_t n) {
@@ -37,4 +39,13 @@ cl_uint4 cldnn_fastdiv(uint32_t d) {
     r.s[2] = l > 0 ? 1 : 0;
     r.s[3] = l > 0 ? l - 1 : 0;
     return r;
+}
+
+float cldnn_half_to_float(uint16_t h) {
+    const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    const float sign = (h & 0x8000u) ? -1.0f : 1.0f;
+    if (e == 0x1f)
+        return m ? NAN : sign * INFINITY;
+    /* subnormals are m * 2^-24; normals (1024 + m) * 2^(e - 25): both exact in float */
+    return sign * ldexpf((float)(e ? 1024 + m : m), e ? e - 25 : -24);
 }
