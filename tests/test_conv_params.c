@@ -136,6 +136,22 @@ Test(conv_params, defaults_valid_on_unknown_gpu_profile) {
     check_profile(&dev);
 }
 
+/* A part of a tuned architecture with smaller limits (a MIG slice, a cut-down board): rows keyed by
+** compute capability that do not fit it (the cc 9.0 128 x 128 tiles need 33 KiB of local memory)
+** give way to sets that do. */
+Test(conv_params, defaults_valid_on_small_sm90_profile) {
+    cldnn_device_profile dev = fx_handle()->prof;
+    snprintf(dev.name, sizeof dev.name, "NVIDIA H100 MIG 1g.10gb");
+    dev.is_cpu = 0;
+    dev.is_nvidia = 1;
+    dev.nv_cc_major = 9;
+    dev.nv_cc_minor = 0;
+    dev.compute_units = 16;
+    dev.max_wg_size = 256;
+    dev.local_mem = 32768;
+    check_profile(&dev);
+}
+
 Test(conv_params, defaults_valid_on_this_device) {
     check_profile(&fx_handle()->prof);
 }

@@ -48,7 +48,9 @@ int cldnn_conv_params_lookup(const cldnn_conv_problem* p, const cldnn_device_pro
     const int cls = (int)cldnn_gemm_classify(&g);
     for (size_t i = 0; i < sizeof table / sizeof table[0]; ++i) {
         const conv_table_row* r = &table[i];
-        if (r->dir != (int)p->dir || (r->cls >= 0 && r->cls != cls) || !cldnn_device_matches(dev, r->device))
+        /* A row keyed by architecture can meet a part with smaller limits (a MIG slice): it must fit. */
+        if (r->dir != (int)p->dir || (r->cls >= 0 && r->cls != cls) || !cldnn_device_matches(dev, r->device) ||
+            !cldnn_gemm_params_valid(&r->p, dev))
             continue;
         *out = r->p;
         return 1;
