@@ -45,17 +45,25 @@ const char* cldnn_cl_error_name(cl_int err);
 cldnnStatus_t cldnn_cl_fail_at(const char* file, int line, cl_int err, const char* what);
 #define CLDNN_CL_FAIL(err, what) cldnn_cl_fail_at(__FILE__, __LINE__, (err), (what))
 
-/* Sets kernel argument i of k to the value of lvalue v, returning the mapped status on failure. A
-** NULL k is a kernel whose program is being collected for a parallel build (cache.c: only while a
-** Prepare or Find collects, never on a run): nothing to set. */
-#define CLDNN_SETARG(k, i, v)                                                  \
-    do {                                                                       \
-        if ((k) == NULL)                                                       \
-            break;                                                             \
-        cl_int setarg_e_ = clSetKernelArg((k), (i), sizeof(v), &(v));          \
-        if (setarg_e_ != CL_SUCCESS)                                           \
-            return CLDNN_CL_FAIL(setarg_e_, "clSetKernelArg");                 \
-    } while (0)
+/* One kernel argument: the bytes of an lvalue (CLDNN_ARG), a scalar, a vector or a cl_mem. */
+typedef struct {
+    size_t size;
+    const void* value;
+} cldnn_karg;
+#define CLDNN_ARG(v) ((cldnn_karg){sizeof(v), &(v)})
+/* Sets arguments first, first + 1, ... of k from args[0..n), in order; the mapped status (naming
+** the argument's index) on failure. A NULL k is a kernel whose program is being collected for a
+** parallel build (cache.c: only while a Prepare or Find collects, never on a run): nothing to
+** set. Families call it once per argument macro of their kernels (BN_ARGS, CONV_GEOMETRY_ARGS,
+** ...), through CLDNN_KERNEL_ARGS, with the values in the macro's order. */
+cldnnStatus_t cldnn_kernel_args(cl_kernel k, cl_uint first, const cldnn_karg* args, size_t n);
+#define CLDNN_KERNEL_ARGS(k, first, ...)                                                             \
+    cldnn_kernel_args((k), (first), (const cldnn_karg[]){__VA_ARGS__},                               \
+                      sizeof((const cldnn_karg[]){__VA_ARGS__}) / sizeof(cldnn_karg))
+
+/* Sets kernel argument i of k to the value of lvalue v (CLDNN_KERNEL_ARGS for a single argument
+** whose index is computed), returning the mapped status on failure; a NULL k sets nothing. */
+#define CLDNN_SETARG(k, i, v) CLDNN_TRY(cldnn_kernel_args((k), (cl_uint)(i), &CLDNN_ARG(v), 1))
 
 /* Propagate a failing status. */
 #define CLDNN_TRY(expr)                          \
@@ -260,7 +268,7 @@ typedef struct {
 void cldnn_cache_stats_get(cldnn_cache_stats* s);
 /* Parallel program builds. Between begin and end, cldnn_program_get answers a program that is not
 ** ready in memory with NULL and records (source, options) in the handle's list, cldnn_kernel_get
-** answers NULL kernels and CLDNN_SETARG skips them: a solver run in prepare-only mode
+** answers NULL kernels and cldnn_kernel_args skips them: a solver run in prepare-only mode
 ** (h->prepare_only) then names every program it needs without building one. End builds or loads
 ** the list's programs on cldnn_build_threads() worker threads (the caller when that is 1), each
 ** program on one thread, through the same cache (memory, disk, source), and returns the status

@@ -315,3 +315,17 @@ cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const
 cldnnStatus_t cldnn_enqueue_1d(cldnnHandle_t h, cl_kernel k, uint64_t items, size_t local, const char* what) {
     return cldnn_enqueue_nd(h, k, 1, &items, &local, what);
 }
+
+cldnnStatus_t cldnn_kernel_args(cl_kernel k, cl_uint first, const cldnn_karg* args, size_t n) {
+    if (k == NULL)
+        return CLDNN_STATUS_SUCCESS;
+    for (size_t i = 0; i < n; ++i) {
+        const cl_int e = clSetKernelArg(k, first + (cl_uint)i, args[i].size, args[i].value);
+        if (e != CL_SUCCESS) {
+            char what[64];
+            snprintf(what, sizeof what, "clSetKernelArg(%u)", (unsigned)(first + i));
+            return CLDNN_CL_FAIL(e, what);
+        }
+    }
+    return CLDNN_STATUS_SUCCESS;
+}
