@@ -13,18 +13,10 @@ static cldnnStatus_t reduce_launch(cldnnHandle_t h, const char* opts, cl_mem par
                                    cl_ulong out_off, cl_int ldc, cl_long cstride) {
     cl_kernel r;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_splitk_reduce", &r));
-    CLDNN_SETARG(r, 0, M);
-    CLDNN_SETARG(r, 1, N);
-    CLDNN_SETARG(r, 2, batch);
-    CLDNN_SETARG(r, 3, nparts);
-    CLDNN_SETARG(r, 4, alpha);
-    CLDNN_SETARG(r, 5, beta);
-    CLDNN_SETARG(r, 6, part);
-    CLDNN_SETARG(r, 7, part_off);
-    CLDNN_SETARG(r, 8, out);
-    CLDNN_SETARG(r, 9, out_off);
-    CLDNN_SETARG(r, 10, ldc);
-    CLDNN_SETARG(r, 11, cstride);
+    /* gemm_splitk_reduce's list (kernels/gemm/gemm.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(r, 0, CLDNN_ARG(M), CLDNN_ARG(N), CLDNN_ARG(batch), CLDNN_ARG(nparts), CLDNN_ARG(alpha),
+                                CLDNN_ARG(beta), CLDNN_ARG(part), CLDNN_ARG(part_off), CLDNN_ARG(out),
+                                CLDNN_ARG(out_off), CLDNN_ARG(ldc), CLDNN_ARG(cstride)));
     size_t group = h->prof.is_cpu ? 64 : 256;
     if (group > h->prof.max_wg_size)
         group = h->prof.max_wg_size;
@@ -76,26 +68,12 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
     cl_int lda = (cl_int)pr->lda, ldb = (cl_int)pr->ldb, ldc = (cl_int)pr->ldc;
     cl_ulong oa = pr->off_a, ob = pr->off_b, oc = pr->off_c;
     cl_long sa = pr->stride_a, sb = pr->stride_b, sc = pr->stride_c;
-    CLDNN_SETARG(k, 0, M);
-    CLDNN_SETARG(k, 1, N);
-    CLDNN_SETARG(k, 2, K);
-    CLDNN_SETARG(k, 3, pr->alpha);
-    CLDNN_SETARG(k, 4, pr->beta);
-    CLDNN_SETARG(k, 5, b->a);
-    CLDNN_SETARG(k, 6, oa);
-    CLDNN_SETARG(k, 7, lda);
-    CLDNN_SETARG(k, 8, sa);
-    CLDNN_SETARG(k, 9, b->b);
-    CLDNN_SETARG(k, 10, ob);
-    CLDNN_SETARG(k, 11, ldb);
-    CLDNN_SETARG(k, 12, sb);
-    CLDNN_SETARG(k, 13, b->c);
-    CLDNN_SETARG(k, 14, oc);
-    CLDNN_SETARG(k, 15, ldc);
-    CLDNN_SETARG(k, 16, sc);
-    CLDNN_SETARG(k, 17, ks);
-    CLDNN_SETARG(k, 18, ns);
-    CLDNN_SETARG(k, 19, W);
+    /* gemm_tiled's list (kernels/gemm/gemm.cl; gemm_mma.cl's gemm_mma takes the same), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(M), CLDNN_ARG(N), CLDNN_ARG(K), CLDNN_ARG(pr->alpha),
+                                CLDNN_ARG(pr->beta), CLDNN_ARG(b->a), CLDNN_ARG(oa), CLDNN_ARG(lda), CLDNN_ARG(sa),
+                                CLDNN_ARG(b->b), CLDNN_ARG(ob), CLDNN_ARG(ldb), CLDNN_ARG(sb), CLDNN_ARG(b->c),
+                                CLDNN_ARG(oc), CLDNN_ARG(ldc), CLDNN_ARG(sc), CLDNN_ARG(ks), CLDNN_ARG(ns),
+                                CLDNN_ARG(W)));
     uint64_t global[3] = {(uint64_t)((pr->m + L->bm - 1) / L->bm) * (uint64_t)L->local[0],
                           (uint64_t)((pr->n + L->bn - 1) / L->bn) * (uint64_t)L->local[1],
                           (uint64_t)pr->batch * (uint64_t)nsplit};

@@ -170,49 +170,31 @@ static cldnnStatus_t bn_launch(cldnnHandle_t h, const bn_problem* p, const bn_pa
     for (int i = 0; i < 3; ++i)
         div[i] = cldnn_fastdiv((uint32_t)p->rdims[i]);
     cl_int K = p->K, M = p->M, nrd = p->nrd, tk = q->tk, G = q->groups, chunk = q->chunk, flags = p->flags;
-    CLDNN_SETARG(k, 0, K);
-    CLDNN_SETARG(k, 1, M);
-    CLDNN_SETARG(k, 2, sd);
-    CLDNN_SETARG(k, 3, nrd);
-    CLDNN_SETARG(k, 4, rd);
-    CLDNN_SETARG(k, 5, div[0]);
-    CLDNN_SETARG(k, 6, div[1]);
-    CLDNN_SETARG(k, 7, div[2]);
-    CLDNN_SETARG(k, 8, tk);
-    CLDNN_SETARG(k, 9, G);
-    CLDNN_SETARG(k, 10, chunk);
+    cl_ulong off[3], poff[6], co = coefo;
+    cl_long4 ss[3], rs[3], pss;
     for (int o = 0; o < 3; ++o) {
-        cl_ulong off = p->off[o];
-        cl_long4 ss, rs;
-        set_long4(&ss, p->ss[o]);
-        set_long4(&rs, p->rs[o]);
-        CLDNN_SETARG(k, 11 + 4 * o, b->t[o]);
-        CLDNN_SETARG(k, 12 + 4 * o, off);
-        CLDNN_SETARG(k, 13 + 4 * o, ss);
-        CLDNN_SETARG(k, 14 + 4 * o, rs);
+        off[o] = p->off[o];
+        set_long4(&ss[o], p->ss[o]);
+        set_long4(&rs[o], p->rs[o]);
     }
-    cl_long4 pss;
     set_long4(&pss, p->ss[BN_P]);
-    CLDNN_SETARG(k, 23, pss);
-    for (int i = 0; i < 6; ++i) {
-        cl_ulong off = b->poff[i];
-        CLDNN_SETARG(k, 24 + 2 * i, b->p[i]);
-        CLDNN_SETARG(k, 25 + 2 * i, off);
-    }
-    CLDNN_SETARG(k, 36, p->alpha);
-    CLDNN_SETARG(k, 37, p->beta);
-    CLDNN_SETARG(k, 38, p->alpha2);
-    CLDNN_SETARG(k, 39, p->beta2);
-    CLDNN_SETARG(k, 40, p->eps);
-    CLDNN_SETARG(k, 41, p->factor);
-    CLDNN_SETARG(k, 42, flags);
-    cl_ulong co = coefo;
+    for (int i = 0; i < 6; ++i)
+        poff[i] = b->poff[i];
     cl_int ls = q->ls, st = q->st, le = q->le;
-    CLDNN_SETARG(k, 43, part);
-    CLDNN_SETARG(k, 44, co);
-    CLDNN_SETARG(k, 45, ls);
-    CLDNN_SETARG(k, 46, st);
-    CLDNN_SETARG(k, 47, le);
+    /* BN_ARGS (kernels/norm/batchnorm.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(
+        k, 0, CLDNN_ARG(K), CLDNN_ARG(M), CLDNN_ARG(sd), CLDNN_ARG(nrd), CLDNN_ARG(rd), CLDNN_ARG(div[0]),
+        CLDNN_ARG(div[1]), CLDNN_ARG(div[2]), CLDNN_ARG(tk), CLDNN_ARG(G), CLDNN_ARG(chunk),
+        CLDNN_ARG(b->t[BN_X]), CLDNN_ARG(off[BN_X]), CLDNN_ARG(ss[BN_X]), CLDNN_ARG(rs[BN_X]),
+        CLDNN_ARG(b->t[BN_Y]), CLDNN_ARG(off[BN_Y]), CLDNN_ARG(ss[BN_Y]), CLDNN_ARG(rs[BN_Y]),
+        CLDNN_ARG(b->t[BN_DX]), CLDNN_ARG(off[BN_DX]), CLDNN_ARG(ss[BN_DX]), CLDNN_ARG(rs[BN_DX]),
+        CLDNN_ARG(pss),
+        CLDNN_ARG(b->p[0]), CLDNN_ARG(poff[0]), CLDNN_ARG(b->p[1]), CLDNN_ARG(poff[1]),
+        CLDNN_ARG(b->p[2]), CLDNN_ARG(poff[2]), CLDNN_ARG(b->p[3]), CLDNN_ARG(poff[3]),
+        CLDNN_ARG(b->p[4]), CLDNN_ARG(poff[4]), CLDNN_ARG(b->p[5]), CLDNN_ARG(poff[5]),
+        CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(p->alpha2), CLDNN_ARG(p->beta2), CLDNN_ARG(p->eps),
+        CLDNN_ARG(p->factor), CLDNN_ARG(flags),
+        CLDNN_ARG(part), CLDNN_ARG(co), CLDNN_ARG(ls), CLDNN_ARG(st), CLDNN_ARG(le)));
     return cldnn_enqueue_1d(h, k, items, local, name);
 }
 

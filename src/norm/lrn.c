@@ -301,7 +301,7 @@ static int walk_valid(const void* problem, const cldnn_device_profile* dev, cons
 static const cldnn_param_space walk_space = {
     .text = "b%d", .names = "block", .valid = walk_valid, .finish = walk_finish};
 
-/* Sets the arguments every kernel shares; the extra buffer (within-channel scratch) goes last.
+/* Sets LRN_ARGS, the arguments every kernel shares; the extra buffer (within-channel scratch) goes last.
 ** items / first: what the launch covers (kernels/norm/lrn.cl per kernel); aux: the walk's channel
 ** chunks, the lines' pixels per group, 1 for the within kernels' plane-innermost order. */
 static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffers* b, uint64_t items_,
@@ -312,35 +312,31 @@ static cldnnStatus_t lrn_args(cl_kernel k, const lrn_problem* p, const lrn_buffe
         for (int o = 0; o < NOPS; ++o)
             gs[o].s[i] = i < p->ng ? p->gs[o][i] : 0;
     }
-    cl_ulong items = items_, first = first_;
+    cl_ulong items = items_, first = first_, off[NOPS];
     cl_int ng = p->ng, C = (cl_int)p->C, H = (cl_int)p->H, W = (cl_int)p->W, aux = aux_;
-    int a = 0;
-    CLDNN_SETARG(k, a++, items);
-    CLDNN_SETARG(k, a++, first);
-    CLDNN_SETARG(k, a++, ng);
-    CLDNN_SETARG(k, a++, gd);
-    CLDNN_SETARG(k, a++, C);
-    CLDNN_SETARG(k, a++, H);
-    CLDNN_SETARG(k, a++, W);
-    CLDNN_SETARG(k, a++, aux);
-    CLDNN_SETARG(k, a++, p->alpha);
-    CLDNN_SETARG(k, a++, p->beta);
-    CLDNN_SETARG(k, a++, p->k);
-    CLDNN_SETARG(k, a++, p->aon);
-    CLDNN_SETARG(k, a++, p->lbeta);
+    cl_long cs[NOPS], hs[NOPS], ws[NOPS];
     for (int o = 0; o < NOPS; ++o) {
-        cl_ulong off = p->off[o];
-        cl_long cs = p->cs[o], hs = p->hs[o], ws = p->ws[o];
-        CLDNN_SETARG(k, a++, b->mem[o]);
-        CLDNN_SETARG(k, a++, off);
-        CLDNN_SETARG(k, a++, gs[o]);
-        CLDNN_SETARG(k, a++, cs);
-        CLDNN_SETARG(k, a++, hs);
-        CLDNN_SETARG(k, a++, ws);
+        off[o] = p->off[o];
+        cs[o] = p->cs[o];
+        hs[o] = p->hs[o];
+        ws[o] = p->ws[o];
     }
-    return CLDNN_STATUS_SUCCESS;
+    /* LRN_ARGS (kernels/norm/lrn.cl), in its order: LRN_HEAD, then LRN_OPERAND x, y, dy, out. */
+    return CLDNN_KERNEL_ARGS(
+        k, 0, CLDNN_ARG(items), CLDNN_ARG(first), CLDNN_ARG(ng), CLDNN_ARG(gd), CLDNN_ARG(C), CLDNN_ARG(H),
+        CLDNN_ARG(W), CLDNN_ARG(aux), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(p->k), CLDNN_ARG(p->aon),
+        CLDNN_ARG(p->lbeta),
+        CLDNN_ARG(b->mem[OP_X]), CLDNN_ARG(off[OP_X]), CLDNN_ARG(gs[OP_X]), CLDNN_ARG(cs[OP_X]),
+        CLDNN_ARG(hs[OP_X]), CLDNN_ARG(ws[OP_X]),
+        CLDNN_ARG(b->mem[OP_Y]), CLDNN_ARG(off[OP_Y]), CLDNN_ARG(gs[OP_Y]), CLDNN_ARG(cs[OP_Y]),
+        CLDNN_ARG(hs[OP_Y]), CLDNN_ARG(ws[OP_Y]),
+        CLDNN_ARG(b->mem[OP_DY]), CLDNN_ARG(off[OP_DY]), CLDNN_ARG(gs[OP_DY]), CLDNN_ARG(cs[OP_DY]),
+        CLDNN_ARG(hs[OP_DY]), CLDNN_ARG(ws[OP_DY]),
+        CLDNN_ARG(b->mem[OP_OUT]), CLDNN_ARG(off[OP_OUT]), CLDNN_ARG(gs[OP_OUT]), CLDNN_ARG(cs[OP_OUT]),
+        CLDNN_ARG(hs[OP_OUT]), CLDNN_ARG(ws[OP_OUT]));
 }
 
+/* LRN_ARGS' count: where a within kernel's scratch argument goes. */
 #define LRN_NARGS (13 + 6 * NOPS)
 
 static cldnnStatus_t lrn_kernel(cldnnHandle_t h, const lrn_problem* p, const lrn_params* q, const char* name,
@@ -421,10 +417,12 @@ static cldnnStatus_t within_run(cldnnHandle_t h, const void* problem, const void
         uint64_t count = p->outer - first < batch ? p->outer - first : batch;
         uint64_t global[2] = {order ? count : plane, order ? plane : count};
         CLDNN_TRY(lrn_args(kr, p, b, count * plane, first, order));
-        CLDNN_SETARG(kr, LRN_NARGS, r);
+        /* lrn_within_ratio's list: LRN_ARGS, then r. */
+        CLDNN_TRY(CLDNN_KERNEL_ARGS(kr, LRN_NARGS, CLDNN_ARG(r)));
         CLDNN_TRY(cldnn_enqueue_nd(h, kr, 2, global, local, "lrn_within_ratio"));
         CLDNN_TRY(lrn_args(kb, p, b, count * plane, first, order));
-        CLDNN_SETARG(kb, LRN_NARGS, r);
+        /* lrn_within_bwd's list: LRN_ARGS, then r. */
+        CLDNN_TRY(CLDNN_KERNEL_ARGS(kb, LRN_NARGS, CLDNN_ARG(r)));
         CLDNN_TRY(cldnn_enqueue_nd(h, kb, 2, global, local, "lrn_within_bwd"));
     }
     return CLDNN_STATUS_SUCCESS;

@@ -223,29 +223,20 @@ static cldnnStatus_t sm_launch(cldnnHandle_t h, const sm_problem* p, const sm_pa
             es[o].s[i] = i < p->ne ? p->es[o][i] : 0;
         }
     }
-    cl_ulong rows = p->rows, len = p->len;
+    cl_ulong rows = p->rows, len = p->len, off[3] = {p->off[0], p->off[1], p->off[2]};
     cl_int nr = p->nr, ne = p->ne;
-    CLDNN_SETARG(k, 0, rows);
-    CLDNN_SETARG(k, 1, len);
-    CLDNN_SETARG(k, 2, nr);
-    CLDNN_SETARG(k, 3, rd);
-    CLDNN_SETARG(k, 4, ne);
-    CLDNN_SETARG(k, 5, ed);
-    for (int o = 0; o < 3; ++o) {
-        cl_ulong off = p->off[o];
-        CLDNN_SETARG(k, 6 + 4 * o, b->mem[o]);
-        CLDNN_SETARG(k, 7 + 4 * o, off);
-        CLDNN_SETARG(k, 8 + 4 * o, rs[o]);
-        CLDNN_SETARG(k, 9 + 4 * o, es[o]);
-    }
-    CLDNN_SETARG(k, 18, p->alpha);
-    CLDNN_SETARG(k, 19, p->beta);
+    /* SM_ARGS (kernels/norm/softmax.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(rows), CLDNN_ARG(len), CLDNN_ARG(nr), CLDNN_ARG(rd), CLDNN_ARG(ne),
+                                CLDNN_ARG(ed),
+                                CLDNN_ARG(b->mem[0]), CLDNN_ARG(off[0]), CLDNN_ARG(rs[0]), CLDNN_ARG(es[0]),
+                                CLDNN_ARG(b->mem[1]), CLDNN_ARG(off[1]), CLDNN_ARG(rs[1]), CLDNN_ARG(es[1]),
+                                CLDNN_ARG(b->mem[2]), CLDNN_ARG(off[2]), CLDNN_ARG(rs[2]), CLDNN_ARG(es[2]),
+                                CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta)));
     if (part != NULL) {
         cl_ulong chunk = q->chunk;
         cl_int G = q->groups;
-        CLDNN_SETARG(k, 20, chunk);
-        CLDNN_SETARG(k, 21, G);
-        CLDNN_SETARG(k, 22, part);
+        /* softmax_split_partial's and softmax_split_apply's list after SM_ARGS, in its order. */
+        CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 20, CLDNN_ARG(chunk), CLDNN_ARG(G), CLDNN_ARG(part)));
     }
     if (q->tp > 0) {
         size_t tile = (size_t)q->tp * (size_t)p->len * (size_t)(p->dir + 1) * sizeof(float);

@@ -260,9 +260,9 @@ static int slot_of(const int perm[4], int logical) {
     return 0;
 }
 
-/* Sets the arguments shared by every kernel (0..13: op, geometry, slots of the walked tensor
-** with dims d and strides s, magic divisors of the slot dims and strides, the run along slot 0)
-** and gets kernel `name`; *total is the number of work-items. */
+/* Sets POOL_COMMON_ARGS, the arguments every kernel but pool_bwd_local shares (0..13: op,
+** geometry, slots of the walked tensor with dims d and strides s, magic divisors of the slot dims
+** and strides, the run along slot 0) and gets kernel `name`; *total is the number of work-items. */
 static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const pool_params* q, const char* name,
                                  const int* d, const int64_t* s, int perm[4], cl_kernel* k, uint64_t* total) {
     char opts[96];
@@ -286,48 +286,38 @@ static cldnnStatus_t pool_kernel(cldnnHandle_t h, const pool_problem* p, const p
     }
     cl_ulong tot = *total;
     cl_int op = p->op, hs = slot_of(perm, 2), ws = slot_of(perm, 3);
-    CLDNN_SETARG(*k, 0, op);
-    CLDNN_SETARG(*k, 1, g);
-    CLDNN_SETARG(*k, 2, st);
-    CLDNN_SETARG(*k, 3, od);
-    CLDNN_SETARG(*k, 4, tot);
-    CLDNN_SETARG(*k, 5, hs);
-    CLDNN_SETARG(*k, 6, ws);
     cl_uint4 fd[5] = {cldnn_fastdiv((uint32_t)od.s[0]), cldnn_fastdiv((uint32_t)od.s[1]),
                       cldnn_fastdiv((uint32_t)od.s[2]), cldnn_fastdiv((uint32_t)p->sh), cldnn_fastdiv((uint32_t)p->sw)};
-    for (cl_uint i = 0; i < 5; ++i)
-        CLDNN_SETARG(*k, 7 + i, fd[i]);
-    CLDNN_SETARG(*k, 12, R);
-    CLDNN_SETARG(*k, 13, n0);
-    return CLDNN_STATUS_SUCCESS;
+    /* POOL_COMMON_ARGS (kernels/pool/pool.cl), in its order. */
+    return CLDNN_KERNEL_ARGS(*k, 0, CLDNN_ARG(op), CLDNN_ARG(g), CLDNN_ARG(st), CLDNN_ARG(od), CLDNN_ARG(tot),
+                             CLDNN_ARG(hs), CLDNN_ARG(ws), CLDNN_ARG(fd[0]), CLDNN_ARG(fd[1]), CLDNN_ARG(fd[2]),
+                             CLDNN_ARG(fd[3]), CLDNN_ARG(fd[4]), CLDNN_ARG(R), CLDNN_ARG(n0));
 }
 
-/* Arguments from `at` on of one operand read through windows: buffer, offset, (n, c) slot strides,
-** then the h and w strides. */
-static cldnnStatus_t window_operand(cl_kernel k, cl_uint at, cl_mem m, uint64_t off, const int64_t* s,
-                                    const int perm[4]) {
-    cl_ulong o = off;
-    cl_long4 v = slot_strides(s, perm, 1);
-    cl_long sh = s[2], sw = s[3];
-    CLDNN_SETARG(k, at, m);
-    CLDNN_SETARG(k, at + 1, o);
-    CLDNN_SETARG(k, at + 2, v);
-    CLDNN_SETARG(k, at + 3, sh);
-    CLDNN_SETARG(k, at + 4, sw);
-    return CLDNN_STATUS_SUCCESS;
+/* An operand read through windows, as the kernels take it ("x, xoff, xs, xh, xw"): buffer,
+** offset, (n, c) slot strides, then the h and w strides. */
+typedef struct {
+    cl_mem m;
+    cl_ulong off;
+    cl_long4 s;
+    cl_long h, w;
+} pool_window;
+
+static pool_window window_operand(cl_mem m, uint64_t off, const int64_t* s, const int perm[4]) {
+    pool_window v = {m, off, slot_strides(s, perm, 1), s[2], s[3]};
+    return v;
 }
 
-/* Arguments of the walked output: buffer, offset, full slot strides, alpha, beta. */
-static cldnnStatus_t out_operand(cl_kernel k, cl_uint at, cl_mem m, uint64_t off, const int64_t* s,
-                                 const int perm[4], const pool_problem* p) {
-    cl_ulong o = off;
-    cl_long4 v = slot_strides(s, perm, 0);
-    CLDNN_SETARG(k, at, m);
-    CLDNN_SETARG(k, at + 1, o);
-    CLDNN_SETARG(k, at + 2, v);
-    CLDNN_SETARG(k, at + 3, p->alpha);
-    CLDNN_SETARG(k, at + 4, p->beta);
-    return CLDNN_STATUS_SUCCESS;
+/* An operand walked with the output ("y, yoff, ys"): buffer, offset, full slot strides. */
+typedef struct {
+    cl_mem m;
+    cl_ulong off;
+    cl_long4 s;
+} pool_walked;
+
+static pool_walked walked_operand(cl_mem m, uint64_t off, const int64_t* s, const int perm[4]) {
+    pool_walked v = {m, off, slot_strides(s, perm, 0)};
+    return v;
 }
 
 static cldnnStatus_t fwd_launch(cldnnHandle_t h, const pool_problem* p, const pool_params* q,
@@ -336,14 +326,18 @@ static cldnnStatus_t fwd_launch(cldnnHandle_t h, const pool_problem* p, const po
     cl_kernel k;
     uint64_t total;
     CLDNN_TRY(pool_kernel(h, p, q, name, d, p->ys, perm, &k, &total));
-    CLDNN_TRY(window_operand(k, 14, b->x, p->off_x, p->xs, perm));
-    CLDNN_TRY(out_operand(k, 19, b->y, p->off_y, p->ys, perm, p));
+    pool_window x = window_operand(b->x, p->off_x, p->xs, perm);
+    pool_walked y = walked_operand(b->y, p->off_y, p->ys, perm);
+    /* POOL_FWD_ARGS (kernels/pool/pool.cl) after its POOL_COMMON_ARGS (pool_kernel), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 14, CLDNN_ARG(x.m), CLDNN_ARG(x.off), CLDNN_ARG(x.s), CLDNN_ARG(x.h),
+                                CLDNN_ARG(x.w), CLDNN_ARG(y.m), CLDNN_ARG(y.off), CLDNN_ARG(y.s), CLDNN_ARG(p->alpha),
+                                CLDNN_ARG(p->beta)));
     if (q->lanes <= 1)
         return cldnn_enqueue_1d(h, k, total, (size_t)q->wg, name);
     cl_int T = q->lanes;
     cl_int major = q->lane_major;
-    CLDNN_SETARG(k, 24, T);
-    CLDNN_SETARG(k, 25, major);
+    /* pool_fwd_lanes' list after POOL_FWD_ARGS, in its order (its local tile follows). */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 24, CLDNN_ARG(T), CLDNN_ARG(major)));
     cl_int e = clSetKernelArg(k, 26, (size_t)q->wg * sizeof(float), NULL);
     if (e != CL_SUCCESS)
         return CLDNN_CL_FAIL(e, "clSetKernelArg");
@@ -369,10 +363,15 @@ static cldnnStatus_t bwd_run(cldnnHandle_t h, const void* problem, const void* p
     cl_kernel k;
     uint64_t total;
     CLDNN_TRY(pool_kernel(h, p, q, "pool_bwd", d, p->dxs, perm, &k, &total));
-    CLDNN_TRY(window_operand(k, 14, b->x, p->off_x, p->xs, perm));
-    CLDNN_TRY(window_operand(k, 19, b->y, p->off_y, p->ys, perm));
-    CLDNN_TRY(window_operand(k, 24, b->dy, p->off_dy, p->dys, perm));
-    CLDNN_TRY(out_operand(k, 29, b->dx, p->off_dx, p->dxs, perm, p));
+    pool_window x = window_operand(b->x, p->off_x, p->xs, perm), y = window_operand(b->y, p->off_y, p->ys, perm),
+                dy = window_operand(b->dy, p->off_dy, p->dys, perm);
+    pool_walked dx = walked_operand(b->dx, p->off_dx, p->dxs, perm);
+    /* pool_bwd's list (kernels/pool/pool.cl) after its POOL_COMMON_ARGS (pool_kernel), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 14, CLDNN_ARG(x.m), CLDNN_ARG(x.off), CLDNN_ARG(x.s), CLDNN_ARG(x.h),
+                                CLDNN_ARG(x.w), CLDNN_ARG(y.m), CLDNN_ARG(y.off), CLDNN_ARG(y.s), CLDNN_ARG(y.h),
+                                CLDNN_ARG(y.w), CLDNN_ARG(dy.m), CLDNN_ARG(dy.off), CLDNN_ARG(dy.s), CLDNN_ARG(dy.h),
+                                CLDNN_ARG(dy.w), CLDNN_ARG(dx.m), CLDNN_ARG(dx.off), CLDNN_ARG(dx.s),
+                                CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta)));
     return cldnn_enqueue_1d(h, k, total, (size_t)q->wg, "pool_bwd");
 }
 
@@ -458,26 +457,21 @@ static cldnnStatus_t local_run(cldnnHandle_t h, const void* problem, const void*
     CLDNN_TRY(cldnn_kernel_get(h, "pool/pool.cl", opts, "pool_bwd_local", &k));
     cl_int8 g = {{p->h, p->w, p->oh, p->ow, p->wh, p->ww, p->ph, p->pw}};
     cl_int op = p->op, C = p->c;
-    cl_uint at = 0;
-    CLDNN_SETARG(k, at++, op);
-    CLDNN_SETARG(k, at++, g);
-    CLDNN_SETARG(k, at++, C);
-    const cl_mem mems[4] = {b->x, b->y, b->dy, b->dx};
-    const uint64_t offs[4] = {p->off_x, p->off_y, p->off_dy, p->off_dx};
+    cl_ulong off[4] = {p->off_x, p->off_y, p->off_dy, p->off_dx};
     const int64_t* strides[4] = {p->xs, p->ys, p->dys, p->dxs};
-    for (int o = 0; o < 4; ++o) {
-        cl_ulong off = offs[o];
-        cl_long4 s = {{strides[o][0], strides[o][1], strides[o][2], strides[o][3]}};
-        CLDNN_SETARG(k, at++, mems[o]);
-        CLDNN_SETARG(k, at++, off);
-        CLDNN_SETARG(k, at++, s);
-    }
-    CLDNN_SETARG(k, at++, p->alpha);
-    CLDNN_SETARG(k, at++, p->beta);
+    cl_long4 s[4];
+    for (int o = 0; o < 4; ++o)
+        s[o] = (cl_long4){{strides[o][0], strides[o][1], strides[o][2], strides[o][3]}};
+    /* pool_bwd_local's list (kernels/pool/pool.cl), in its order, up to its local arrays am and gv
+    ** (17 and 18). */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(op), CLDNN_ARG(g), CLDNN_ARG(C), CLDNN_ARG(b->x), CLDNN_ARG(off[0]),
+                                CLDNN_ARG(s[0]), CLDNN_ARG(b->y), CLDNN_ARG(off[1]), CLDNN_ARG(s[1]),
+                                CLDNN_ARG(b->dy), CLDNN_ARG(off[2]), CLDNN_ARG(s[2]), CLDNN_ARG(b->dx),
+                                CLDNN_ARG(off[3]), CLDNN_ARG(s[3]), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta)));
     size_t entries = local_bytes(p, &h->prof) / (sizeof(cl_int) + sizeof(cl_float));
-    cl_int e = clSetKernelArg(k, at++, entries * sizeof(cl_int), NULL);
+    cl_int e = clSetKernelArg(k, 17, entries * sizeof(cl_int), NULL);
     if (e == CL_SUCCESS)
-        e = clSetKernelArg(k, at, entries * sizeof(cl_float), NULL);
+        e = clSetKernelArg(k, 18, entries * sizeof(cl_float), NULL);
     if (e != CL_SUCCESS)
         return CLDNN_CL_FAIL(e, "clSetKernelArg");
     uint64_t bw = (uint64_t)((nhwc ? th : tw) * rw), bh = (uint64_t)(nhwc ? rh : th * rh);
@@ -497,24 +491,14 @@ static cldnnStatus_t tile_run(cldnnHandle_t h, const void* problem, const void* 
     cl_kernel k;
     uint64_t total;
     CLDNN_TRY(pool_kernel(h, p, q, "pool_bwd_tile", d, p->dxs, perm, &k, &total));
-    CLDNN_TRY(window_operand(k, 14, b->x, p->off_x, p->xs, perm));
-    cl_ulong oy = p->off_y, ody = p->off_dy, odx = p->off_dx;
-    cl_long4 ys = slot_strides(p->ys, perm, 0), dys = slot_strides(p->dys, perm, 0);
-    cl_long4 dxs = slot_strides(p->dxs, perm, 1);
-    cl_long dxh = p->dxs[2], dxw = p->dxs[3];
-    CLDNN_SETARG(k, 19, b->y);
-    CLDNN_SETARG(k, 20, oy);
-    CLDNN_SETARG(k, 21, ys);
-    CLDNN_SETARG(k, 22, b->dy);
-    CLDNN_SETARG(k, 23, ody);
-    CLDNN_SETARG(k, 24, dys);
-    CLDNN_SETARG(k, 25, b->dx);
-    CLDNN_SETARG(k, 26, odx);
-    CLDNN_SETARG(k, 27, dxs);
-    CLDNN_SETARG(k, 28, dxh);
-    CLDNN_SETARG(k, 29, dxw);
-    CLDNN_SETARG(k, 30, p->alpha);
-    CLDNN_SETARG(k, 31, p->beta);
+    pool_window x = window_operand(b->x, p->off_x, p->xs, perm), dx = window_operand(b->dx, p->off_dx, p->dxs, perm);
+    pool_walked y = walked_operand(b->y, p->off_y, p->ys, perm), dy = walked_operand(b->dy, p->off_dy, p->dys, perm);
+    /* pool_bwd_tile's list (kernels/pool/pool.cl) after its POOL_COMMON_ARGS (pool_kernel), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 14, CLDNN_ARG(x.m), CLDNN_ARG(x.off), CLDNN_ARG(x.s), CLDNN_ARG(x.h),
+                                CLDNN_ARG(x.w), CLDNN_ARG(y.m), CLDNN_ARG(y.off), CLDNN_ARG(y.s), CLDNN_ARG(dy.m),
+                                CLDNN_ARG(dy.off), CLDNN_ARG(dy.s), CLDNN_ARG(dx.m), CLDNN_ARG(dx.off),
+                                CLDNN_ARG(dx.s), CLDNN_ARG(dx.h), CLDNN_ARG(dx.w), CLDNN_ARG(p->alpha),
+                                CLDNN_ARG(p->beta)));
     return cldnn_enqueue_1d(h, k, total, (size_t)q->wg, "pool_bwd_tile");
 }
 

@@ -201,17 +201,6 @@ static void operands(const cldnn_elt_problem* p, const cldnn_elt_buffers* b, cl_
     }
 }
 
-static cldnnStatus_t set_tail_args(cl_kernel k, cl_uint first, const cldnn_elt_problem* p) {
-    cl_int mode = p->act_mode, nanprop = p->nan_prop;
-    CLDNN_SETARG(k, first + 0, p->alpha);
-    CLDNN_SETARG(k, first + 1, p->beta);
-    CLDNN_SETARG(k, first + 2, mode);
-    CLDNN_SETARG(k, first + 3, p->coef);
-    CLDNN_SETARG(k, first + 4, p->coef2);
-    CLDNN_SETARG(k, first + 5, nanprop);
-    return CLDNN_STATUS_SUCCESS;
-}
-
 /* What every run function starts with: the kernel `name` built for (p, q), and the operands. */
 static cldnnStatus_t elt_prepare(cldnnHandle_t h, const cldnn_elt_problem* p, const elt_params* q, const char* name,
                                  const void* buffers, cl_kernel* k, cl_mem mem[3], cl_ulong off[3]) {
@@ -230,12 +219,12 @@ static cldnnStatus_t contig_run(cldnnHandle_t h, const void* problem, const void
     cl_ulong off[3];
     CLDNN_TRY(elt_prepare(h, p, q, "eltwise_contig", buffers, &k, mem, off));
     cl_ulong n = (cl_ulong)p->count;
-    CLDNN_SETARG(k, 0, n);
-    for (int o = 0; o < 3; ++o) {
-        CLDNN_SETARG(k, 1 + 2 * o, mem[o]);
-        CLDNN_SETARG(k, 2 + 2 * o, off[o]);
-    }
-    CLDNN_TRY(set_tail_args(k, 7, p));
+    cl_int mode = p->act_mode, nanprop = p->nan_prop;
+    /* eltwise_contig's list (kernels/eltwise/eltwise.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(n), CLDNN_ARG(mem[0]), CLDNN_ARG(off[0]), CLDNN_ARG(mem[1]),
+                                CLDNN_ARG(off[1]), CLDNN_ARG(mem[2]), CLDNN_ARG(off[2]), CLDNN_ARG(p->alpha),
+                                CLDNN_ARG(p->beta), CLDNN_ARG(mode), CLDNN_ARG(p->coef), CLDNN_ARG(p->coef2),
+                                CLDNN_ARG(nanprop)));
     uint64_t items = ((uint64_t)p->count + (uint64_t)q->vec - 1) / (uint64_t)q->vec;
     return cldnn_enqueue_1d(h, k, items, (size_t)q->local, "eltwise_contig");
 }
@@ -255,16 +244,13 @@ static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const voi
             str[o].s[i] = d >= 0 ? (o < p->nops ? p->strides[o][d] : p->strides[0][d]) : 0;
     }
     cl_ulong n = (cl_ulong)p->count;
-    cl_int nd = p->nd;
-    CLDNN_SETARG(k, 0, n);
-    CLDNN_SETARG(k, 1, nd);
-    CLDNN_SETARG(k, 2, dims);
-    for (int o = 0; o < 3; ++o) {
-        CLDNN_SETARG(k, 3 + 3 * o, mem[o]);
-        CLDNN_SETARG(k, 4 + 3 * o, off[o]);
-        CLDNN_SETARG(k, 5 + 3 * o, str[o]);
-    }
-    CLDNN_TRY(set_tail_args(k, 12, p));
+    cl_int nd = p->nd, mode = p->act_mode, nanprop = p->nan_prop;
+    /* eltwise_strided's list (kernels/eltwise/eltwise.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(n), CLDNN_ARG(nd), CLDNN_ARG(dims), CLDNN_ARG(mem[0]),
+                                CLDNN_ARG(off[0]), CLDNN_ARG(str[0]), CLDNN_ARG(mem[1]), CLDNN_ARG(off[1]),
+                                CLDNN_ARG(str[1]), CLDNN_ARG(mem[2]), CLDNN_ARG(off[2]), CLDNN_ARG(str[2]),
+                                CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(mode), CLDNN_ARG(p->coef),
+                                CLDNN_ARG(p->coef2), CLDNN_ARG(nanprop)));
     return cldnn_enqueue_1d(h, k, (uint64_t)p->count, (size_t)q->local, "eltwise_strided");
 }
 
@@ -296,19 +282,13 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
         rest *= (uint64_t)p->dims[d];
         nrest++;
     }
-    CLDNN_SETARG(k, 0, ni);
-    CLDNN_SETARG(k, 1, nj);
-    CLDNN_SETARG(k, 2, mem[0]);
-    CLDNN_SETARG(k, 3, off[0]);
-    CLDNN_SETARG(k, 4, so_j);
-    CLDNN_SETARG(k, 5, mem[1]);
-    CLDNN_SETARG(k, 6, off[1]);
-    CLDNN_SETARG(k, 7, sa_i);
-    CLDNN_SETARG(k, 8, nrest);
-    CLDNN_SETARG(k, 9, rdims);
-    CLDNN_SETARG(k, 10, ro);
-    CLDNN_SETARG(k, 11, ra);
-    CLDNN_TRY(set_tail_args(k, 12, p));
+    cl_int mode = p->act_mode, nanprop = p->nan_prop;
+    /* eltwise_tiled's list (kernels/eltwise/eltwise.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(ni), CLDNN_ARG(nj), CLDNN_ARG(mem[0]), CLDNN_ARG(off[0]),
+                                CLDNN_ARG(so_j), CLDNN_ARG(mem[1]), CLDNN_ARG(off[1]), CLDNN_ARG(sa_i),
+                                CLDNN_ARG(nrest), CLDNN_ARG(rdims), CLDNN_ARG(ro), CLDNN_ARG(ra), CLDNN_ARG(p->alpha),
+                                CLDNN_ARG(p->beta), CLDNN_ARG(mode), CLDNN_ARG(p->coef), CLDNN_ARG(p->coef2),
+                                CLDNN_ARG(nanprop)));
     /* TILE 32 x TILE_ROWS 8: the kernel's defaults. */
     uint64_t global[3] = {((ni + 31) / 32) * 32, ((nj + 31) / 32) * 8, rest};
     size_t local[3] = {32, 8, 1};
