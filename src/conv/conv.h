@@ -197,4 +197,26 @@ cldnnStatus_t cldnn_conv_bias_run(cldnnHandle_t h, const struct cldnnTensorStruc
 /* The GEMM-equivalent sizes of p's direction (kernels/conv/conv_igemm.cl's table). */
 void cldnn_conv_gemm_dims(const cldnn_conv_problem* p, int64_t* m, int64_t* n, int64_t* k);
 
+/* p's values in the types and names of the convolution kernels' arguments (int sizes, ulong
+** offsets in elements, int4 strides of x and y), taken once so that each kernel's argument call
+** lists them in that kernel's order. */
+typedef struct {
+    cl_int K, H, Wd, P, Q, R, S, Cg, Kg, pad_h, pad_w, su, sv, dil_h, dil_w, flip;
+    cl_ulong x_off, w_off, y_off;
+    cl_int4 xs, ys;
+} cldnn_conv_values;
+cldnn_conv_values cldnn_conv_values_of(const cldnn_conv_problem* p);
+/* The argument lists of kernels/common/conv_index.h, shared by the implicit-GEMM kernels
+** (conv/conv_igemm.cl, conv/conv_igemm_mma.cl): each sets its macro's arguments of k from index
+** first, in the macro's order, and the NARGS constant is the macro's length (where the kernel's
+** next argument starts). CONV_GEOMETRY_ARGS: p's sizes, paddings, strides, dilations, flip and the
+** strides of x and y. */
+#define CLDNN_CONV_GEOMETRY_NARGS 17u
+cldnnStatus_t cldnn_conv_geometry_args(cl_kernel k, cl_uint first, const cldnn_conv_problem* p);
+/* CONV_DIVISOR_ARGS: the magic numbers of the GEMM's pixel plane and row (dx's in backward-data,
+** y's otherwise), of tap_div (R*S, C/G or K/G for KRSC, or TAPLOOP's padded channel run), S and
+** the strides. */
+#define CLDNN_CONV_DIVISOR_NARGS 6u
+cldnnStatus_t cldnn_conv_divisor_args(cl_kernel k, cl_uint first, const cldnn_conv_problem* p, int tap_div);
+
 #endif /* CLDNN_CONV_H_ */

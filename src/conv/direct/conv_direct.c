@@ -67,28 +67,16 @@ static cldnnStatus_t direct_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem
              cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_bwd_filter", &k));
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
-    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
-    cl_ulong ox = p->off_x, oy = p->off_y, op = b->ws_off / 4;
+    const cldnn_conv_values v = cldnn_conv_values_of(p);
+    cl_ulong op = b->ws_off / 4;
     cl_uint4 dv_q = cldnn_fastdiv((uint32_t)p->q), dv_kg = cldnn_fastdiv((uint32_t)p->kg);
-    int a = 0;
-    cl_int K = p->k, P = p->p, Q = p->q;
-    CLDNN_SETARG(k, a++, K);
-    CLDNN_SETARG(k, a++, P);
-    CLDNN_SETARG(k, a++, Q);
-    CLDNN_SETARG(k, a++, b->x);
-    CLDNN_SETARG(k, a++, ox);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, b->y);
-    CLDNN_SETARG(k, a++, oy);
-    CLDNN_SETARG(k, a++, ys);
-    CLDNN_SETARG(k, a++, b->ws);
-    CLDNN_SETARG(k, a++, op);
-    cl_int sizes[] = {p->h, p->w, p->kg, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->flip};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
-        CLDNN_SETARG(k, a++, sizes[i]);
-    CLDNN_SETARG(k, a++, dv_q);
-    CLDNN_SETARG(k, a++, dv_kg);
+    /* conv_dw_bwd_filter (kernels/conv/conv_direct.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(v.K), CLDNN_ARG(v.P), CLDNN_ARG(v.Q), CLDNN_ARG(b->x),
+                                CLDNN_ARG(v.x_off), CLDNN_ARG(v.xs), CLDNN_ARG(b->y), CLDNN_ARG(v.y_off),
+                                CLDNN_ARG(v.ys), CLDNN_ARG(b->ws), CLDNN_ARG(op), CLDNN_ARG(v.H), CLDNN_ARG(v.Wd),
+                                CLDNN_ARG(v.Kg), CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su),
+                                CLDNN_ARG(v.sv), CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip),
+                                CLDNN_ARG(dv_q), CLDNN_ARG(dv_kg)));
     CLDNN_TRY(cldnn_enqueue_1d(h, k, (uint64_t)p->n * (uint64_t)p->k * (uint64_t)wg, (size_t)wg, "conv_dw_bwd_filter"));
     return cldnn_gemm_reduce_partials(h, b->ws, b->ws_off / 4, p->n, (int64_t)p->k * p->r * p->s, p->alpha, p->beta,
                                       b->w, p->off_w, p->dtype);
@@ -108,27 +96,6 @@ static int rows_qmax(const cldnn_conv_problem* p) {
     return p->q <= 7 ? 7 : 14;
 }
 
-/* Sets the arguments the forward kernels share, from index *a: alpha, beta, then x, w and y
-** each as (buffer, offset) with the int4 strides of x and y. */
-static cldnnStatus_t set_fwd_args(cl_kernel k, int* a, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
-    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
-    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
-    int i = *a;
-    CLDNN_SETARG(k, i++, p->alpha);
-    CLDNN_SETARG(k, i++, p->beta);
-    CLDNN_SETARG(k, i++, b->x);
-    CLDNN_SETARG(k, i++, ox);
-    CLDNN_SETARG(k, i++, xs);
-    CLDNN_SETARG(k, i++, b->w);
-    CLDNN_SETARG(k, i++, ow);
-    CLDNN_SETARG(k, i++, b->y);
-    CLDNN_SETARG(k, i++, oy);
-    CLDNN_SETARG(k, i++, ys);
-    *a = i;
-    return CLDNN_STATUS_SUCCESS;
-}
-
 /* conv_dw_fwd_rows: one work-item per output row. */
 static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
     char opts[160];
@@ -136,21 +103,17 @@ static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* 
              p->s, rows_qmax(p), p->v, p->dil_w, cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_rows", &k));
-    cl_int total = (cl_int)((int64_t)p->n * p->k * p->p), K = p->k, P = p->p, Q = p->q;
+    cl_int total = (cl_int)((int64_t)p->n * p->k * p->p);
+    const cldnn_conv_values v = cldnn_conv_values_of(p);
     cl_uint4 dv_p = cldnn_fastdiv((uint32_t)p->p), dv_k = cldnn_fastdiv((uint32_t)p->k);
     cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
-    int a = 0;
-    CLDNN_SETARG(k, a++, total);
-    CLDNN_SETARG(k, a++, K);
-    CLDNN_SETARG(k, a++, P);
-    CLDNN_SETARG(k, a++, Q);
-    CLDNN_TRY(set_fwd_args(k, &a, p, b));
-    cl_int sizes[] = {p->h, p->w, p->pad_h, p->pad_w, p->u, p->dil_h, p->flip};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
-        CLDNN_SETARG(k, a++, sizes[i]);
-    CLDNN_SETARG(k, a++, dv_p);
-    CLDNN_SETARG(k, a++, dv_k);
-    CLDNN_SETARG(k, a++, dv_kg);
+    /* conv_dw_fwd_rows (kernels/conv/conv_direct.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(total), CLDNN_ARG(v.K), CLDNN_ARG(v.P), CLDNN_ARG(v.Q),
+                                CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->x), CLDNN_ARG(v.x_off),
+                                CLDNN_ARG(v.xs), CLDNN_ARG(b->w), CLDNN_ARG(v.w_off), CLDNN_ARG(b->y),
+                                CLDNN_ARG(v.y_off), CLDNN_ARG(v.ys), CLDNN_ARG(v.H), CLDNN_ARG(v.Wd),
+                                CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.dil_h),
+                                CLDNN_ARG(v.flip), CLDNN_ARG(dv_p), CLDNN_ARG(dv_k), CLDNN_ARG(dv_kg)));
     return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 128, "conv_dw_fwd_rows");
 }
 
@@ -198,17 +161,15 @@ static cldnnStatus_t direct_fwd_tiled(cldnnHandle_t h, const cldnn_conv_problem*
              p->r, p->s, tx, ty, opy, tw * th, cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_tiled", &k));
+    const cldnn_conv_values v = cldnn_conv_values_of(p);
     cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
-    cl_int K = p->k, P = p->p, Q = p->q;
-    int a = 0;
-    CLDNN_SETARG(k, a++, K);
-    CLDNN_SETARG(k, a++, P);
-    CLDNN_SETARG(k, a++, Q);
-    CLDNN_TRY(set_fwd_args(k, &a, p, b));
-    cl_int sizes[] = {p->h, p->w, p->kg, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w, p->flip};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
-        CLDNN_SETARG(k, a++, sizes[i]);
-    CLDNN_SETARG(k, a++, dv_kg);
+    /* conv_dw_fwd_tiled (kernels/conv/conv_direct.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(v.K), CLDNN_ARG(v.P), CLDNN_ARG(v.Q), CLDNN_ARG(p->alpha),
+                                CLDNN_ARG(p->beta), CLDNN_ARG(b->x), CLDNN_ARG(v.x_off), CLDNN_ARG(v.xs),
+                                CLDNN_ARG(b->w), CLDNN_ARG(v.w_off), CLDNN_ARG(b->y), CLDNN_ARG(v.y_off),
+                                CLDNN_ARG(v.ys), CLDNN_ARG(v.H), CLDNN_ARG(v.Wd), CLDNN_ARG(v.Kg), CLDNN_ARG(v.pad_h),
+                                CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv), CLDNN_ARG(v.dil_h),
+                                CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv_kg)));
     uint64_t global[3] = {(uint64_t)((p->q + tx - 1) / tx) * (uint64_t)tx,
                           (uint64_t)((p->p + ty * opy - 1) / (ty * opy)) * (uint64_t)ty,
                           (uint64_t)p->n * (uint64_t)p->k};
@@ -263,23 +224,28 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
     cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(chlast ? ch : cols));
     cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(chlast ? cols : rows));
     cl_uint4 dv2 = cldnn_fastdiv((uint32_t)(chlast ? rows : ch));
-    int a = 0;
-    CLDNN_SETARG(k, a++, total);
-    CLDNN_TRY(set_fwd_args(k, &a, p, b));
-    cl_int sizes[] = {fwd ? p->h : p->p, fwd ? p->w : p->q, p->r, p->s, p->kg, p->pad_h, p->pad_w, p->u, p->v,
-                      p->dil_h, p->dil_w, p->flip};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
-        CLDNN_SETARG(k, a++, sizes[i]);
-    CLDNN_SETARG(k, a++, dv0);
-    CLDNN_SETARG(k, a++, dv1);
-    CLDNN_SETARG(k, a++, dv2);
+    const cldnn_conv_values v = cldnn_conv_values_of(p);
     if (fwd) {
         cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
-        CLDNN_SETARG(k, a++, dv_kg);
+        /* conv_dw_fwd (kernels/conv/conv_direct.cl), in its order. */
+        CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(total), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->x),
+                                    CLDNN_ARG(v.x_off), CLDNN_ARG(v.xs), CLDNN_ARG(b->w), CLDNN_ARG(v.w_off),
+                                    CLDNN_ARG(b->y), CLDNN_ARG(v.y_off), CLDNN_ARG(v.ys), CLDNN_ARG(v.H),
+                                    CLDNN_ARG(v.Wd), CLDNN_ARG(v.R), CLDNN_ARG(v.S), CLDNN_ARG(v.Kg),
+                                    CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv),
+                                    CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv0),
+                                    CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_kg)));
     } else {
         cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u), dv_v = cldnn_fastdiv((uint32_t)p->v);
-        CLDNN_SETARG(k, a++, dv_u);
-        CLDNN_SETARG(k, a++, dv_v);
+        /* conv_dw_bwd_data (kernels/conv/conv_direct.cl), in its order: dx, w, dy, then dy's
+        ** plane where the forward kernel takes x's. */
+        CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(total), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->x),
+                                    CLDNN_ARG(v.x_off), CLDNN_ARG(v.xs), CLDNN_ARG(b->w), CLDNN_ARG(v.w_off),
+                                    CLDNN_ARG(b->y), CLDNN_ARG(v.y_off), CLDNN_ARG(v.ys), CLDNN_ARG(v.P),
+                                    CLDNN_ARG(v.Q), CLDNN_ARG(v.R), CLDNN_ARG(v.S), CLDNN_ARG(v.Kg),
+                                    CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv),
+                                    CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv0),
+                                    CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_u), CLDNN_ARG(dv_v)));
     }
     return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, fwd ? "conv_dw_fwd" : "conv_dw_bwd_data");
 }
@@ -297,18 +263,9 @@ cldnnStatus_t cldnn_conv_bias_run(cldnnHandle_t h, const struct cldnnTensorStruc
     cl_ulong oy = dy_off, ob = db_off;
     cl_long dbs = db->strides[1];
     cl_uint4 dv_pq = cldnn_fastdiv((uint32_t)(P * Q)), dv_q = cldnn_fastdiv((uint32_t)Q);
-    CLDNN_SETARG(k, 0, N);
-    CLDNN_SETARG(k, 1, P);
-    CLDNN_SETARG(k, 2, Q);
-    CLDNN_SETARG(k, 3, alpha);
-    CLDNN_SETARG(k, 4, beta);
-    CLDNN_SETARG(k, 5, dym);
-    CLDNN_SETARG(k, 6, oy);
-    CLDNN_SETARG(k, 7, ys);
-    CLDNN_SETARG(k, 8, dbm);
-    CLDNN_SETARG(k, 9, ob);
-    CLDNN_SETARG(k, 10, dbs);
-    CLDNN_SETARG(k, 11, dv_pq);
-    CLDNN_SETARG(k, 12, dv_q);
+    /* conv_bwd_bias (kernels/conv/conv_direct.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(N), CLDNN_ARG(P), CLDNN_ARG(Q), CLDNN_ARG(alpha), CLDNN_ARG(beta),
+                                CLDNN_ARG(dym), CLDNN_ARG(oy), CLDNN_ARG(ys), CLDNN_ARG(dbm), CLDNN_ARG(ob),
+                                CLDNN_ARG(dbs), CLDNN_ARG(dv_pq), CLDNN_ARG(dv_q)));
     return cldnn_enqueue_1d(h, k, (uint64_t)dy->dims[1] * (uint64_t)wg, (size_t)wg, "conv_bwd_bias");
 }

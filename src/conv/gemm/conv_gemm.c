@@ -225,32 +225,21 @@ static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const 
     cl_int total = nb * taps * pq;
     cl_int cs_img = taps * pq, cs_t = chlast ? 1 : pq, cs_p = chlast ? taps : 1;
     cl_ulong col_off = (uint64_t)((int64_t)b->ws_off + acc_bytes(p)) / (uint64_t)col_elem(p);
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
     cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(chlast ? taps : pq));
     cl_uint4 dv_mid = cldnn_fastdiv((uint32_t)(chlast ? pq : taps));
     cl_uint4 dv_q = cldnn_fastdiv((uint32_t)p->q);
     cl_uint4 dv_tap = cldnn_fastdiv((uint32_t)(p->kord == 0 ? p->r * p->s : p->cg));
     cl_uint4 dv_s = cldnn_fastdiv((uint32_t)p->s);
-    cl_ulong ox = p->off_x;
-    cl_int args[] = {img0, g, p->cg, p->h, p->w, p->q, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w,
-                     p->r, p->flip};
-    int a = 0;
-    CLDNN_SETARG(k, a++, total);
-    CLDNN_SETARG(k, a++, b->x);
-    CLDNN_SETARG(k, a++, ox);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, b->ws);
-    CLDNN_SETARG(k, a++, col_off);
-    CLDNN_SETARG(k, a++, cs_img);
-    CLDNN_SETARG(k, a++, cs_t);
-    CLDNN_SETARG(k, a++, cs_p);
-    for (size_t i = 0; i < sizeof args / sizeof args[0]; ++i)
-        CLDNN_SETARG(k, a++, args[i]);
-    CLDNN_SETARG(k, a++, dv_fast);
-    CLDNN_SETARG(k, a++, dv_mid);
-    CLDNN_SETARG(k, a++, dv_q);
-    CLDNN_SETARG(k, a++, dv_tap);
-    CLDNN_SETARG(k, a++, dv_s);
+    const cldnn_conv_values v = cldnn_conv_values_of(p);
+    cl_int i0 = img0, G = g;
+    /* conv_im2col (kernels/conv/conv_direct.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(total), CLDNN_ARG(b->x), CLDNN_ARG(v.x_off), CLDNN_ARG(v.xs),
+                                CLDNN_ARG(b->ws), CLDNN_ARG(col_off), CLDNN_ARG(cs_img), CLDNN_ARG(cs_t),
+                                CLDNN_ARG(cs_p), CLDNN_ARG(i0), CLDNN_ARG(G), CLDNN_ARG(v.Cg), CLDNN_ARG(v.H),
+                                CLDNN_ARG(v.Wd), CLDNN_ARG(v.Q), CLDNN_ARG(v.S), CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w),
+                                CLDNN_ARG(v.su), CLDNN_ARG(v.sv), CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w),
+                                CLDNN_ARG(v.R), CLDNN_ARG(v.flip), CLDNN_ARG(dv_fast), CLDNN_ARG(dv_mid),
+                                CLDNN_ARG(dv_q), CLDNN_ARG(dv_tap), CLDNN_ARG(dv_s)));
     return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, "conv_im2col");
 }
 
@@ -263,33 +252,21 @@ static cldnnStatus_t col2im(cldnnHandle_t h, const cldnn_conv_problem* p, const 
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
     cl_int total = nb * p->cg * p->h * p->w;
     cl_int cs_img = taps * pq, cs_t = col_chlast ? 1 : pq, cs_p = col_chlast ? taps : 1;
-    cl_ulong col_off = b->ws_off / 4, ox = p->off_x;
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
+    cl_ulong col_off = b->ws_off / 4;
     cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->cg : p->w));
     cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->w : p->h));
     cl_uint4 dv2 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->h : p->cg));
     cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u), dv_v = cldnn_fastdiv((uint32_t)p->v);
-    cl_int args[] = {img0, g, p->cg, p->p, p->q, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w,
-                     p->flip};
-    int a = 0;
-    CLDNN_SETARG(k, a++, total);
-    CLDNN_SETARG(k, a++, p->alpha);
-    CLDNN_SETARG(k, a++, p->beta);
-    CLDNN_SETARG(k, a++, b->x);
-    CLDNN_SETARG(k, a++, ox);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, b->ws);
-    CLDNN_SETARG(k, a++, col_off);
-    CLDNN_SETARG(k, a++, cs_img);
-    CLDNN_SETARG(k, a++, cs_t);
-    CLDNN_SETARG(k, a++, cs_p);
-    for (size_t i = 0; i < sizeof args / sizeof args[0]; ++i)
-        CLDNN_SETARG(k, a++, args[i]);
-    CLDNN_SETARG(k, a++, dv0);
-    CLDNN_SETARG(k, a++, dv1);
-    CLDNN_SETARG(k, a++, dv2);
-    CLDNN_SETARG(k, a++, dv_u);
-    CLDNN_SETARG(k, a++, dv_v);
+    const cldnn_conv_values v = cldnn_conv_values_of(p);
+    cl_int i0 = img0, G = g;
+    /* conv_col2im (kernels/conv/conv_direct.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(total), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->x),
+                                CLDNN_ARG(v.x_off), CLDNN_ARG(v.xs), CLDNN_ARG(b->ws), CLDNN_ARG(col_off),
+                                CLDNN_ARG(cs_img), CLDNN_ARG(cs_t), CLDNN_ARG(cs_p), CLDNN_ARG(i0), CLDNN_ARG(G),
+                                CLDNN_ARG(v.Cg), CLDNN_ARG(v.P), CLDNN_ARG(v.Q), CLDNN_ARG(v.R), CLDNN_ARG(v.S),
+                                CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv),
+                                CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv0),
+                                CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_u), CLDNN_ARG(dv_v)));
     return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, "conv_col2im");
 }
 

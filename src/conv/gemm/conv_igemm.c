@@ -217,64 +217,24 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
                                       p->off_w, p->dtype);
 }
 
+/* conv_igemm's list (kernels/conv/conv_igemm.cl; conv_igemm_mma.cl declares the same), in its
+** order: the GEMM's sizes, scalars and tensors, CONV_GEOMETRY_ARGS, CONV_DIVISOR_ARGS, then the
+** split of the reduction. */
+#define IGEMM_ARG_GEOMETRY 11u /* after M .. y_off */
+#define IGEMM_ARG_DIVISORS (IGEMM_ARG_GEOMETRY + CLDNN_CONV_GEOMETRY_NARGS)
+#define IGEMM_ARG_SPLIT (IGEMM_ARG_DIVISORS + CLDNN_CONV_DIVISOR_NARGS)
+
 cldnnStatus_t cldnn_conv_igemm_args(cl_kernel k, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int64_t M,
                                     int64_t N, int64_t KR, int tap_div, int ksplit, int nsplit, cl_mem part,
                                     cl_ulong part_off) {
-    /* Divisors: (plane, row) of the GEMM's pixel index, the tap set and S, the strides. */
-    int plane_rows = p->dir == CLDNN_CONV_BWD_DATA ? p->h : p->p;
-    int plane_cols = p->dir == CLDNN_CONV_BWD_DATA ? p->w : p->q;
-    cl_uint4 dv_plane = cldnn_fastdiv((uint32_t)(plane_rows * plane_cols));
-    cl_uint4 dv_row = cldnn_fastdiv((uint32_t)plane_cols);
-    cl_uint4 dv_tap = cldnn_fastdiv((uint32_t)tap_div);
-    cl_uint4 dv_s = cldnn_fastdiv((uint32_t)p->s);
-    cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u);
-    cl_uint4 dv_v = cldnn_fastdiv((uint32_t)p->v);
-    cl_int4 xs = {{(cl_int)p->xs[0], (cl_int)p->xs[1], (cl_int)p->xs[2], (cl_int)p->xs[3]}};
-    cl_int4 ys = {{(cl_int)p->ys[0], (cl_int)p->ys[1], (cl_int)p->ys[2], (cl_int)p->ys[3]}};
+    const cldnn_conv_values v = cldnn_conv_values_of(p);
     cl_int iM = (cl_int)M, iN = (cl_int)N, iK = (cl_int)KR;
-    cl_ulong ox = p->off_x, ow = p->off_w, oy = p->off_y;
-    cl_int H = p->h, W = p->w, P = p->p, Q = p->q, R = p->r, S = p->s, Cg = p->cg, Kg = p->kg;
-    cl_int ph = p->pad_h, pw = p->pad_w, su = p->u, sv = p->v, dh = p->dil_h, dw = p->dil_w, flip = p->flip;
     cl_int G = p->groups, ks = ksplit, ns = nsplit;
-    int a = 0;
-    CLDNN_SETARG(k, a++, iM);
-    CLDNN_SETARG(k, a++, iN);
-    CLDNN_SETARG(k, a++, iK);
-    CLDNN_SETARG(k, a++, p->alpha);
-    CLDNN_SETARG(k, a++, p->beta);
-    CLDNN_SETARG(k, a++, b->x);
-    CLDNN_SETARG(k, a++, ox);
-    CLDNN_SETARG(k, a++, b->w);
-    CLDNN_SETARG(k, a++, ow);
-    CLDNN_SETARG(k, a++, b->y);
-    CLDNN_SETARG(k, a++, oy);
-    CLDNN_SETARG(k, a++, H);
-    CLDNN_SETARG(k, a++, W);
-    CLDNN_SETARG(k, a++, P);
-    CLDNN_SETARG(k, a++, Q);
-    CLDNN_SETARG(k, a++, R);
-    CLDNN_SETARG(k, a++, S);
-    CLDNN_SETARG(k, a++, Cg);
-    CLDNN_SETARG(k, a++, Kg);
-    CLDNN_SETARG(k, a++, ph);
-    CLDNN_SETARG(k, a++, pw);
-    CLDNN_SETARG(k, a++, su);
-    CLDNN_SETARG(k, a++, sv);
-    CLDNN_SETARG(k, a++, dh);
-    CLDNN_SETARG(k, a++, dw);
-    CLDNN_SETARG(k, a++, flip);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, ys);
-    CLDNN_SETARG(k, a++, dv_plane);
-    CLDNN_SETARG(k, a++, dv_row);
-    CLDNN_SETARG(k, a++, dv_tap);
-    CLDNN_SETARG(k, a++, dv_s);
-    CLDNN_SETARG(k, a++, dv_u);
-    CLDNN_SETARG(k, a++, dv_v);
-    CLDNN_SETARG(k, a++, G);
-    CLDNN_SETARG(k, a++, ks);
-    CLDNN_SETARG(k, a++, ns);
-    CLDNN_SETARG(k, a++, part);
-    CLDNN_SETARG(k, a++, part_off);
-    return CLDNN_STATUS_SUCCESS;
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(iM), CLDNN_ARG(iN), CLDNN_ARG(iK), CLDNN_ARG(p->alpha),
+                                CLDNN_ARG(p->beta), CLDNN_ARG(b->x), CLDNN_ARG(v.x_off), CLDNN_ARG(b->w),
+                                CLDNN_ARG(v.w_off), CLDNN_ARG(b->y), CLDNN_ARG(v.y_off)));
+    CLDNN_TRY(cldnn_conv_geometry_args(k, IGEMM_ARG_GEOMETRY, p));
+    CLDNN_TRY(cldnn_conv_divisor_args(k, IGEMM_ARG_DIVISORS, p, tap_div));
+    return CLDNN_KERNEL_ARGS(k, IGEMM_ARG_SPLIT, CLDNN_ARG(G), CLDNN_ARG(ks), CLDNN_ARG(ns), CLDNN_ARG(part),
+                             CLDNN_ARG(part_off));
 }

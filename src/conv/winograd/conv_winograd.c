@@ -149,22 +149,10 @@ static cldnnStatus_t filter_transform(cldnnHandle_t h, const cldnn_conv_problem*
     cl_int sxi = uxi, so = uo, si = ui;
     cl_ulong wof = p->off_w, uo64 = uof;
     cl_uint4 dv_i = cldnn_fastdiv((uint32_t)g->I);
-    int a = 0;
-    CLDNN_SETARG(kf, a++, O);
-    CLDNN_SETARG(kf, a++, I);
-    CLDNN_SETARG(kf, a++, b->w);
-    CLDNN_SETARG(kf, a++, wof);
-    CLDNN_SETARG(kf, a++, wo);
-    CLDNN_SETARG(kf, a++, wi);
-    CLDNN_SETARG(kf, a++, wr);
-    CLDNN_SETARG(kf, a++, wsc);
-    CLDNN_SETARG(kf, a++, rot);
-    CLDNN_SETARG(kf, a++, b->ws);
-    CLDNN_SETARG(kf, a++, uo64);
-    CLDNN_SETARG(kf, a++, sxi);
-    CLDNN_SETARG(kf, a++, so);
-    CLDNN_SETARG(kf, a++, si);
-    CLDNN_SETARG(kf, a++, dv_i);
+    /* wino_filter (kernels/conv/winograd.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(kf, 0, CLDNN_ARG(O), CLDNN_ARG(I), CLDNN_ARG(b->w), CLDNN_ARG(wof), CLDNN_ARG(wo),
+                                CLDNN_ARG(wi), CLDNN_ARG(wr), CLDNN_ARG(wsc), CLDNN_ARG(rot), CLDNN_ARG(b->ws),
+                                CLDNN_ARG(uo64), CLDNN_ARG(sxi), CLDNN_ARG(so), CLDNN_ARG(si), CLDNN_ARG(dv_i)));
     return cldnn_enqueue_1d(h, kf, (uint64_t)g->O * (uint64_t)g->I, group, "wino_filter");
 }
 
@@ -222,23 +210,11 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
         {
             cl_int P = g.oh, Q = g.ow;
             cl_ulong mo = mof, yo = g.out_off;
-            int a = 0;
-            CLDNN_SETARG(ko, a++, O);
-            CLDNN_SETARG(ko, a++, T);
-            CLDNN_SETARG(ko, a++, TW);
-            CLDNN_SETARG(ko, a++, P);
-            CLDNN_SETARG(ko, a++, Q);
-            CLDNN_SETARG(ko, a++, i0);
-            CLDNN_SETARG(ko, a++, p->alpha);
-            CLDNN_SETARG(ko, a++, p->beta);
-            CLDNN_SETARG(ko, a++, b->ws);
-            CLDNN_SETARG(ko, a++, mo);
-            CLDNN_SETARG(ko, a++, outm);
-            CLDNN_SETARG(ko, a++, yo);
-            CLDNN_SETARG(ko, a++, os);
-            CLDNN_SETARG(ko, a++, dv_t);
-            CLDNN_SETARG(ko, a++, dv_tt);
-            CLDNN_SETARG(ko, a++, dv_tw);
+            /* wino_output (kernels/conv/winograd.cl), in its order. */
+            CLDNN_TRY(CLDNN_KERNEL_ARGS(ko, 0, CLDNN_ARG(O), CLDNN_ARG(T), CLDNN_ARG(TW), CLDNN_ARG(P), CLDNN_ARG(Q),
+                                        CLDNN_ARG(i0), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->ws),
+                                        CLDNN_ARG(mo), CLDNN_ARG(outm), CLDNN_ARG(yo), CLDNN_ARG(os), CLDNN_ARG(dv_t),
+                                        CLDNN_ARG(dv_tt), CLDNN_ARG(dv_tw)));
             CLDNN_TRY(cldnn_enqueue_1d(h, ko, (uint64_t)O * (uint64_t)T, group, "wino_output"));
         }
     }
@@ -265,23 +241,11 @@ static cldnnStatus_t input_transform(cldnnHandle_t h, const wino_geom* g, cl_mem
     cl_ulong xo = g->in_off, vo = vof;
     cl_uint4 dv_t = cldnn_fastdiv((uint32_t)T), dv_tt = cldnn_fastdiv((uint32_t)(g->th * g->tw));
     cl_uint4 dv_tw = cldnn_fastdiv((uint32_t)g->tw);
-    int a = 0;
-    CLDNN_SETARG(ki, a++, I);
-    CLDNN_SETARG(ki, a++, TT);
-    CLDNN_SETARG(ki, a++, TW);
-    CLDNN_SETARG(ki, a++, H);
-    CLDNN_SETARG(ki, a++, W);
-    CLDNN_SETARG(ki, a++, ph);
-    CLDNN_SETARG(ki, a++, pw);
-    CLDNN_SETARG(ki, a++, i0);
-    CLDNN_SETARG(ki, a++, in);
-    CLDNN_SETARG(ki, a++, xo);
-    CLDNN_SETARG(ki, a++, is);
-    CLDNN_SETARG(ki, a++, ws);
-    CLDNN_SETARG(ki, a++, vo);
-    CLDNN_SETARG(ki, a++, dv_t);
-    CLDNN_SETARG(ki, a++, dv_tt);
-    CLDNN_SETARG(ki, a++, dv_tw);
+    /* wino_input (kernels/conv/winograd.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(ki, 0, CLDNN_ARG(I), CLDNN_ARG(TT), CLDNN_ARG(TW), CLDNN_ARG(H), CLDNN_ARG(W),
+                                CLDNN_ARG(ph), CLDNN_ARG(pw), CLDNN_ARG(i0), CLDNN_ARG(in), CLDNN_ARG(xo),
+                                CLDNN_ARG(is), CLDNN_ARG(ws), CLDNN_ARG(vo), CLDNN_ARG(dv_t), CLDNN_ARG(dv_tt),
+                                CLDNN_ARG(dv_tw)));
     return cldnn_enqueue_1d(h, ki, (uint64_t)I * (uint64_t)T, group, "wino_input");
 }
 
@@ -310,21 +274,10 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
             cl_ulong yo = p->off_y, to = tof;
             cl_uint4 dv_t = cldnn_fastdiv((uint32_t)T), dv_tt = cldnn_fastdiv((uint32_t)(g.th * g.tw));
             cl_uint4 dv_tw = cldnn_fastdiv((uint32_t)g.tw);
-            int a = 0;
-            CLDNN_SETARG(kd, a++, O);
-            CLDNN_SETARG(kd, a++, TT);
-            CLDNN_SETARG(kd, a++, TW);
-            CLDNN_SETARG(kd, a++, P);
-            CLDNN_SETARG(kd, a++, Q);
-            CLDNN_SETARG(kd, a++, i0);
-            CLDNN_SETARG(kd, a++, b->y);
-            CLDNN_SETARG(kd, a++, yo);
-            CLDNN_SETARG(kd, a++, ys);
-            CLDNN_SETARG(kd, a++, b->ws);
-            CLDNN_SETARG(kd, a++, to);
-            CLDNN_SETARG(kd, a++, dv_t);
-            CLDNN_SETARG(kd, a++, dv_tt);
-            CLDNN_SETARG(kd, a++, dv_tw);
+            /* wino_dy (kernels/conv/winograd.cl), in its order. */
+            CLDNN_TRY(CLDNN_KERNEL_ARGS(kd, 0, CLDNN_ARG(O), CLDNN_ARG(TT), CLDNN_ARG(TW), CLDNN_ARG(P), CLDNN_ARG(Q),
+                                        CLDNN_ARG(i0), CLDNN_ARG(b->y), CLDNN_ARG(yo), CLDNN_ARG(ys), CLDNN_ARG(b->ws),
+                                        CLDNN_ARG(to), CLDNN_ARG(dv_t), CLDNN_ARG(dv_tt), CLDNN_ARG(dv_tw)));
             CLDNN_TRY(cldnn_enqueue_1d(h, kd, (uint64_t)O * (uint64_t)T, group, "wino_dy"));
         }
         /* S[xi](i, o) (column-major, ld I) += sum_t V[xi](t, i)^T Y'[xi](t, o). */
@@ -355,22 +308,10 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
     cl_int O = g.O, I = g.I, sxi = g.O * g.I, wo = g.wo, wi = g.wi, wr = g.wr, wsc = g.wsc, rot = g.rot;
     cl_ulong so = base, wof = p->off_w;
     cl_uint4 dv_i = cldnn_fastdiv((uint32_t)g.I);
-    int a = 0;
-    CLDNN_SETARG(kg, a++, O);
-    CLDNN_SETARG(kg, a++, I);
-    CLDNN_SETARG(kg, a++, b->ws);
-    CLDNN_SETARG(kg, a++, so);
-    CLDNN_SETARG(kg, a++, sxi);
-    CLDNN_SETARG(kg, a++, p->alpha);
-    CLDNN_SETARG(kg, a++, p->beta);
-    CLDNN_SETARG(kg, a++, b->w);
-    CLDNN_SETARG(kg, a++, wof);
-    CLDNN_SETARG(kg, a++, wo);
-    CLDNN_SETARG(kg, a++, wi);
-    CLDNN_SETARG(kg, a++, wr);
-    CLDNN_SETARG(kg, a++, wsc);
-    CLDNN_SETARG(kg, a++, rot);
-    CLDNN_SETARG(kg, a++, dv_i);
+    /* wino_filter_grad (kernels/conv/winograd.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(kg, 0, CLDNN_ARG(O), CLDNN_ARG(I), CLDNN_ARG(b->ws), CLDNN_ARG(so), CLDNN_ARG(sxi),
+                                CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->w), CLDNN_ARG(wof), CLDNN_ARG(wo),
+                                CLDNN_ARG(wi), CLDNN_ARG(wr), CLDNN_ARG(wsc), CLDNN_ARG(rot), CLDNN_ARG(dv_i)));
     return cldnn_enqueue_1d(h, kg, (uint64_t)O * (uint64_t)I, group, "wino_filter_grad");
 }
 
@@ -522,30 +463,12 @@ cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv
     cl_uint4 dv_tt = cldnn_fastdiv((uint32_t)(g.th * g.tw)), dv_tw = cldnn_fastdiv((uint32_t)g.tw);
     cl_uint4 dv_kb = cldnn_fastdiv((uint32_t)kblocks);
     cl_mem inm = p->dir == CLDNN_CONV_FWD ? b->x : b->y, outm = p->dir == CLDNN_CONV_FWD ? b->y : b->x;
-    int a = 0;
-    CLDNN_SETARG(k, a++, I);
-    CLDNN_SETARG(k, a++, O);
-    CLDNN_SETARG(k, a++, TT);
-    CLDNN_SETARG(k, a++, TW);
-    CLDNN_SETARG(k, a++, H);
-    CLDNN_SETARG(k, a++, Wd);
-    CLDNN_SETARG(k, a++, P);
-    CLDNN_SETARG(k, a++, Q);
-    CLDNN_SETARG(k, a++, ph);
-    CLDNN_SETARG(k, a++, pw);
-    CLDNN_SETARG(k, a++, p->alpha);
-    CLDNN_SETARG(k, a++, p->beta);
-    CLDNN_SETARG(k, a++, inm);
-    CLDNN_SETARG(k, a++, xo);
-    CLDNN_SETARG(k, a++, xs);
-    CLDNN_SETARG(k, a++, b->ws);
-    CLDNN_SETARG(k, a++, uo);
-    CLDNN_SETARG(k, a++, outm);
-    CLDNN_SETARG(k, a++, yo);
-    CLDNN_SETARG(k, a++, ys);
-    CLDNN_SETARG(k, a++, dv_tt);
-    CLDNN_SETARG(k, a++, dv_tw);
-    CLDNN_SETARG(k, a++, dv_kb);
+    /* wino_fused (kernels/conv/winograd_fused.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(I), CLDNN_ARG(O), CLDNN_ARG(TT), CLDNN_ARG(TW), CLDNN_ARG(H),
+                                CLDNN_ARG(Wd), CLDNN_ARG(P), CLDNN_ARG(Q), CLDNN_ARG(ph), CLDNN_ARG(pw),
+                                CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(inm), CLDNN_ARG(xo), CLDNN_ARG(xs),
+                                CLDNN_ARG(b->ws), CLDNN_ARG(uo), CLDNN_ARG(outm), CLDNN_ARG(yo), CLDNN_ARG(ys),
+                                CLDNN_ARG(dv_tt), CLDNN_ARG(dv_tw), CLDNN_ARG(dv_kb)));
     const size_t wg = (size_t)fused_wg_size(q);
     return cldnn_enqueue_1d(h, k, (uint64_t)tblocks * (uint64_t)kblocks * wg, wg, "wino_fused");
 }
