@@ -61,10 +61,6 @@ cldnnStatus_t cldnn_kernel_args(cl_kernel k, cl_uint first, const cldnn_karg* ar
     cldnn_kernel_args((k), (first), (const cldnn_karg[]){__VA_ARGS__},                               \
                       sizeof((const cldnn_karg[]){__VA_ARGS__}) / sizeof(cldnn_karg))
 
-/* Sets kernel argument i of k to the value of lvalue v (CLDNN_KERNEL_ARGS for a single argument
-** whose index is computed), returning the mapped status on failure; a NULL k sets nothing. */
-#define CLDNN_SETARG(k, i, v) CLDNN_TRY(cldnn_kernel_args((k), (cl_uint)(i), &CLDNN_ARG(v), 1))
-
 /* Propagate a failing status. */
 #define CLDNN_TRY(expr)                          \
     do {                                         \
