@@ -133,9 +133,10 @@ typedef struct cldnnContext* cldnnHandle_t;
 ** Thread safety: any thread; the queue may be shared with other handles and with the caller's own
 ** work. */
 CLDNN_EXPORT cldnnStatus_t cldnnCreate(cldnnHandle_t* handle, cl_command_queue queue);
-/** The embedded default device: CLDNN_DEVICE = "gpu", "cpu", "P:D" (platform and device index)
-** or a case-insensitive substring of the device name; unset: the first GPU, else the first
-** device of any type. The handle owns its context and in-order queue.
+/** The embedded default device: CLDNN_DEVICE = "gpu", "cpu", "P:D" (platform and device index),
+** "WORD:gpu" / "WORD:cpu" (that type on a platform whose name or vendor contains WORD, such as
+** "intel:cpu"), or a case-insensitive substring of a device's name, else of a platform's name or
+** vendor; unset: the first GPU, else the first device of any type. The handle owns its context and in-order queue.
 ** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle NULL); NOT_SUPPORTED_DEVICE (no OpenCL device,
 ** or none matches CLDNN_DEVICE); INTERNAL_ERROR_HOST_ALLOCATION_FAILED; EXECUTION_FAILED_OPENCL
 ** (context or queue creation failed).

@@ -180,6 +180,24 @@ struct cldnnContext {
 /* A scratch buffer of at least `bytes` (<= CLDNN_SCRATCH_MAX) owned by the handle. */
 cldnnStatus_t cldnn_scratch_get(cldnnHandle_t h, size_t bytes, cl_mem* out);
 
+/* What CLDNN_DEVICE is matched against: one enumerated device. */
+typedef struct {
+    const char* name;     /* CL_DEVICE_NAME */
+    const char* platform; /* CL_PLATFORM_NAME */
+    const char* vendor;   /* CL_PLATFORM_VENDOR */
+    cl_device_type type;
+    int pi, di;           /* platform and device index */
+} cldnn_device_ident;
+/* 1 when the CLDNN_DEVICE form spec selects d in pass 0 or 1 (cldnnCreateDefault takes the first
+** device in enumeration order that matches in pass 0, else in pass 1): "gpu" / "cpu" its type;
+** "P:D" its indices; "WORD:gpu" / "WORD:cpu" its type on a platform whose name or vendor contains
+** WORD ("intel:cpu", "nvidia:gpu", "pocl:cpu"); any other WORD the device's name (pass 0), else
+** its platform's name or vendor (pass 1: "pocl", "nvidia"). Case-insensitive. */
+int cldnn_device_spec_matches(const char* spec, const cldnn_device_ident* d, int pass);
+/* The index of the device spec selects among ids[0..n) (unset or "": the first GPU, else the first
+** device), or -1. */
+int cldnn_device_select(const char* spec, const cldnn_device_ident* ids, int n);
+
 /* NULL handle -> BAD_PARAM_NULL_POINTER. */
 cldnnStatus_t cldnn_check_handle(cldnnHandle_t h);
 /* Checks a (cl_mem, byte offset) pair against the handle's context, the element size and the

@@ -3,7 +3,8 @@
 ** parsing and the resolution of the common flags into a bench_opts.
 **
 **   cldnn-bench <mode> [flags]        (cldnn-bench --help, cldnn-bench <mode> --help)
-**   cldnn-bench --devices             (every OpenCL device, with its CLDNN_DEVICE P:D index)
+**   cldnn-bench --devices             (every OpenCL device with its CLDNN_DEVICE P:D index, and the
+**                                      device each CLDNN_DEVICE form opens)
 **
 ** The command lines that the library prints with CLDNN_LOG_CMD=1 (for example
 ** `cldnn-bench activ -m relu -F 1 -D 32x64x56x56 -A 1 -B 0`, or for a convolution
@@ -14,10 +15,13 @@
 ** flags and run function; see activ.c) and add X(<name>) to BENCH_MODE_LIST below. That list is
 ** the only place that names the modes; perf/CMakeLists.txt picks up every .c file here.
 */
+#define _POSIX_C_SOURCE 200809L /* setenv, strncasecmp */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common.h"
 
@@ -218,8 +222,52 @@ static int resolve(const bench_args* args, bench_opts* opts) {
     return 0;
 }
 
-/* Prints every OpenCL platform and device with the P:D index that CLDNN_DEVICE accepts.
-** Returns 0, or 1 when no platform answers. */
+/* The lowercase first word of a platform vendor that is not "the" ("The pocl project" -> "pocl",
+** "NVIDIA Corporation" -> "nvidia", "Intel(R) Corporation" -> "intel"), for the WORD:type form. */
+static void vendor_word(const char* vendor, char* out, size_t size) {
+    size_t n = 0;
+    const char* p = vendor;
+    for (;;) {
+        while (*p && !isalnum((unsigned char)*p)) p++;
+        n = 0;
+        while (p[n] && isalnum((unsigned char)p[n])) n++;
+        if (n == 3 && strncasecmp(p, "the", 3) == 0) {
+            p += n;
+            continue;
+        }
+        break;
+    }
+    if (n >= size) n = size - 1;
+    for (size_t i = 0; i < n; i++) out[i] = (char)tolower((unsigned char)p[i]);
+    out[n] = '\0';
+}
+
+/* The P:D index of the device cldnnCreateDefault opens with CLDNN_DEVICE=form (NULL: unset) into
+** out, or "none" with the status name. */
+static void picked_by(const char* form, cl_platform_id* plats, cl_uint np, char* out, size_t size) {
+    if (form) setenv("CLDNN_DEVICE", form, 1);
+    else unsetenv("CLDNN_DEVICE");
+    cldnnHandle_t h = NULL;
+    cldnnStatus_t st = cldnnCreateDefault(&h);
+    snprintf(out, size, "none (%s)", cldnnGetErrorString(st));
+    cl_command_queue q = NULL;
+    cl_device_id dev = NULL;
+    if (st == CLDNN_STATUS_SUCCESS && cldnnGetQueue(h, &q) == CLDNN_STATUS_SUCCESS &&
+        clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof dev, &dev, NULL) == CL_SUCCESS) {
+        for (cl_uint p = 0; p < np; p++) {
+            cl_device_id devs[16];
+            cl_uint nd = 0;
+            if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS) nd = 0;
+            for (cl_uint d = 0; d < nd && d < 16; d++)
+                if (devs[d] == dev) snprintf(out, size, "%u:%u", (unsigned)p, (unsigned)d);
+        }
+    }
+    if (h) cldnnDestroy(h);
+}
+
+/* Prints every OpenCL platform and device with the P:D index that CLDNN_DEVICE accepts, then what
+** each form of CLDNN_DEVICE opens (through the library's own selection). Returns 0, or 1 when no
+** platform answers. */
 static int list_devices(void) {
     cl_platform_id plats[16];
     cl_uint np = 0;
@@ -227,13 +275,21 @@ static int list_devices(void) {
         fprintf(stderr, "cldnn-bench: no OpenCL platform found\n");
         return 1;
     }
-    for (cl_uint p = 0; p < np && p < 16; p++) {
-        char pname[256] = "?";
+    if (np > 16) np = 16;
+    char forms[40][80];
+    int nf = 0;
+    snprintf(forms[nf++], sizeof forms[0], "gpu");
+    snprintf(forms[nf++], sizeof forms[0], "cpu");
+    for (cl_uint p = 0; p < np; p++) {
+        char pname[256] = "?", vendor[256] = "?", word[64];
         clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
-        pname[sizeof pname - 1] = '\0';
+        clGetPlatformInfo(plats[p], CL_PLATFORM_VENDOR, sizeof vendor, vendor, NULL);
+        pname[sizeof pname - 1] = vendor[sizeof vendor - 1] = '\0';
+        vendor_word(vendor, word, sizeof word);
         cl_device_id devs[16];
         cl_uint nd = 0;
         if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, 16, devs, &nd) != CL_SUCCESS) nd = 0;
+        int has[2] = {0, 0};
         for (cl_uint d = 0; d < nd && d < 16; d++) {
             char name[256] = "?", drv[128] = "?";
             cl_device_type t = 0;
@@ -241,10 +297,31 @@ static int list_devices(void) {
             clGetDeviceInfo(devs[d], CL_DRIVER_VERSION, sizeof drv, drv, NULL);
             clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof t, &t, NULL);
             name[sizeof name - 1] = drv[sizeof drv - 1] = '\0';
-            printf("%u:%u  %-4s %s (platform %s, driver %s)\n", (unsigned)p, (unsigned)d,
-                   (t & CL_DEVICE_TYPE_GPU) ? "gpu" : (t & CL_DEVICE_TYPE_CPU) ? "cpu" : "other", name, pname, drv);
+            printf("%u:%u  %-4s %s (platform %s, vendor %s, driver %s)\n", (unsigned)p, (unsigned)d,
+                   (t & CL_DEVICE_TYPE_GPU) ? "gpu" : (t & CL_DEVICE_TYPE_CPU) ? "cpu" : "other", name, pname, vendor,
+                   drv);
+            has[0] |= (t & CL_DEVICE_TYPE_GPU) != 0;
+            has[1] |= (t & CL_DEVICE_TYPE_CPU) != 0;
         }
+        for (int k = 0; k < 2 && nf + 1 < 40; k++)
+            if (has[k] && word[0]) {
+                snprintf(forms[nf++], sizeof forms[0], "%s:%s", word, k ? "cpu" : "gpu");
+                if (k == 0 || !has[0]) snprintf(forms[nf++], sizeof forms[0], "%s", word);
+            }
     }
+    const char* saved = getenv("CLDNN_DEVICE");
+    char keep[256] = "";
+    if (saved) snprintf(keep, sizeof keep, "%s", saved);
+    char got[64];
+    printf("CLDNN_DEVICE forms and the device each opens:\n");
+    picked_by(NULL, plats, np, got, sizeof got);
+    printf("  %-20s %s\n", "(unset)", got);
+    for (int i = 0; i < nf; i++) {
+        picked_by(forms[i], plats, np, got, sizeof got);
+        printf("  %-20s %s\n", forms[i], got);
+    }
+    if (saved) setenv("CLDNN_DEVICE", keep, 1);
+    else unsetenv("CLDNN_DEVICE");
     return 0;
 }
 

@@ -107,9 +107,8 @@ cldnnStatus_t cldnnCreate(cldnnHandle_t* handle, cl_command_queue queue) {
 typedef struct {
     cl_platform_id platform;
     cl_device_id device;
-    cl_device_type type;
-    int pi, di;
-    char name[256];
+    cldnn_device_ident id;
+    char name[256], platform_name[128], vendor[128];
 } device_entry;
 
 #define MAX_DEVICES 64
@@ -138,13 +137,19 @@ static int list_devices(device_entry* out, int max) {
             device_entry* e = &out[n++];
             e->platform = plats[p];
             e->device = devs[d];
-            e->pi = (int)p;
-            e->di = (int)d;
-            e->type = 0;
-            clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof e->type, &e->type, NULL);
-            e->name[0] = '\0';
+            e->id.pi = (int)p;
+            e->id.di = (int)d;
+            e->id.type = 0;
+            clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof e->id.type, &e->id.type, NULL);
+            e->name[0] = e->platform_name[0] = e->vendor[0] = '\0';
             clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof e->name, e->name, NULL);
-            e->name[sizeof e->name - 1] = '\0';
+            clGetPlatformInfo(plats[p], CL_PLATFORM_NAME, sizeof e->platform_name, e->platform_name, NULL);
+            clGetPlatformInfo(plats[p], CL_PLATFORM_VENDOR, sizeof e->vendor, e->vendor, NULL);
+            e->name[sizeof e->name - 1] = e->platform_name[sizeof e->platform_name - 1] = '\0';
+            e->vendor[sizeof e->vendor - 1] = '\0';
+            e->id.name = e->name;
+            e->id.platform = e->platform_name;
+            e->id.vendor = e->vendor;
         }
     }
     return n;
@@ -162,33 +167,53 @@ static int contains_nocase(const char* hay, const char* needle) {
     return nl == 0;
 }
 
-/* The index in list of the device CLDNN_DEVICE (or the default rule) selects, or -1. */
-static int select_device(const device_entry* list, int n, const char* spec) {
+/* "gpu" / "cpu" (any case) as a device type; 0 for anything else. */
+static cl_device_type type_word(const char* w, size_t n) {
+    if (n == 3 && tolower((unsigned char)w[1]) == 'p' && tolower((unsigned char)w[2]) == 'u') {
+        if (tolower((unsigned char)w[0]) == 'g')
+            return CL_DEVICE_TYPE_GPU;
+        if (tolower((unsigned char)w[0]) == 'c')
+            return CL_DEVICE_TYPE_CPU;
+    }
+    return 0;
+}
+
+int cldnn_device_spec_matches(const char* spec, const cldnn_device_ident* d, int pass) {
+    const size_t n = strlen(spec);
+    cl_device_type t = type_word(spec, n);
+    if (t != 0)
+        return pass == 0 && (d->type & t) != 0;
+    int p, i;
+    char tail;
+    if (sscanf(spec, "%d:%d%c", &p, &i, &tail) == 2)
+        return pass == 0 && d->pi == p && d->di == i;
+    const char* colon = strrchr(spec, ':');
+    if (colon != NULL && colon > spec && (t = type_word(colon + 1, strlen(colon + 1))) != 0) {
+        char plat[128];
+        const size_t pn = (size_t)(colon - spec) < sizeof plat ? (size_t)(colon - spec) : sizeof plat - 1;
+        memcpy(plat, spec, pn);
+        plat[pn] = '\0';
+        return pass == 0 && (d->type & t) != 0 &&
+               (contains_nocase(d->platform, plat) || contains_nocase(d->vendor, plat));
+    }
+    /* A bare word: the device's name first (pass 0), the platform's name or vendor after (pass 1),
+    ** so that a word naming one device is never taken by another platform. */
+    if (pass == 0)
+        return contains_nocase(d->name, spec);
+    return contains_nocase(d->platform, spec) || contains_nocase(d->vendor, spec);
+}
+
+int cldnn_device_select(const char* spec, const cldnn_device_ident* ids, int n) {
     if (spec == NULL || *spec == '\0') {
         for (int i = 0; i < n; ++i)
-            if (list[i].type & CL_DEVICE_TYPE_GPU)
+            if (ids[i].type & CL_DEVICE_TYPE_GPU)
                 return i;
         return n > 0 ? 0 : -1;
     }
-    if (strcmp(spec, "gpu") == 0 || strcmp(spec, "GPU") == 0 || strcmp(spec, "cpu") == 0 ||
-        strcmp(spec, "CPU") == 0) {
-        cl_device_type want = (spec[0] == 'g' || spec[0] == 'G') ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+    for (int pass = 0; pass < 2; ++pass)
         for (int i = 0; i < n; ++i)
-            if (list[i].type & want)
+            if (cldnn_device_spec_matches(spec, &ids[i], pass))
                 return i;
-        return -1;
-    }
-    int p, d;
-    char tail;
-    if (sscanf(spec, "%d:%d%c", &p, &d, &tail) == 2) {
-        for (int i = 0; i < n; ++i)
-            if (list[i].pi == p && list[i].di == d)
-                return i;
-        return -1;
-    }
-    for (int i = 0; i < n; ++i)
-        if (contains_nocase(list[i].name, spec))
-            return i;
     return -1;
 }
 
@@ -202,13 +227,16 @@ cldnnStatus_t cldnnCreateDefault(cldnnHandle_t* handle) {
     int n = list_devices(list, MAX_DEVICES);
     pthread_mutex_unlock(&enumerate_lock);
     const char* spec = getenv("CLDNN_DEVICE");
-    int i = select_device(list, n, spec);
+    cldnn_device_ident ids[MAX_DEVICES] = {{0}};
+    for (int j = 0; j < n; ++j)
+        ids[j] = list[j].id;
+    int i = cldnn_device_select(spec, ids, n);
     if (i < 0) {
         char names[1024];
         size_t at = 0;
         for (int j = 0; j < n; ++j)
-            at = cldnn_appendf(names, sizeof names, at, "%s%d:%d %s", j ? ", " : "", list[j].pi, list[j].di,
-                               list[j].name);
+            at = cldnn_appendf(names, sizeof names, at, "%s%d:%d %s (%s)", j ? ", " : "", list[j].id.pi,
+                               list[j].id.di, list[j].name, list[j].platform_name);
         if (n == 0)
             cldnn_appendf(names, sizeof names, 0, "none (is an OpenCL ICD installed?)");
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DEVICE, "no OpenCL device matches CLDNN_DEVICE=\"%s\"; devices: %s",
