@@ -197,7 +197,8 @@ CLDNN_EXPORT cldnnStatus_t cldnnGetFindMode(cldnnHandle_t handle, cldnnFindMode_
 CLDNN_EXPORT cldnnStatus_t cldnnSetDatabasePath(cldnnHandle_t handle, const char* path);
 
 /* ------------------------------------------------------- tensors, filters */
-/** Element types; cldnn computes FLOAT (HALF as storage), the rest give NOT_SUPPORTED_DATA_TYPE. */
+/** Element types; cldnn computes FLOAT (HALF and BFLOAT16 as storage), the rest give
+** NOT_SUPPORTED_DATA_TYPE. */
 typedef enum {
     CLDNN_DATA_FLOAT = 0,
     CLDNN_DATA_DOUBLE = 1,
@@ -1129,6 +1130,301 @@ CLDNN_EXPORT cldnnStatus_t cldnnLRNBackward(cldnnHandle_t handle, const cldnnLRN
                                             size_t dyOffset, const cldnnTensorDescriptor_t xDesc, cl_mem x,
                                             size_t xOffset, const void* beta, const cldnnTensorDescriptor_t dxDesc,
                                             cl_mem dx, size_t dxOffset);
+
+/* ================================================================ v1.1 additions
+** What frameworks need beyond cuDNN v7. Same rules as above: cuDNN semantics where a comment is
+** silent, cl_mem + byte offset for every buffer, alpha/beta host floats, beta == 0 never reads
+** the output. FLOAT, HALF and BFLOAT16 data (HALF and BFLOAT16 are storage: float math, each
+** output rounded once to nearest even). */
+
+/* -------------------------------------------------------------- op tensor */
+/** Element-wise operations of cldnnOpTensor; B is unused by SQRT and NOT. */
+typedef enum {
+    CLDNN_OP_TENSOR_ADD = 0,
+    CLDNN_OP_TENSOR_MUL = 1,
+    CLDNN_OP_TENSOR_MIN = 2,
+    CLDNN_OP_TENSOR_MAX = 3,
+    CLDNN_OP_TENSOR_SQRT = 4,
+    CLDNN_OP_TENSOR_NOT = 5,  /* 1 - a */
+    CLDNN_OP_TENSOR_DIV = 100
+} cldnnOpTensorOp_t;
+
+/** Operation, compute type and NaN option of an op tensor: host data. */
+typedef struct cldnnOpTensorStruct* cldnnOpTensorDescriptor_t;
+
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
+CLDNN_EXPORT cldnnStatus_t cldnnCreateOpTensorDescriptor(cldnnOpTensorDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyOpTensorDescriptor(cldnnOpTensorDescriptor_t desc);
+/** compType FLOAT (the math of every data type).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (op or nanOpt not
+** of its enum); NOT_SUPPORTED_DATA_TYPE (compType not FLOAT).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetOpTensorDescriptor(cldnnOpTensorDescriptor_t desc, cldnnOpTensorOp_t op,
+                                                      cldnnDataType_t compType, cldnnNanPropagation_t nanOpt);
+/** Reads back a descriptor; each output pointer may be NULL to skip it.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor; safe alongside other reads. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetOpTensorDescriptor(const cldnnOpTensorDescriptor_t desc, cldnnOpTensorOp_t* op,
+                                                      cldnnDataType_t* compType, cldnnNanPropagation_t* nanOpt);
+/** C = op(alpha1 * A, alpha2 * B) + beta * C. A and B each broadcast over their size-1 dims to
+** C's shape (both sides, wider than cuDNN); any strides; C may alias A or B when their
+** descriptors are equal. alpha1, alpha2 and beta point to float.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (A or B neither C's size nor 1 in some dim); BAD_PARAM (data types
+** differ, or C overlaps an input it does not equal).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnOpTensor(cldnnHandle_t handle, const cldnnOpTensorDescriptor_t opTensorDesc,
+                                         const void* alpha1, const cldnnTensorDescriptor_t aDesc, cl_mem A,
+                                         size_t aOffset, const void* alpha2, const cldnnTensorDescriptor_t bDesc,
+                                         cl_mem B, size_t bOffset, const void* beta,
+                                         const cldnnTensorDescriptor_t cDesc, cl_mem C, size_t cOffset);
+
+/* ---------------------------------------------------------- reduce tensor */
+/** Reductions of cldnnReduceTensor. */
+typedef enum {
+    CLDNN_REDUCE_TENSOR_ADD = 0,
+    CLDNN_REDUCE_TENSOR_MUL = 1,
+    CLDNN_REDUCE_TENSOR_MIN = 2,
+    CLDNN_REDUCE_TENSOR_MAX = 3,
+    CLDNN_REDUCE_TENSOR_AMAX = 4,        /* max |a| */
+    CLDNN_REDUCE_TENSOR_AVG = 5,
+    CLDNN_REDUCE_TENSOR_NORM1 = 6,       /* sum |a| */
+    CLDNN_REDUCE_TENSOR_NORM2 = 7,       /* sqrt(sum a^2) */
+    CLDNN_REDUCE_TENSOR_MUL_NO_ZEROS = 8 /* product of the nonzero values */
+} cldnnReduceTensorOp_t;
+
+/** Whether cldnnReduceTensor writes indices (MIN, MAX and AMAX only). */
+typedef enum {
+    CLDNN_REDUCE_TENSOR_NO_INDICES = 0,
+    CLDNN_REDUCE_TENSOR_FLATTENED_INDICES = 1
+} cldnnReduceTensorIndices_t;
+
+/** Element type of reduction indices. */
+typedef enum {
+    CLDNN_32BIT_INDICES = 0,
+    CLDNN_64BIT_INDICES = 1
+} cldnnIndicesType_t;
+
+/** Operation, compute type, NaN option and index output of a reduction: host data. */
+typedef struct cldnnReduceTensorStruct* cldnnReduceTensorDescriptor_t;
+
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
+CLDNN_EXPORT cldnnStatus_t cldnnCreateReduceTensorDescriptor(cldnnReduceTensorDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyReduceTensorDescriptor(cldnnReduceTensorDescriptor_t desc);
+/** compType FLOAT (the math of every data type).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (a value not of its
+** enum); NOT_SUPPORTED_DATA_TYPE (compType not FLOAT); BAD_PARAM (indices asked of an op other
+** than MIN, MAX and AMAX).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetReduceTensorDescriptor(cldnnReduceTensorDescriptor_t desc,
+                                                          cldnnReduceTensorOp_t op, cldnnDataType_t compType,
+                                                          cldnnNanPropagation_t nanOpt,
+                                                          cldnnReduceTensorIndices_t indices,
+                                                          cldnnIndicesType_t indicesType);
+/** Reads back a descriptor; each output pointer may be NULL to skip it.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor; safe alongside other reads. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetReduceTensorDescriptor(const cldnnReduceTensorDescriptor_t desc,
+                                                          cldnnReduceTensorOp_t* op, cldnnDataType_t* compType,
+                                                          cldnnNanPropagation_t* nanOpt,
+                                                          cldnnReduceTensorIndices_t* indices,
+                                                          cldnnIndicesType_t* indicesType);
+/** The exact bytes of the indices output for this reduction (0 when none is asked).
+** Statuses: SUCCESS; the argument checks (file comment); BAD_PARAM_SHAPE_MISMATCH (C not A with
+** some dims set to 1).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetReductionIndicesSize(cldnnHandle_t handle,
+                                                        const cldnnReduceTensorDescriptor_t reduceTensorDesc,
+                                                        const cldnnTensorDescriptor_t aDesc,
+                                                        const cldnnTensorDescriptor_t cDesc, size_t* sizeInBytes);
+/** The exact workspace in bytes this reduction needs (0 for none).
+** Statuses: as cldnnGetReductionIndicesSize.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetReductionWorkspaceSize(cldnnHandle_t handle,
+                                                          const cldnnReduceTensorDescriptor_t reduceTensorDesc,
+                                                          const cldnnTensorDescriptor_t aDesc,
+                                                          const cldnnTensorDescriptor_t cDesc, size_t* sizeInBytes);
+/** C = alpha * reduce(A) + beta * C: every dim where C has size 1 and A does not is reduced (any
+** subset). Indices (MIN, MAX, AMAX with FLATTENED_INDICES) are the flattened position inside the
+** reduced dims (row-major over them), the first occurrence on ties. Deterministic: the same inputs
+** give the same bits on every call. indices may be NULL with size 0 when none are asked.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (C not A with some dims set to 1); BAD_PARAM_SIZE_INSUFFICIENT
+** (workspace or indices smaller than the Get functions say).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnReduceTensor(cldnnHandle_t handle,
+                                             const cldnnReduceTensorDescriptor_t reduceTensorDesc, cl_mem indices,
+                                             size_t indicesOffset, size_t indicesSizeInBytes, cl_mem workspace,
+                                             size_t workspaceOffset, size_t workspaceSizeInBytes,
+                                             const void* alpha, const cldnnTensorDescriptor_t aDesc, cl_mem A,
+                                             size_t aOffset, const void* beta, const cldnnTensorDescriptor_t cDesc,
+                                             cl_mem C, size_t cOffset);
+
+/* ------------------------------------ fused convolution, bias, activation */
+/** y = act(alpha1 * conv(x, w) + alpha2 * z + bias). bias is 1 x K x 1 x 1; z has y's shape and
+** may be the same buffer as y (a residual add); every activation mode is accepted (cuDNN takes
+** RELU and IDENTITY only). The workspace is cldnnGetConvolutionForwardWorkspaceSize's for the
+** same algorithm. alpha1 and alpha2 point to float.
+** Statuses: as cldnnConvolutionForward, and BAD_PARAM_SHAPE_MISMATCH (bias or z shapes),
+** BAD_PARAM_NULL_POINTER (activationDesc, bias or z NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBiasActivationForward(
+    cldnnHandle_t handle, const void* alpha1, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+    const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset, const cldnnConvolutionDescriptor_t convDesc,
+    cldnnConvolutionFwdAlgo_t algo, cl_mem workSpace, size_t workSpaceOffset, size_t workSpaceSizeInBytes,
+    const void* alpha2, const cldnnTensorDescriptor_t zDesc, cl_mem z, size_t zOffset,
+    const cldnnTensorDescriptor_t biasDesc, cl_mem bias, size_t biasOffset,
+    const cldnnActivationDescriptor_t activationDesc, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+    size_t yOffset);
+
+/* ---------------------------------------------------------------- dropout */
+/** Probability, seed and counter offset of a dropout: host data. */
+typedef struct cldnnDropoutStruct* cldnnDropoutDescriptor_t;
+
+/** Allocates a descriptor into *desc holding dropout 0, seed 0, offset 0.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
+CLDNN_EXPORT cldnnStatus_t cldnnCreateDropoutDescriptor(cldnnDropoutDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyDropoutDescriptor(cldnnDropoutDescriptor_t desc);
+/** dropout in [0, 1): the probability an element is zeroed. The mask is a pure function of
+** (seed, offset, element index) from a counter-based generator (Philox4x32-10); the caller moves
+** offset on between calls, as frameworks move a Philox offset.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (dropout outside
+** [0, 1) or not finite).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetDropoutDescriptor(cldnnDropoutDescriptor_t desc, float dropout, uint64_t seed,
+                                                     uint64_t offset);
+/** Reads back a descriptor; each output pointer may be NULL to skip it.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL).
+** Thread safety: only reads the descriptor; safe alongside other reads. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetDropoutDescriptor(const cldnnDropoutDescriptor_t desc, float* dropout,
+                                                     uint64_t* seed, uint64_t* offset);
+/** The bytes of the reserve space that stores the mask of a tensor like xDesc (the reserve is
+** optional: NULL with size 0 regenerates the mask).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (an argument NULL); BAD_PARAM (xDesc never set).
+** Thread safety: only reads the descriptor; safe alongside other reads. */
+CLDNN_EXPORT cldnnStatus_t cldnnDropoutGetReserveSpaceSize(const cldnnTensorDescriptor_t xDesc,
+                                                           size_t* sizeInBytes);
+/** y = x * mask / (1 - dropout). reserve may be NULL with size 0; else the mask is stored there.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (x and y dims differ); BAD_PARAM_SIZE_INSUFFICIENT (a reserve smaller
+** than cldnnDropoutGetReserveSpaceSize).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnDropoutForward(cldnnHandle_t handle, const cldnnDropoutDescriptor_t dropoutDesc,
+                                               const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+                                               const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
+                                               cl_mem reserveSpace, size_t reserveSpaceOffset,
+                                               size_t reserveSpaceSizeInBytes);
+/** dx = dy * mask / (1 - dropout), the mask read from reserve when given, else regenerated from
+** the descriptor (which must then equal the forward's).
+** Statuses: as cldnnDropoutForward.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnDropoutBackward(cldnnHandle_t handle, const cldnnDropoutDescriptor_t dropoutDesc,
+                                                const cldnnTensorDescriptor_t dyDesc, cl_mem dy, size_t dyOffset,
+                                                const cldnnTensorDescriptor_t dxDesc, cl_mem dx, size_t dxOffset,
+                                                cl_mem reserveSpace, size_t reserveSpaceOffset,
+                                                size_t reserveSpaceSizeInBytes);
+
+/* ------------------------------------------- layer, group, RMS normalization */
+/** What cldnnNormalizationForward normalizes together. */
+typedef enum {
+    CLDNN_NORM_LAYER = 0, /* the last `param` dims of each sample: mean and variance */
+    CLDNN_NORM_GROUP = 1, /* `param` groups of channels (dim 1) with their spatial dims; instance
+                             normalization is one group per channel */
+    CLDNN_NORM_RMS = 2    /* the last `param` dims: root mean square, no mean */
+} cldnnNormMode_t;
+
+/** Mode, parameter and epsilon of a normalization: host data. */
+typedef struct cldnnNormStruct* cldnnNormDescriptor_t;
+
+/** Allocates an empty descriptor into *desc (to be Set before use).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread; the new descriptor is the caller's. */
+CLDNN_EXPORT cldnnStatus_t cldnnCreateNormDescriptor(cldnnNormDescriptor_t* desc);
+/** Frees a descriptor; NULL is a no-op.
+** Statuses: SUCCESS (also for NULL).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyNormDescriptor(cldnnNormDescriptor_t desc);
+/** param: the number of trailing dims normalized together (LAYER, RMS; PyTorch's
+** normalized_shape length), or the number of channel groups (GROUP). epsilon > 0.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (mode not of its
+** enum, param < 1 or above CLDNN_DIM_MAX for LAYER and RMS, epsilon not positive and finite).
+** Thread safety: host data without locks: calls on different descriptors may run at once; a Set or
+** Destroy must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetNormDescriptor(cldnnNormDescriptor_t desc, cldnnNormMode_t mode, int param,
+                                                  double epsilon);
+/** Reads back a descriptor; each output pointer may be NULL to skip it.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor; safe alongside other reads. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetNormDescriptor(const cldnnNormDescriptor_t desc, cldnnNormMode_t* mode,
+                                                  int* param, double* epsilon);
+/** Sets scaleBiasDesc to the normalized trailing dims (LAYER, RMS) or 1 x C x 1 x 1 (GROUP), packed,
+** of x's data type, and statsDesc to x's dims with the normalized ones set to 1 (LAYER, RMS) or
+** N x groups (GROUP, as N x groups x 1 x 1), packed FLOAT. Either output may be NULL.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or xDesc NULL); BAD_PARAM (a descriptor never
+** set, param more than x's dims, or C not a multiple of the groups).
+** Thread safety: only reads desc and xDesc; writes the outputs, which must not be in use. */
+CLDNN_EXPORT cldnnStatus_t cldnnDeriveNormTensorDescriptors(const cldnnNormDescriptor_t desc,
+                                                            const cldnnTensorDescriptor_t xDesc,
+                                                            cldnnTensorDescriptor_t scaleBiasDesc,
+                                                            cldnnTensorDescriptor_t statsDesc);
+/** y = alpha * (scale * (x - mean) * invStd + bias) + beta * y (RMS: x * invStd, invStd =
+** 1 / sqrt(mean(x^2) + epsilon)). scale and bias may be NULL (no affine; both or neither); mean
+** and invStd may be NULL (nothing saved); RMS has no mean (mean must be NULL). x and y any
+** strides, NCHW or NHWC.
+** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
+** BAD_PARAM_SHAPE_MISMATCH (descriptors that do not agree with cldnnDeriveNormTensorDescriptors);
+** BAD_PARAM (mean given for RMS, only one of scale and bias).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnNormalizationForward(
+    cldnnHandle_t handle, const cldnnNormDescriptor_t normDesc, const void* alpha, const void* beta,
+    const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const cldnnTensorDescriptor_t scaleBiasDesc,
+    cl_mem scale, size_t scaleOffset, cl_mem bias, size_t biasOffset, const cldnnTensorDescriptor_t statsDesc,
+    cl_mem mean, size_t meanOffset, cl_mem invStd, size_t invStdOffset, const cldnnTensorDescriptor_t yDesc,
+    cl_mem y, size_t yOffset);
+/** dx = alphaDataDiff * dL/dx + betaDataDiff * dx; dScale and dBias = alphaParamDiff * gradient +
+** betaParamDiff * old. The forward's saved statistics are required (mean NULL for RMS); scale may
+** be NULL (no affine); dScale and dBias may be NULL.
+** Statuses: as cldnnNormalizationForward, and BAD_PARAM_NULL_POINTER (invStd, or mean for LAYER
+** and GROUP, NULL).
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnNormalizationBackward(
+    cldnnHandle_t handle, const cldnnNormDescriptor_t normDesc, const void* alphaDataDiff,
+    const void* betaDataDiff, const void* alphaParamDiff, const void* betaParamDiff,
+    const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset, const cldnnTensorDescriptor_t dyDesc, cl_mem dy,
+    size_t dyOffset, const cldnnTensorDescriptor_t scaleBiasDesc, cl_mem scale, size_t scaleOffset, cl_mem dScale,
+    size_t dScaleOffset, cl_mem dBias, size_t dBiasOffset, const cldnnTensorDescriptor_t statsDesc, cl_mem mean,
+    size_t meanOffset, cl_mem invStd, size_t invStdOffset, const cldnnTensorDescriptor_t dxDesc, cl_mem dx,
+    size_t dxOffset);
 
 #ifdef __cplusplus
 }

@@ -5,14 +5,18 @@
  *   -DDATA_HALF=1   tensors hold IEEE half values (storage only): loads widen to float with
  *                   vload_half, stores round to nearest even with vstore_half_rte. Works without
  *                   cl_khr_fp16. Default: float storage.
+ *   -DDATA_BF16=1   tensors hold bfloat16 values (storage only, as ushort bits): a load is the
+ *                   bits shifted into a float's high half, a store rounds to nearest even
+ *                   (NaN stays NaN). Needs no extension.
  *   -DIDX_T=uint    index type for element arithmetic; the host chooses uint when every view
  *                   spans fewer than 2^32 elements, ulong otherwise. Default ulong.
  * Arithmetic is always float (accumulation included).
  *
  * Kernels whose operands differ in storage (half tensors beside a float workspace of partial
- * sums) name each operand's type with a flag H, 1 for half and 0 for float: STORAGE_OF(H),
- * LOAD_OF(H, p, i), STORE_OF(H, p, i, v). DATA_H is DATA_HALF as such a flag, and STORAGE_T,
- * LOAD and STORE are the *_OF forms with H = DATA_H.
+ * sums) name each operand's type with a flag H, 0 for float, 1 for half and 2 for bfloat16:
+ * STORAGE_OF(H), LOAD_OF(H, p, i), STORE_OF(H, p, i, v). DATA_H is the tensors' flag (DATA_HALF
+ * or DATA_BF16), and STORAGE_T, LOAD and STORE are the *_OF forms with H = DATA_H. Code that
+ * needs half itself (vload_halfN, FP16 mma) tests DATA_H == 1.
  */
 #ifndef CLDNN_HELPERS_H
 #define CLDNN_HELPERS_H
@@ -34,7 +38,23 @@
 #define STORE_OF_1(p, i, v) vstore_half_rte((v), (i), (p))
 #define STORE_OF(H, p, i, v) CAT(STORE_OF_, H)(p, i, v)
 
-#if defined(DATA_HALF) && DATA_HALF
+/* bfloat16 is a float's high 16 bits: widening is exact; narrowing adds half an ulp of the kept
+ * part, ties to even, except for NaN, which keeps a quiet payload rather than carrying into Inf. */
+#define STORAGE_OF_2 ushort
+#define LOAD_OF_2(p, i) as_float((uint)(p)[(i)] << 16)
+#define STORE_OF_2(p, i, v) ((p)[(i)] = cldnn_float_to_bf16(v))
+#ifdef __OPENCL_VERSION__ /* host C emulations of kernel code include this file too */
+inline ushort cldnn_float_to_bf16(float f) {
+    uint u = as_uint(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (ushort)((u >> 16) | 0x40u);
+    return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+#endif
+
+#if defined(DATA_BF16) && DATA_BF16
+#define DATA_H 2
+#elif defined(DATA_HALF) && DATA_HALF
 #define DATA_H 1
 #else
 #define DATA_H 0

@@ -29,12 +29,13 @@ const char* cldnn_dtype_key(cldnnDataType_t t) {
     switch (t) {
     case CLDNN_DATA_FLOAT: return "f32";
     case CLDNN_DATA_HALF: return "f16";
+    case CLDNN_DATA_BFLOAT16: return "bf16";
     default: return cldnn_dtype_name(t);
     }
 }
 
 const char* cldnn_dtype_build_option(cldnnDataType_t t) {
-    return t == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : "";
+    return t == CLDNN_DATA_HALF ? " -DDATA_HALF=1" : t == CLDNN_DATA_BFLOAT16 ? " -DDATA_BF16=1" : "";
 }
 
 const char* cldnn_dtype_name(cldnnDataType_t t) {

@@ -32,8 +32,9 @@ struct cldnnFilterStruct {
 size_t cldnn_dtype_size(cldnnDataType_t t);
 const char* cldnn_dtype_name(cldnnDataType_t t); /* "float", "half", ... */
 /* The type's field in problem keys (find-db, tuning db, logs): "f32", "f16", else the name. */
-const char* cldnn_dtype_key(cldnnDataType_t t);
-/* The kernels' storage build option (kernels/common/helpers.h): " -DDATA_HALF=1" for HALF, else "". */
+const char* cldnn_dtype_key(cldnnDataType_t t); /* "bf16" for BFLOAT16 */
+/* The kernels' storage build option (kernels/common/helpers.h): " -DDATA_HALF=1" for HALF,
+** " -DDATA_BF16=1" for BFLOAT16, else "". */
 const char* cldnn_dtype_build_option(cldnnDataType_t t);
 /* NULL / never-Set descriptor checks, recording which argument. */
 cldnnStatus_t cldnn_check_tensor(const struct cldnnTensorStruct* d, const char* what);
