@@ -32,6 +32,7 @@ TestSuite(act_backward, .fini = fx_fini);
 TestSuite(act_gradcheck, .fini = fx_fini);
 TestSuite(act_nan, .fini = fx_fini);
 TestSuite(act_half, .fini = fx_fini);
+TestSuite(act_bf16, .fini = fx_fini);
 TestSuite(act_bad, .fini = fx_fini);
 
 /* ------------------------------------------------------------------------------- cases */
@@ -72,6 +73,10 @@ static cldnnActivationDescriptor_t make_act(const act_case* c, cldnnNanPropagati
     return a;
 }
 
+static const char* dt_name(cldnnDataType_t dt) {
+    return dt == CLDNN_DATA_HALF ? "half" : dt == CLDNN_DATA_BFLOAT16 ? "bfloat16" : "float";
+}
+
 /* A uniform input in [-3, 3] at least `margin` away from c's kinks. */
 static float draw_x(const act_case* c, double margin) {
     for (;;) {
@@ -88,10 +93,9 @@ static float draw_x(const act_case* c, double margin) {
 static void fill_x(fx_tensor* t, const act_case* c, double margin) {
     for (int64_t i = 0; i < t->count; i++) {
         float x = draw_x(c, margin);
-        if (t->dtype == CLDNN_DATA_HALF)
-            while (fabs(fx_round_half(x)) <= margin ||
-                   (c->mode == CLDNN_ACTIVATION_CLIPPED_RELU && fabs(fx_round_half(x) - c->coef) <= margin))
-                x = draw_x(c, margin);
+        while (fabs(fx_round_dtype(t->dtype, x)) <= margin ||
+               (c->mode == CLDNN_ACTIVATION_CLIPPED_RELU && fabs(fx_round_dtype(t->dtype, x) - c->coef) <= margin))
+            x = draw_x(c, margin);
         fx_tensor_set(t, i, x);
     }
 }
@@ -172,7 +176,7 @@ static double forward_once(const act_case* c, const layout* l, float alpha, floa
     double worst = 0;
     int64_t bad = fx_compare(out, want, scale, atol, rtol, msg, sizeof msg, &worst);
     FX_ASSERT(bad == 0, "forward %s, layout \"%s\"%s, %s, alpha %g beta %g: %lld of %lld wrong; first: %s", c->name,
-              l->name, inplace ? " in place" : "", dt == CLDNN_DATA_HALF ? "half" : "float", alpha, beta,
+              l->name, inplace ? " in place" : "", dt_name(dt), alpha, beta,
               (long long)bad, (long long)x.count, msg);
     int64_t gaps = fx_tensor_gaps_changed(out);
     FX_ASSERT(gaps == 0, "forward %s, layout \"%s\"%s, alpha %g beta %g: %lld elements outside the view changed",
@@ -260,7 +264,7 @@ static double backward_once(const act_case* c, const layout* l, float alpha, flo
     double worst = 0;
     int64_t bad = fx_compare(&dx, want, scale, atol, rtol, msg, sizeof msg, &worst);
     FX_ASSERT(bad == 0, "backward %s, layout \"%s\", %s, alpha %g beta %g: %lld of %lld wrong; first: %s", c->name,
-              l->name, dt == CLDNN_DATA_HALF ? "half" : "float", alpha, beta, (long long)bad, (long long)dx.count, msg);
+              l->name, dt_name(dt), alpha, beta, (long long)bad, (long long)dx.count, msg);
     int64_t gaps = fx_tensor_gaps_changed(&dx);
     FX_ASSERT(gaps == 0, "backward %s, layout \"%s\", alpha %g beta %g: %lld elements outside dx's view changed",
               c->name, l->name, alpha, beta, (long long)gaps);
@@ -481,6 +485,29 @@ Test(act_half, backward) {
                 worst = w > worst ? w : worst;
             }
     cr_log_info("half backward: largest error / tolerance = %.3f", worst);
+}
+
+#define BF16_RTOL 8e-3
+#define BF16_ATOL 1e-3
+
+/* bfloat16 storage: the same math, one rounding per output; the vector (contig), strided and
+** transposing paths. */
+Test(act_bf16, forward_backward) {
+    const act_case* cs[] = {&k_tanh, &k_gelu};
+    /* 16-byte-aligned offsets: the 4-wide vector loads and stores */
+    static const layout aligned = {"2x5x12x33 nchw, aligned", 4, {2, 5, 12, 33}, {FX_NCHW, {0}, 8}, {FX_NCHW, {0}, 4}};
+    const layout* ls[] = {&k_layouts[0], &k_layouts[3], &k_layouts[4], &aligned};
+    double worst = 0;
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++)
+        for (size_t l = 0; l < sizeof ls / sizeof ls[0]; l++) {
+            const float* ab = fx_alpha_beta[(k + l) % FX_NAB];
+            double w = forward_once(cs[k], ls[l], ab[0], ab[1], 0, CLDNN_DATA_BFLOAT16, BF16_RTOL, BF16_ATOL);
+            worst = w > worst ? w : worst;
+            w = backward_once(cs[k], ls[l], ab[0], ab[1], CLDNN_DATA_BFLOAT16, BF16_RTOL, BF16_ATOL);
+            worst = w > worst ? w : worst;
+        }
+    worst = fmax(worst, forward_once(&k_swish, &aligned, 0.5f, 0.25f, 1, CLDNN_DATA_BFLOAT16, BF16_RTOL, BF16_ATOL));
+    cr_log_info("bfloat16: largest error / tolerance = %.3f", worst);
 }
 
 Test(act_half, in_place) {

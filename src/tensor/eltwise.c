@@ -7,6 +7,10 @@
 **   eltwise_contig   every operand is one packed range with unit stride: VEC elements per
 **                    work-item, vector loads when every offset is a multiple of VEC. This is
 **                    the bandwidth path (activations on packed tensors, same-layout adds).
+**   eltwise_rows     out unit-stride along the innermost dim and each input unit-stride or
+**                    broadcast along it (a bias, a per-sample scale, NCHW op NC11): VEC
+**                    elements per work-item along rows with any outer strides, the row's offsets
+**                    decoded once. The broadcasting path of cldnnOpTensor and cldnnAddTensor.
 **   eltwise_tiled    a transpose: out unit-stride along a dim I, a unit-stride along another
 **                    dim J (NCHW <-> NHWC): 32 x 32 tiles through local memory so reads
 **                    and writes are both coalesced.
@@ -15,6 +19,8 @@
 ** Parameters (VEC, work-group size) come from the device profile; 32-bit index arithmetic is
 ** used whenever every view spans fewer than 2^32 elements. Each solver's parameter set is the
 ** activation-mode fold, "f1" (default) or "f0" (the mode passed as an argument):
+** The op tensor's operation and the dropout's mask mode are build options too (-DBINOP,
+** -DMASK_MODE), so each is one kernel source with the loads it needs and no others.
 ** CLDNN_SOLVER_PARAMS=eltwise_contig:f0 turns it off for comparisons; nothing is tuned.
 */
 #include "tensor/eltwise.h"
@@ -82,6 +88,57 @@ void cldnn_elt_problem_init(cldnn_elt_problem* p, cldnn_elt_op op, cldnnDataType
     }
 }
 
+cldnnStatus_t cldnn_elt_check_dtype(cldnnDataType_t t, const char* what) {
+    if (t == CLDNN_DATA_FLOAT || t == CLDNN_DATA_HALF || t == CLDNN_DATA_BFLOAT16)
+        return CLDNN_STATUS_SUCCESS;
+    return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                      "%s holds %s; this call computes float, half and bfloat16 storage", what, cldnn_dtype_name(t));
+}
+
+cldnnStatus_t cldnn_elt_check_alias(const struct cldnnTensorStruct* out, cl_mem om, size_t ooff, const char* oname,
+                                    const struct cldnnTensorStruct* in, cl_mem im, size_t ioff, const char* iname) {
+    if (om != im)
+        return CLDNN_STATUS_SUCCESS;
+    uint64_t oend = ooff + (uint64_t)out->span * cldnn_dtype_size(out->dtype);
+    uint64_t iend = ioff + (uint64_t)in->span * cldnn_dtype_size(in->dtype);
+    if (oend <= ioff || iend <= ooff)
+        return CLDNN_STATUS_SUCCESS;
+    int same = ooff == ioff && out->nd == in->nd && out->dtype == in->dtype;
+    for (int i = 0; same && i < out->nd; ++i)
+        same = out->dims[i] == in->dims[i] && out->strides[i] == in->strides[i];
+    if (same)
+        return CLDNN_STATUS_SUCCESS;
+    return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM,
+                      "%s overlaps %s in the same buffer without being the same view (in place needs equal "
+                      "descriptors and offsets)", oname, iname);
+}
+
+cldnnStatus_t cldnn_elt_broadcast_strides(const struct cldnnTensorStruct* in, const char* iname,
+                                          const struct cldnnTensorStruct* out, const char* oname, int64_t* strides,
+                                          int* broadcast) {
+    if (in->nd != out->nd)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, "%s has %d dims but %s has %d", iname, in->nd, oname,
+                          out->nd);
+    int any = 0;
+    for (int i = 0; i < out->nd; ++i) {
+        if (in->dims[i] == out->dims[i]) {
+            strides[i] = in->strides[i];
+        } else if (in->dims[i] == 1) {
+            strides[i] = 0;
+            any = 1;
+        } else {
+            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, "%s dim %d is %lld: it must be 1 or %s's %lld",
+                              iname, i, (long long)in->dims[i], oname, (long long)out->dims[i]);
+        }
+    }
+    if (broadcast != NULL)
+        *broadcast = any;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Whether operand o is the dropout's mask operand (bytes, accessed one at a time). */
+static int is_mask_operand(const cldnn_elt_problem* p, int o) { return p->op == CLDNN_ELT_DROPOUT && o == 2; }
+
 static int contig_applicable(const void* problem, const cldnn_device_profile* dev) {
     (void)dev;
     const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
@@ -122,8 +179,43 @@ static void contig_finish(const void* problem, const cldnn_device_profile* dev, 
     q->vec = 4;
     q->local = (int)group_size(dev);
     for (int o = 0; o < p->nops; ++o)
-        while (q->vec > 1 && p->offset[o] % (uint64_t)q->vec != 0)
+        while (!is_mask_operand(p, o) && q->vec > 1 && p->offset[o] % (uint64_t)q->vec != 0)
             q->vec /= 2;
+    q->idx32 = spans_fit_32(p);
+}
+
+/* eltwise_rows: the innermost dim is out's unit stride, and each input's unit stride or a
+** broadcast; the mask operand of a dropout (a logical index) must be unit-stride along it. */
+static int rows_applicable(const void* problem, const cldnn_device_profile* dev) {
+    (void)dev;
+    const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
+    const int in = p->nd - 1;
+    if (p->strides[0][in] != 1)
+        return 0;
+    for (int o = 1; o < p->nops; ++o) {
+        int64_t s = p->strides[o][in];
+        if (s != 1 && (s != 0 || is_mask_operand(p, o)))
+            return 0;
+    }
+    return 1;
+}
+
+/* As contig_finish, with every unit-stride operand's row starts (offset and outer strides) kept
+** VEC-aligned. */
+static void rows_finish(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
+    elt_params* q = (elt_params*)params;
+    q->vec = 4;
+    q->local = (int)group_size(dev);
+    for (int o = 0; o < p->nops; ++o) {
+        if (is_mask_operand(p, o) || p->strides[o][p->nd - 1] == 0)
+            continue;
+        uint64_t g = p->offset[o];
+        for (int d = 0; d + 1 < p->nd; ++d)
+            g |= (uint64_t)p->strides[o][d];
+        while (q->vec > 1 && g % (uint64_t)q->vec != 0)
+            q->vec /= 2;
+    }
     q->idx32 = spans_fit_32(p);
 }
 
@@ -140,6 +232,11 @@ static void strided_finish(const void* problem, const cldnn_device_profile* dev,
 static void contig_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     ((elt_params*)params)->fold_mode = 1;
     contig_finish(problem, dev, params);
+}
+
+static void rows_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    ((elt_params*)params)->fold_mode = 1;
+    rows_finish(problem, dev, params);
 }
 
 static void strided_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -159,6 +256,8 @@ static int fold_valid(const void* problem, const cldnn_device_profile* dev, cons
 ** tuning db. */
 static const cldnn_param_space contig_space = {
     .text = "f%d", .names = "fold", .valid = fold_valid, .finish = contig_finish};
+static const cldnn_param_space rows_space = {
+    .text = "f%d", .names = "fold", .valid = fold_valid, .finish = rows_finish};
 static const cldnn_param_space strided_space = {
     .text = "f%d", .names = "fold", .valid = fold_valid, .finish = strided_finish};
 
@@ -189,13 +288,25 @@ static void build_options(const cldnn_elt_problem* p, const elt_params* q, char*
                               q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype));
     if (q->fold_mode && (p->op == CLDNN_ELT_ACT_FWD || p->op == CLDNN_ELT_ACT_BWD))
         cldnn_appendf(buf, size, at, " -DACT_MODE=%d -DACT_NANPROP=%d", p->act_mode, p->nan_prop);
+    else if (p->op == CLDNN_ELT_BINARY)
+        cldnn_appendf(buf, size, at, " -DBINOP=%d", p->binop);
+    else if (p->op == CLDNN_ELT_DROPOUT)
+        cldnn_appendf(buf, size, at, " -DMASK_MODE=%d", p->mask_mode);
+}
+
+/* The dropout generator's arguments (zeros for other ops), last in every kernel but the tiled. */
+static void gen_args(const cldnn_elt_problem* p, cl_uint4* gen, cl_uint* thresh) {
+    for (int i = 0; i < 4; ++i)
+        gen->s[i] = p->gen[i];
+    *thresh = p->threshold;
 }
 
 
-/* The buffers and offsets of operands 0..2, with unused operands aliased to the output. */
+/* The buffers and offsets of operands 0..2, with unused operands (and a dropout's absent
+** reserve, whose strides only index the mask) aliased to the output. */
 static void operands(const cldnn_elt_problem* p, const cldnn_elt_buffers* b, cl_mem mem[3], cl_ulong off[3]) {
     for (int o = 0; o < 3; ++o) {
-        int used = o < p->nops;
+        int used = o < p->nops && b->mem[o] != NULL;
         mem[o] = used ? b->mem[o] : b->mem[0];
         off[o] = used ? (cl_ulong)p->offset[o] : (cl_ulong)p->offset[0];
     }
@@ -220,11 +331,14 @@ static cldnnStatus_t contig_run(cldnnHandle_t h, const void* problem, const void
     CLDNN_TRY(elt_prepare(h, p, q, "eltwise_contig", buffers, &k, mem, off));
     cl_ulong n = (cl_ulong)p->count;
     cl_int mode = p->act_mode, nanprop = p->nan_prop;
+    cl_uint4 gen;
+    cl_uint thresh;
+    gen_args(p, &gen, &thresh);
     /* eltwise_contig's list (kernels/eltwise/eltwise.cl), in its order. */
     CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(n), CLDNN_ARG(mem[0]), CLDNN_ARG(off[0]), CLDNN_ARG(mem[1]),
                                 CLDNN_ARG(off[1]), CLDNN_ARG(mem[2]), CLDNN_ARG(off[2]), CLDNN_ARG(p->alpha),
                                 CLDNN_ARG(p->beta), CLDNN_ARG(mode), CLDNN_ARG(p->coef), CLDNN_ARG(p->coef2),
-                                CLDNN_ARG(nanprop)));
+                                CLDNN_ARG(nanprop), CLDNN_ARG(gen), CLDNN_ARG(thresh)));
     uint64_t items = ((uint64_t)p->count + (uint64_t)q->vec - 1) / (uint64_t)q->vec;
     return cldnn_enqueue_1d(h, k, items, (size_t)q->local, "eltwise_contig");
 }
@@ -245,13 +359,48 @@ static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const voi
     }
     cl_ulong n = (cl_ulong)p->count;
     cl_int nd = p->nd, mode = p->act_mode, nanprop = p->nan_prop;
+    cl_uint4 gen;
+    cl_uint thresh;
+    gen_args(p, &gen, &thresh);
     /* eltwise_strided's list (kernels/eltwise/eltwise.cl), in its order. */
     CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(n), CLDNN_ARG(nd), CLDNN_ARG(dims), CLDNN_ARG(mem[0]),
                                 CLDNN_ARG(off[0]), CLDNN_ARG(str[0]), CLDNN_ARG(mem[1]), CLDNN_ARG(off[1]),
                                 CLDNN_ARG(str[1]), CLDNN_ARG(mem[2]), CLDNN_ARG(off[2]), CLDNN_ARG(str[2]),
                                 CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(mode), CLDNN_ARG(p->coef),
-                                CLDNN_ARG(p->coef2), CLDNN_ARG(nanprop)));
+                                CLDNN_ARG(p->coef2), CLDNN_ARG(nanprop), CLDNN_ARG(gen), CLDNN_ARG(thresh)));
     return cldnn_enqueue_1d(h, k, (uint64_t)p->count, (size_t)q->local, "eltwise_strided");
+}
+
+static cldnnStatus_t rows_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
+    const elt_params* q = (const elt_params*)params;
+    cl_kernel k;
+    cl_mem mem[3];
+    cl_ulong off[3];
+    CLDNN_TRY(elt_prepare(h, p, q, "eltwise_rows", buffers, &k, mem, off));
+    const int in = p->nd - 1;
+    cl_long8 dims, str[3];
+    for (int i = 0; i < 8; ++i) { /* the outer dims, innermost first */
+        int d = in - 1 - i;
+        dims.s[i] = d >= 0 ? p->dims[d] : 1;
+        for (int o = 0; o < 3; ++o)
+            str[o].s[i] = d >= 0 ? (o < p->nops ? p->strides[o][d] : p->strides[0][d]) : 0;
+    }
+    cl_ulong inner = (cl_ulong)p->dims[in], chunks = (inner + (cl_ulong)q->vec - 1) / (cl_ulong)q->vec;
+    cl_ulong n = (cl_ulong)(p->count / p->dims[in]) * chunks;
+    cl_int nd = in, mode = p->act_mode, nanprop = p->nan_prop;
+    cl_int a_unit = p->nops > 1 && p->strides[1][in] == 1, b_unit = p->nops > 2 && p->strides[2][in] == 1;
+    cl_uint4 gen;
+    cl_uint thresh;
+    gen_args(p, &gen, &thresh);
+    /* eltwise_rows's list (kernels/eltwise/eltwise.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(n), CLDNN_ARG(inner), CLDNN_ARG(chunks), CLDNN_ARG(nd),
+                                CLDNN_ARG(dims), CLDNN_ARG(mem[0]), CLDNN_ARG(off[0]), CLDNN_ARG(str[0]),
+                                CLDNN_ARG(mem[1]), CLDNN_ARG(off[1]), CLDNN_ARG(str[1]), CLDNN_ARG(a_unit),
+                                CLDNN_ARG(mem[2]), CLDNN_ARG(off[2]), CLDNN_ARG(str[2]), CLDNN_ARG(b_unit),
+                                CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(mode), CLDNN_ARG(p->coef),
+                                CLDNN_ARG(p->coef2), CLDNN_ARG(nanprop), CLDNN_ARG(gen), CLDNN_ARG(thresh)));
+    return cldnn_enqueue_1d(h, k, (uint64_t)n, (size_t)q->local, "eltwise_rows");
 }
 
 static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -299,6 +448,8 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 static const cldnn_solver elt_solvers[] = {
     {.name = "eltwise_contig", .algo = -1, .applicable = contig_applicable, .default_params = contig_defaults,
      .params_size = sizeof(elt_params), .run = contig_run, .space = &contig_space},
+    {.name = "eltwise_rows", .algo = -1, .applicable = rows_applicable, .default_params = rows_defaults,
+     .params_size = sizeof(elt_params), .run = rows_run, .space = &rows_space},
     {.name = "eltwise_tiled", .algo = -1, .applicable = tiled_applicable, .default_params = strided_defaults,
      .params_size = sizeof(elt_params), .run = tiled_run, .space = &strided_space},
     {.name = "eltwise_strided", .algo = -1, .applicable = strided_applicable, .default_params = strided_defaults,

@@ -338,6 +338,27 @@ float fx_half_to_float(uint16_t h) {
 
 float fx_round_half(float f) { return fx_half_to_float(fx_float_to_half(f)); }
 
+uint16_t fx_float_to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    if ((x & 0x7fffffffu) > 0x7f800000u) /* NaN: quiet, never rounded into inf */
+        return (uint16_t)((x >> 16) | 0x40u);
+    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16); /* a carry into the exponent is right */
+}
+
+float fx_bf16_to_float(uint16_t b) {
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+float fx_round_bf16(float f) { return fx_bf16_to_float(fx_float_to_bf16(f)); }
+
+float fx_round_dtype(cldnnDataType_t t, float f) {
+    return t == CLDNN_DATA_HALF ? fx_round_half(f) : t == CLDNN_DATA_BFLOAT16 ? fx_round_bf16(f) : f;
+}
+
 /* ---------------------------------------------------------------------------- tensors */
 
 size_t fx_dtype_size(cldnnDataType_t t) {
@@ -442,8 +463,8 @@ void fx_tensor_free(fx_tensor* t) {
 
 /* Stores v at buffer element `at` of mirror p (converted to t's data type). */
 static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v) {
-    if (t->dtype == CLDNN_DATA_HALF) {
-        uint16_t h = fx_float_to_half((float)v);
+    if (t->dtype == CLDNN_DATA_HALF || t->dtype == CLDNN_DATA_BFLOAT16) {
+        uint16_t h = t->dtype == CLDNN_DATA_HALF ? fx_float_to_half((float)v) : fx_float_to_bf16((float)v);
         memcpy(p + at * 2, &h, 2);
     } else {
         float f = (float)v;
@@ -453,10 +474,10 @@ static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v
 
 /* Loads buffer element `at` of mirror p as double. */
 static double load_elem(const fx_tensor* t, const unsigned char* p, size_t at) {
-    if (t->dtype == CLDNN_DATA_HALF) {
+    if (t->dtype == CLDNN_DATA_HALF || t->dtype == CLDNN_DATA_BFLOAT16) {
         uint16_t h;
         memcpy(&h, p + at * 2, 2);
-        return fx_half_to_float(h);
+        return t->dtype == CLDNN_DATA_HALF ? fx_half_to_float(h) : fx_bf16_to_float(h);
     }
     float f;
     memcpy(&f, p + at * 4, 4);
@@ -483,9 +504,8 @@ void fx_tensor_set(fx_tensor* t, int64_t i, double v) { store_elem(t, t->host, e
 void fx_tensor_fill_uniform(fx_tensor* t, double lo, double hi) {
     for (int64_t i = 0; i < t->count; i++) {
         double v = fx_uniform(lo, hi);
-        if (t->dtype == CLDNN_DATA_HALF)
-            while (fx_round_half((float)v) == 0.0f)
-                v = fx_uniform(lo, hi);
+        while (fx_round_dtype(t->dtype, (float)v) == 0.0f)
+            v = fx_uniform(lo, hi);
         fx_tensor_set(t, i, v);
     }
 }

@@ -17,7 +17,8 @@
 **   - fx_tensor: a device tensor with a host mirror of its whole buffer (gaps of strided views,
 **     the bytes before the offset and a tail included), so tests can poison everything, run a
 **     primitive and check both the view's elements and that nothing else changed.
-**   - IEEE binary16 conversions (round to nearest even) for HALF storage tests.
+**   - IEEE binary16 and bfloat16 conversions (round to nearest even) for HALF and BFLOAT16
+**     storage tests.
 **   - FX_EXPECT_STATUS / FX_OK: status checks that print the status name and last-error detail,
 **     and for failures also require a non-empty cldnnGetLastErrorString.
 **   - canary mode (CLDNN_TEST_CANARY=1; .ci/run sets it for the ASan stage): every buffer from
@@ -126,6 +127,14 @@ uint16_t fx_float_to_half(float f);
 float fx_half_to_float(uint16_t h);
 /* f rounded through half. */
 float fx_round_half(float f);
+/* bfloat16 (a float's high 16 bits) from float, round to nearest even; NaN stays a quiet NaN. */
+uint16_t fx_float_to_bf16(float f);
+/* Exact float value of a bfloat16. */
+float fx_bf16_to_float(uint16_t b);
+/* f rounded through bfloat16. */
+float fx_round_bf16(float f);
+/* f rounded to what data type t stores (FLOAT: f itself). */
+float fx_round_dtype(cldnnDataType_t t, float f);
 
 /* ---------------------------------------------------------------------------- tensors */
 
