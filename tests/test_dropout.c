@@ -40,7 +40,7 @@ Test(dropout, philox_known_answers) {
 /* The host mask of logical element i. */
 static int host_keep(float p, uint64_t seed, uint64_t offset, uint64_t i) {
     uint32_t gen[4] = {(uint32_t)seed, (uint32_t)(seed >> 32), (uint32_t)offset, (uint32_t)(offset >> 32)};
-    uint32_t blk[4];
+    uint32_t blk[4] = {0, 0, 0, 0};
     uint64_t cached = ~(uint64_t)0;
     return philox_dropout_keep(blk, &cached, gen, (uint32_t)floor((double)p * 4294967296.0), i);
 }

@@ -57,6 +57,12 @@ PHILOX_FN void philox_dropout_block(PHILOX_U32* out, const PHILOX_U32* gen, PHIL
     philox4x32_10(out, gen[0], gen[1]);
 }
 
+/* Word w (0..3) of a block: a select chain rather than an indexed load, so that a kernel's block
+** stays in registers (a dynamically indexed private array goes to memory on GPUs). */
+PHILOX_FN PHILOX_U32 philox_word(const PHILOX_U32* blk, PHILOX_U32 w) {
+    return w == 0 ? blk[0] : w == 1 ? blk[1] : w == 2 ? blk[2] : blk[3];
+}
+
 /* Whether element `index` is kept, reusing the block in blk when *cached_g already names its
 ** group (start *cached_g at ~0: no group). Sequential indices cost one block per 4 elements. */
 PHILOX_FN int philox_dropout_keep(PHILOX_U32* blk, PHILOX_U64* cached_g, const PHILOX_U32* gen, PHILOX_U32 threshold,
@@ -66,7 +72,7 @@ PHILOX_FN int philox_dropout_keep(PHILOX_U32* blk, PHILOX_U64* cached_g, const P
         philox_dropout_block(blk, gen, g);
         *cached_g = g;
     }
-    return blk[index & 3] >= threshold;
+    return philox_word(blk, (PHILOX_U32)(index & 3)) >= threshold;
 }
 
 #endif

@@ -150,6 +150,10 @@ inline float elt_combine(float v, float old, float alpha, float beta) {
     return beta != 0.0f ? alpha * v + beta * old : alpha * v;
 }
 
+/* eltwise_contig's full vectors of a generated dropout mask: VEC is a multiple of 4 and so is
+ * the first index, so each 4 elements are one Philox block whose words are taken in order. */
+#define DROP_BLOCKS (OP == OP_DROPOUT && MASK_MODE != 2 && VEC % 4 == 0)
+
 /* Operand b of element i: the dropout mask, a loaded value, or nothing. */
 #if OP == OP_DROPOUT
 #define ELT_B(p, i) ELT_MASK((p), (i))
@@ -204,11 +208,24 @@ __kernel void eltwise_contig(ulong n, __global STORAGE_T* out, ulong out_off, __
 #endif
         if (beta != 0.0f)
             VLOAD_ARR(out, vi, ov);
+#if DROP_BLOCKS
+        for (int q = 0; q < VEC / 4; ++q) {
+            uint blk[4];
+            philox_dropout_block(blk, gen_, (ulong)(first >> 2) + (ulong)q);
+            for (int w = 0; w < 4; ++w) {
+                const int keep = blk[w] >= thresh;
+#if MASK_MODE == 1
+                b[first + (IDX_T)(4 * q + w)] = (uchar)keep;
+#endif
+                bv[4 * q + w] = keep ? 1.0f : 0.0f;
+            }
+        }
+#endif
         for (int k = 0; k < VEC; ++k) {
 #if !NEEDS_A
             av[k] = 0.0f;
 #endif
-#if !NEEDS_B
+#if !NEEDS_B && !DROP_BLOCKS
             bv[k] = ELT_B(b, first + (IDX_T)k);
 #endif
             float v = elt_value(av[k], bv[k], mode, coef, coef2, nanprop);

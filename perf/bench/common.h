@@ -74,7 +74,7 @@ typedef struct {
     int nd;                          /* 1..CLDNN_DIM_MAX */
     int64_t dims[CLDNN_DIM_MAX];     /* logical order (N, C, spatial...) */
     cldnnTensorFormat_t layout;      /* packed NCHW (row-major) or channel-last */
-    cldnnDataType_t dtype;           /* FLOAT or HALF */
+    cldnnDataType_t dtype;           /* FLOAT, HALF or BFLOAT16 */
     size_t elem_size;                /* 4 or 2 */
     int verify;                      /* -V */
     int time;                        /* -t */
@@ -144,7 +144,9 @@ cldnnTensorDescriptor_t bench_desc(const ref_view* v, cldnnDataType_t dtype);
 void bench_dims_str(int nd, const int64_t* dims, char* buf, size_t size);
 /* "NCHW" or "NHWC". */
 const char* bench_layout_name(cldnnTensorFormat_t layout);
-/* "float" or "half". */
+/* Parses "AxBxC..." into dims; returns the count (1..CLDNN_DIM_MAX) or 0 if malformed. */
+int bench_parse_dims(const char* s, int64_t* dims);
+/* "float", "half" or "bfloat16". */
 const char* bench_dtype_name(cldnnDataType_t dtype);
 /* The --math flag of the gemm and conv modes: "default", "tensor" (TENSOR_OP_MATH) or "fma". Returns
 ** 0, or 2 after printing "cldnn-bench MODE: --math NAME: expected ..." for another name. */
