@@ -22,6 +22,18 @@ TestSuite(transform_tensor, .fini = fx_fini);
 #define ATOL 1e-7
 #define HALF_RTOL 2e-3
 #define HALF_ATOL 1e-4
+#define BF16_RTOL 8e-3
+#define BF16_ATOL 1e-3
+
+static double rtol_of(cldnnDataType_t dt) {
+    return dt == CLDNN_DATA_HALF ? HALF_RTOL : dt == CLDNN_DATA_BFLOAT16 ? BF16_RTOL : RTOL;
+}
+static double atol_of(cldnnDataType_t dt) {
+    return dt == CLDNN_DATA_HALF ? HALF_ATOL : dt == CLDNN_DATA_BFLOAT16 ? BF16_ATOL : ATOL;
+}
+static const char* dt_name(cldnnDataType_t dt) {
+    return dt == CLDNN_DATA_HALF ? "half" : dt == CLDNN_DATA_BFLOAT16 ? "bfloat16" : "float";
+}
 
 /* How a tensor of a case is described. */
 typedef enum { S_NCHW, S_NHWC, S_EX, S_ND } skind;
@@ -132,10 +144,8 @@ static void add_once(const add_case* k, float alpha, float beta, cldnnDataType_t
     FX_OK(cldnnAddTensor(fx_handle(), &alpha, A.desc, A.mem, A.offset, &beta, C.desc, C.mem, C.offset));
     fx_tensor_download(&C);
     char what[256];
-    snprintf(what, sizeof what, "AddTensor \"%s\" %s alpha %g beta %g", k->name,
-             dt == CLDNN_DATA_HALF ? "half" : "float", alpha, beta);
-    int half = dt == CLDNN_DATA_HALF;
-    expect_result(&C, want, scale, half ? HALF_ATOL : ATOL, half ? HALF_RTOL : RTOL, what);
+    snprintf(what, sizeof what, "AddTensor \"%s\" %s alpha %g beta %g", k->name, dt_name(dt), alpha, beta);
+    expect_result(&C, want, scale, atol_of(dt), rtol_of(dt), what);
     expect_untouched(&A, "A");
     free(want);
     free(scale);
@@ -154,6 +164,13 @@ Test(add_tensor, half_cases) {
     for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++)
         for (size_t ab = 0; ab < NAB; ab++)
             add_once(&k_add[ks[k]], k_ab[ab][0], k_ab[ab][1], CLDNN_DATA_HALF);
+}
+
+Test(add_tensor, bfloat16_cases) {
+    const size_t ks[] = {0, 1, 8, 12};
+    for (size_t k = 0; k < sizeof ks / sizeof ks[0]; k++)
+        for (size_t ab = 0; ab < NAB; ab++)
+            add_once(&k_add[ks[k]], k_ab[ab][0], k_ab[ab][1], CLDNN_DATA_BFLOAT16);
 }
 
 Test(add_tensor, bad_inputs) {
@@ -238,6 +255,26 @@ Test(set_tensor, every_element_of_a_view) {
         }
 }
 
+Test(set_tensor, bfloat16) {
+    const float value = -3.25f; /* exact in bfloat16 */
+    for (size_t v = 0; v < NVIEWS; v++) {
+        fx_tensor y;
+        make(&y, CLDNN_DATA_BFLOAT16, k_views[v].nd, k_views[v].dims, &k_views[v].y);
+        fx_tensor_poison_nan(&y);
+        fx_tensor_upload(&y);
+        FX_OK(cldnnSetTensor(fx_handle(), y.desc, y.mem, y.offset, &value));
+        fx_tensor_download(&y);
+        double* want = malloc((size_t)y.count * sizeof(double));
+        for (int64_t i = 0; i < y.count; i++)
+            want[i] = value;
+        char what[128];
+        snprintf(what, sizeof what, "SetTensor bfloat16 \"%s\"", k_views[v].name);
+        expect_result(&y, want, NULL, 0.0, 0.0, what);
+        free(want);
+        fx_tensor_free(&y);
+    }
+}
+
 Test(set_tensor, bad_inputs) {
     cldnnHandle_t h = fx_handle();
     float v = 1.0f;
@@ -287,11 +324,12 @@ Test(scale_tensor, views_and_alphas) {
         }
 }
 
-Test(scale_tensor, half) {
+/* 16-bit storage: halving a value of magnitude >= 0.01 is exact in half and bfloat16. */
+static void scale_16(cldnnDataType_t dt) {
     fx_tensor y;
-    make(&y, CLDNN_DATA_HALF, 4, (const int64_t[]){2, 3, 5, 7}, &(tspec){S_EX, {256, 83, 16, 2}, 3});
+    make(&y, dt, 4, (const int64_t[]){2, 3, 5, 7}, &(tspec){S_EX, {256, 83, 16, 2}, 3});
     fx_tensor_poison_random(&y);
-    for (int64_t i = 0; i < y.count; i++) /* |v| >= 0.01: halving stays a normal half, so it is exact */
+    for (int64_t i = 0; i < y.count; i++)
         fx_tensor_set(&y, i, (i % 2 ? -1 : 1) * fx_uniform(0.01, 5.0));
     fx_tensor_upload(&y);
     float alpha = 0.5f;
@@ -300,10 +338,16 @@ Test(scale_tensor, half) {
         want[i] = 0.5 * fx_tensor_host(&y, i);
     FX_OK(cldnnScaleTensor(fx_handle(), y.desc, y.mem, y.offset, &alpha));
     fx_tensor_download(&y);
-    expect_result(&y, want, NULL, 0.0, 0.0, "ScaleTensor half alpha 0.5");
+    char what[64];
+    snprintf(what, sizeof what, "ScaleTensor %s alpha 0.5", dt_name(dt));
+    expect_result(&y, want, NULL, 0.0, 0.0, what);
     free(want);
     fx_tensor_free(&y);
 }
+
+Test(scale_tensor, half) { scale_16(CLDNN_DATA_HALF); }
+
+Test(scale_tensor, bfloat16) { scale_16(CLDNN_DATA_BFLOAT16); }
 
 Test(scale_tensor, bad_inputs) {
     cldnnHandle_t h = fx_handle();
@@ -370,14 +414,13 @@ static void transform_once(const xf_case* k, float alpha, float beta, cldnnDataT
     }
     FX_OK(cldnnTransformTensor(fx_handle(), &alpha, x.desc, x.mem, x.offset, &beta, y.desc, y.mem, y.offset));
     fx_tensor_download(&y);
-    int exact = alpha == 1.0f && beta == 0.0f, half = dt == CLDNN_DATA_HALF;
+    int exact = alpha == 1.0f && beta == 0.0f;
     char what[256];
-    snprintf(what, sizeof what, "TransformTensor \"%s\" %s alpha %g beta %g", k->name, half ? "half" : "float", alpha,
-             beta);
+    snprintf(what, sizeof what, "TransformTensor \"%s\" %s alpha %g beta %g", k->name, dt_name(dt), alpha, beta);
     if (exact)
         expect_result(&y, want, scale, 0.0, 0.0, what);
     else
-        expect_result(&y, want, scale, half ? HALF_ATOL : ATOL, half ? HALF_RTOL : RTOL, what);
+        expect_result(&y, want, scale, atol_of(dt), rtol_of(dt), what);
     expect_untouched(&x, "x");
     free(want);
     free(scale);
@@ -401,6 +444,12 @@ Test(transform_tensor, half) {
     for (size_t k = 0; k < NXF; k++)
         transform_once(&k_xf[k], 1.0f, 0.0f, CLDNN_DATA_HALF);
     transform_once(&k_xf[0], 0.5f, 0.25f, CLDNN_DATA_HALF);
+}
+
+Test(transform_tensor, bfloat16) {
+    for (size_t k = 0; k < NXF; k++)
+        transform_once(&k_xf[k], 1.0f, 0.0f, CLDNN_DATA_BFLOAT16);
+    transform_once(&k_xf[0], 0.5f, 0.25f, CLDNN_DATA_BFLOAT16);
 }
 
 Test(transform_tensor, bad_inputs) {
