@@ -163,6 +163,17 @@ inline float elt_combine(float v, float old, float alpha, float beta) {
 #define ELT_B(p, i) 0.0f
 #endif
 
+/* The elementwise part of a full vector (av, bv, ov of VEC elements, av and bv loaded where the op
+ * reads them): ov = alpha * f(av, bv) + beta * ov, bv[k] = bk_expr where b is no loaded operand
+ * (a dropout mask, or nothing) unless skip_b (the mask is already there). */
+#define ELT_VEC_COMBINE(bk_expr, skip_b)                                                  \
+    for (int k = 0; k < VEC; ++k) {                                                       \
+        if (!NEEDS_B && !(skip_b))                                                        \
+            bv[k] = (bk_expr);                                                            \
+        float v = elt_value(NEEDS_A ? av[k] : 0.0f, bv[k], mode, coef, coef2, nanprop);   \
+        ov[k] = beta != 0.0f ? alpha * v + beta * ov[k] : alpha * v;                      \
+    }
+
 /* Vector loads and stores of VEC elements at vector index i, into and out of private arrays. */
 #if VEC == 1
 #define VLOAD_ARR(p, i, arr) (arr)[0] = LOAD((p), (i))
@@ -221,16 +232,7 @@ __kernel void eltwise_contig(ulong n, __global STORAGE_T* out, ulong out_off, __
             }
         }
 #endif
-        for (int k = 0; k < VEC; ++k) {
-#if !NEEDS_A
-            av[k] = 0.0f;
-#endif
-#if !NEEDS_B && !DROP_BLOCKS
-            bv[k] = ELT_B(b, first + (IDX_T)k);
-#endif
-            float v = elt_value(av[k], bv[k], mode, coef, coef2, nanprop);
-            ov[k] = beta != 0.0f ? alpha * v + beta * ov[k] : alpha * v;
-        }
+        ELT_VEC_COMBINE(ELT_B(b, first + (IDX_T)k), DROP_BLOCKS);
         VSTORE_ARR(out, vi, ov);
     } else {
         for (IDX_T i = first; i < n; ++i) {
@@ -293,34 +295,26 @@ __kernel void eltwise_rows(ulong n, ulong inner, ulong chunks, int ndim, long8 d
     (void)b0;
     if (first + VEC <= inn) {
         float av[VEC], bv[VEC], ov[VEC];
+/* chunk c of a unit-stride row, or the broadcast value v0 */
+#define ROW_VLOAD(p, unit, v0, arr)           \
+    do {                                      \
+        if (unit) {                           \
+            VLOAD_ARR(p, c, arr);             \
+        } else {                              \
+            for (int k_ = 0; k_ < VEC; ++k_)  \
+                (arr)[k_] = (v0);             \
+        }                                     \
+    } while (0)
 #if NEEDS_A
-        if (a_unit) {
-            VLOAD_ARR(a, c, av);
-        } else {
-            for (int k = 0; k < VEC; ++k)
-                av[k] = a0;
-        }
+        ROW_VLOAD(a, a_unit, a0, av);
 #endif
 #if NEEDS_B
-        if (b_unit) {
-            VLOAD_ARR(b, c, bv);
-        } else {
-            for (int k = 0; k < VEC; ++k)
-                bv[k] = b0;
-        }
+        ROW_VLOAD(b, b_unit, b0, bv);
 #endif
+#undef ROW_VLOAD
         if (beta != 0.0f)
             VLOAD_ARR(out, c, ov);
-        for (int k = 0; k < VEC; ++k) {
-#if !NEEDS_A
-            av[k] = 0.0f;
-#endif
-#if !NEEDS_B
-            bv[k] = ROW_B(first + (IDX_T)k);
-#endif
-            float v = elt_value(av[k], bv[k], mode, coef, coef2, nanprop);
-            ov[k] = beta != 0.0f ? alpha * v + beta * ov[k] : alpha * v;
-        }
+        ELT_VEC_COMBINE(ROW_B(first + (IDX_T)k), 0);
         VSTORE_ARR(out, c, ov);
     } else {
         for (IDX_T j = first; j < inn; ++j) {

@@ -322,6 +322,17 @@ static cldnnStatus_t elt_prepare(cldnnHandle_t h, const cldnn_elt_problem* p, co
     return CLDNN_STATUS_SUCCESS;
 }
 
+/* Dims 0..nd-1 of p and every operand's strides along them as the kernels' long8 vectors,
+** innermost first, padded with size 1 and stride 0 (unused operands take out's strides). */
+static void pack_dims(const cldnn_elt_problem* p, int nd, cl_long8* dims, cl_long8 str[3]) {
+    for (int i = 0; i < 8; ++i) {
+        int d = nd - 1 - i;
+        dims->s[i] = d >= 0 ? p->dims[d] : 1;
+        for (int o = 0; o < 3; ++o)
+            str[o].s[i] = d >= 0 ? (o < p->nops ? p->strides[o][d] : p->strides[0][d]) : 0;
+    }
+}
+
 static cldnnStatus_t contig_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const cldnn_elt_problem* p = (const cldnn_elt_problem*)problem;
     const elt_params* q = (const elt_params*)params;
@@ -351,12 +362,7 @@ static cldnnStatus_t strided_run(cldnnHandle_t h, const void* problem, const voi
     cl_ulong off[3];
     CLDNN_TRY(elt_prepare(h, p, q, "eltwise_strided", buffers, &k, mem, off));
     cl_long8 dims, str[3];
-    for (int i = 0; i < 8; ++i) { /* innermost first */
-        int d = p->nd - 1 - i;
-        dims.s[i] = d >= 0 ? p->dims[d] : 1;
-        for (int o = 0; o < 3; ++o)
-            str[o].s[i] = d >= 0 ? (o < p->nops ? p->strides[o][d] : p->strides[0][d]) : 0;
-    }
+    pack_dims(p, p->nd, &dims, str);
     cl_ulong n = (cl_ulong)p->count;
     cl_int nd = p->nd, mode = p->act_mode, nanprop = p->nan_prop;
     cl_uint4 gen;
@@ -380,12 +386,7 @@ static cldnnStatus_t rows_run(cldnnHandle_t h, const void* problem, const void* 
     CLDNN_TRY(elt_prepare(h, p, q, "eltwise_rows", buffers, &k, mem, off));
     const int in = p->nd - 1;
     cl_long8 dims, str[3];
-    for (int i = 0; i < 8; ++i) { /* the outer dims, innermost first */
-        int d = in - 1 - i;
-        dims.s[i] = d >= 0 ? p->dims[d] : 1;
-        for (int o = 0; o < 3; ++o)
-            str[o].s[i] = d >= 0 ? (o < p->nops ? p->strides[o][d] : p->strides[0][d]) : 0;
-    }
+    pack_dims(p, in, &dims, str); /* the outer dims */
     cl_ulong inner = (cl_ulong)p->dims[in], chunks = (inner + (cl_ulong)q->vec - 1) / (cl_ulong)q->vec;
     cl_ulong n = (cl_ulong)(p->count / p->dims[in]) * chunks;
     cl_int nd = in, mode = p->act_mode, nanprop = p->nan_prop;
