@@ -1,7 +1,7 @@
 /*
 ** dropout.c: the `dropout` mode of cldnn-bench: cldnnDropoutForward and cldnnDropoutBackward.
 **
-**   cldnn-bench dropout [-p P] [--dir fwd|bwd] [--reserve 0|1] [--offset N] [--seed S] [common flags]
+**   cldnn-bench dropout [-p P] [--dir fwd|bwd] [--reserve 0|1] [--offset N] [--drop-seed S] [common flags]
 **
 ** x (or dy) is the tensor of the common flags, drawn uniform in [-1, 1) and rounded to the data
 ** type; y (or dx) has the same layout. --reserve 1 stores the mask (one byte per element) in the
@@ -26,7 +26,7 @@ static const bench_flag k_flags[] = {
     {"--dir", BENCH_FLAG_STRING, "fwd", "fwd|bwd"},
     {"--reserve", BENCH_FLAG_INT, "1", "1: store the mask in a reserve (fwd) and read it (bwd); 0: regenerate it"},
     {"--offset", BENCH_FLAG_INT, "0", "the generator's offset"},
-    {"--seed", BENCH_FLAG_INT, "1234", "the generator's seed"},
+    {"--drop-seed", BENCH_FLAG_INT, "1234", "the generator's seed (the dropout descriptor's; --seed is the data's)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 typedef struct {
@@ -54,7 +54,7 @@ static int dropout_run(bench_ctx* ctx, const bench_opts* o, const bench_args* ar
     }
     const int fwd = strcmp(dir, "fwd") == 0, use_reserve = bench_arg_int(args, "--reserve", 1) != 0;
     const uint64_t offset = (uint64_t)bench_arg_int(args, "--offset", 0);
-    const uint64_t seed = (uint64_t)bench_arg_int(args, "--seed", 1234);
+    const uint64_t seed = (uint64_t)bench_arg_int(args, "--drop-seed", 1234);
     bench_result res;
     bench_result_init(&res, "dropout", o);
     res.alpha = 1;

@@ -104,7 +104,7 @@ static cldnnStatus_t dropout_run(cldnnHandle_t h, const struct cldnnDropoutStruc
     if (cldnn_log_cmd_enabled()) {
         char shape[400];
         cldnn_bench_shape_flags(shape, sizeof shape, outDesc);
-        cldnn_log_cmd("dropout -p %.9g --dir %s --reserve %d --offset %llu --seed %llu %s", (double)d->dropout,
+        cldnn_log_cmd("dropout -p %.9g --dir %s --reserve %d --offset %llu --drop-seed %llu %s", (double)d->dropout,
                       fwd ? "fwd" : "bwd", reserve != NULL, (unsigned long long)d->offset,
                       (unsigned long long)d->seed, shape);
     }
