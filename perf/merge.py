@@ -799,7 +799,8 @@ def v11_bytes(k):
 
 
 def v11_parse_cldnn(path):
-    """NAME:DIR -> {'args', 'us', 'copy', 'verify', 'why'} from the CASE blocks of cldnn-bench's log."""
+    """NAME:DIR -> {'args' (with the run's --seed), 'us', 'copy', 'verify', 'why'} from the CASE blocks of
+    cldnn-bench's log."""
     out, cur = {}, None
     for line in read_lines(path):
         if line.startswith("CASE "):
@@ -810,6 +811,9 @@ def v11_parse_cldnn(path):
             continue
         if cur is None:
             continue
+        m = re.match(r"# seed: (\d+)", line)
+        if m and "--seed" not in cur["args"]:
+            cur["args"] += " --seed " + m.group(1)
         if line.startswith("|"):
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == 13 and cells[0] != "mode" and not cells[0].startswith("-") and not cur["row"]:
@@ -921,11 +925,13 @@ def cmd_ops_v11(a):
     vers = []
     for p in (a.cldnn_log, a.cudnn_log, a.torch_log):
         for x in read_lines(p) if p and os.path.exists(p) else []:
-            if x.startswith("# ") and not x.startswith(("# command", "# set")) and x not in vers:
+            if x.startswith("# ") and not x.startswith(("# command", "# set", "# seed")) and x not in vers:
                 vers.append(x)
     dev = [x for x in read_lines(a.cldnn_log) if x.lower().startswith("device")][:2] if os.path.exists(
         a.cldnn_log) else []
     out += ["    " + v for v in dev + vers] or ["    (none)"]
+    out += ["", "## Commands", ""]
+    out += code_block(a.cmd + [f"cldnn-bench {c['args']}   # {n}" for n, c in cl.items()])
     out += ["", "## Method", "",
             "FP32, alpha 1, beta 0. MB: the bytes the call must move (each input read once, each output written",
             "once; statistics, scale / bias vectors and dropout masks left out), 1e6 bytes; GB/s = MB / time for",
@@ -953,8 +959,6 @@ def cmd_ops_v11(a):
             "verify |",
             "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"] + rows
     out += ["", "## Targets missed", ""] + (misses or ["- none"])
-    out += ["", "## Commands", ""]
-    out += code_block(a.cmd + [f"cldnn-bench {c['args']}   # {n}" for n, c in cl.items()])
     write(out, a.out)
     return 0
 
@@ -1078,6 +1082,7 @@ def cmd_convbiasact(a):
                 out += [f"- {lib} {k}: {v}" for v in vals]
     for n in a.note:
         out.append(f"- note: {n}")
+    out += ["", "## Commands", ""] + code_block(a.cmd)
     out += ["", "## Method", "",
             "Forward only, batch and layers of the shape file, FP32 without TF32. fused: cldnn-bench convbiasact",
             "(y = act(conv(x, w) + bias)) with its algorithm choice; plain: cldnn-bench conv with the fused row's",
@@ -1101,7 +1106,6 @@ def cmd_convbiasact(a):
             "separate / fused | cuDNN algo | cuDNN fused ms | cuDNN fused / cldnn fused | cuDNN plain ms |",
             "|---|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|"] + rows
     out += ["", "## Targets missed", ""] + (misses or ["- none"])
-    out += ["", "## Commands", ""] + code_block(a.cmd)
     write(out, a.out)
     return 0
 

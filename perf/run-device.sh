@@ -655,9 +655,9 @@ stage_convbiasact() {
   [ "$n" -gt 0 ] || { echo "no layer of $src starts with $prefix" >&2; return 1; }
   for f in fused plain separate cudnn; do : > "$base.$f.log"; done
   budget_start "${BUDGET:-540}"
-  b_left=4
+  b_left=5  # the fused run (Find and verification included) weighs 2, plain, separate and cuDNN 1 each
   # shellcheck disable=SC2086  # the flags are words
-  capped "$base.fused.log" fused 1 "${envs[@]}" "$bench" convbiasact --shapes "$layers" --act "$act" $fflags
+  capped "$base.fused.log" fused 2 "${envs[@]}" "$bench" convbiasact --shapes "$layers" --act "$act" $fflags
   python3 perf/merge.py convbiasact-plan "$base.fused.log" "$layers" "$tmp/plan" > "$tmp/plan.txt" || rc=1
   b_left=$(( 2 * $(wc -l < "$tmp/plan.txt") + 1 ))
   while read -r algo sub; do
