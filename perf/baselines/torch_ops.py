@@ -15,9 +15,10 @@ each case, FP32 (TF32 off):
               bwd torch.ops.aten.native_layer_norm_backward (dx, dweight, dbias)
               group: fwd torch.ops.aten.native_group_norm (F.group_norm's), bwd native_group_norm_backward
               rms:   fwd F.rms_norm (torch >= 2.4; before, the manual x * rsqrt(mean(x^2) + eps) * w, said
-                     in the header), bwd: autograd's backward of a saved fwd graph with a fixed gradient
-                     (torch.autograd.grad(y, (x, w), dy, retain_graph=True)): PyTorch has no public aten
-                     backward op for it in every version, so this one includes autograd's launch overhead
+                     in the header), bwd torch.ops.aten._fused_rms_norm_backward where the torch version
+                     and device have it (CUDA in recent versions), else autograd's backward of a saved fwd
+                     graph with a fixed gradient (torch.autograd.grad(y, (x, w), dy, retain_graph=True),
+                     which includes autograd's launch overhead); a '#' line says which
 The backward ops are called directly (not through autograd) for pure kernel time, with the statistics of one
 forward call made before the timing.
 Every case is also timed as a device-to-device copy of its input (x.clone()'s kernel, y.copy_(x)), printed
@@ -166,9 +167,34 @@ def case_fn(k, dev):
     fwd, _ = rms_norm_fwd()
     if d == "fwd":
         return lambda: fwd(x, shape, w)
-    xg, wg = x.clone().requires_grad_(True), w.clone().requires_grad_(True)
-    y = fwd(xg, shape, wg)
-    return lambda: torch.autograd.grad(y, (xg, wg), dy, retain_graph=True)
+    return rms_norm_bwd(x, shape, w, dy, fwd)
+
+
+RMS_BWD_SAID = []
+
+
+def rms_norm_bwd(x, shape, w, dy, fwd):
+    """The timed call of RMS norm's backward: torch.ops.aten._fused_rms_norm_backward where this torch and
+    device have it (pure kernel time, as the other norms), else autograd's backward of a saved graph; the
+    first call says which on a '#' line."""
+    try:
+        _, rstd = torch.ops.aten._fused_rms_norm(x, shape, w, EPS)
+        torch.ops.aten._fused_rms_norm_backward(dy, x, shape, rstd, w, [True, True])
+        how = "torch.ops.aten._fused_rms_norm_backward"
+
+        def call():
+            return torch.ops.aten._fused_rms_norm_backward(dy, x, shape, rstd, w, [True, True])
+    except (AttributeError, NotImplementedError, RuntimeError):
+        xg, wg = x.clone().requires_grad_(True), w.clone().requires_grad_(True)
+        y = fwd(xg, shape, wg)
+        how = "autograd's backward of a saved F.rms_norm graph (no aten fused backward here)"
+
+        def call():
+            return torch.autograd.grad(y, (xg, wg), dy, retain_graph=True)
+    if how not in RMS_BWD_SAID:
+        RMS_BWD_SAID.append(how)
+        print(f"# torch rms_norm backward: {how}")
+    return call
 
 
 def main(argv=None):
@@ -198,7 +224,7 @@ def main(argv=None):
         name = f"CPU, {torch.get_num_threads()} threads"
     print(f"# torch: {torch.__version__} (CUDA {torch.version.cuda}), device {name}, {a.cases}")
     print(f"# torch rms_norm: {rms_norm_fwd()[1]}; backward of layer / group norm and dropout: the aten "
-          "backward ops; of rms norm: autograd's backward of a saved graph")
+          "backward ops")
     print(f"# torch timing: {'CUDA events' if dev.type == 'cuda' else 'host clock'}, {a.warmup} warm-up, "
           f"5 repetitions of ~{a.ms:g} ms in all, median per call")
     sys.stdout.flush()
