@@ -114,9 +114,9 @@ inline int red_better(float a, IDX_T ia, float b, IDX_T ib) {
         }                                    \
     } while (0)
 #elif RED_PRODUCT
-#define RED_FOLD(v, iv, x, e) ((v) *= (x))
+#define RED_FOLD(v, iv, x, e) ((v) *= (x), (void)(e))
 #else
-#define RED_FOLD(v, iv, x, e) ((v) += (x))
+#define RED_FOLD(v, iv, x, e) ((v) += (x), (void)(e))
 #endif
 
 /* The output's value from the fold over all L elements. */
@@ -186,6 +186,17 @@ inline IDX_T red_outer(IDX_T q, int nr, long8 rd, long8 ra) {
 #define RED_LOAD4(p, i) (*(__global const float4*)((p) + (i)))
 #endif
 
+/* Folds A's element at offset i (position e), or the 4 from i (positions e..e+3). */
+#define RED_FOLD1(i, e) RED_FOLD(v, iv, red_map(LOAD(A, (i))), (e))
+#define RED_FOLD4(i, e)                              \
+    do {                                             \
+        float4 x4_ = RED_LOAD4(A, (i));             \
+        RED_FOLD(v, iv, red_map(x4_.s0), (e));        \
+        RED_FOLD(v, iv, red_map(x4_.s1), (e) + 1);    \
+        RED_FOLD(v, iv, red_map(x4_.s2), (e) + 2);    \
+        RED_FOLD(v, iv, red_map(x4_.s3), (e) + 3);    \
+    } while (0)
+
 /* The lanes of each of the work-group's outputs meet: a tree over local memory whose partner
  * is `step` slots away per level (1 for rows, tp for columns). Every work-item calls it. */
 inline void red_tree(__local float* lv, __local IDX_T* li, int l, int lane, int lanes, int step, float* v,
@@ -247,27 +258,28 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void reduce_part(RED_AR
     const IDX_T width = (IDX_T)(lanes * vec);
     IDX_T e = e0 + (IDX_T)(lane * vec);
     if (live && e < e1) {
-        /* A cursor over the reduced dims: position i0 inside the innermost group and the offset
-         * of its row; a division only when the innermost group wraps. */
-        IDX_T q = e / rd0, i0 = e - q * rd0;
-        IDX_T row = abase + red_outer(q, nr, rd, ra);
-        if (vec == 4) {
-            for (; e < e1; e += width) {
-                float4 x = RED_LOAD4(A, row + i0);
-                RED_FOLD(v, iv, red_map(x.s0), e);
-                RED_FOLD(v, iv, red_map(x.s1), e + 1);
-                RED_FOLD(v, iv, red_map(x.s2), e + 2);
-                RED_FOLD(v, iv, red_map(x.s3), e + 3);
-                i0 += width;
-                if (i0 >= rd0 && e + width < e1) {
-                    q = (e + width) / rd0;
-                    i0 = e + width - q * rd0;
-                    row = abase + red_outer(q, nr, rd, ra);
-                }
+        if (nr == 1) {
+            /* One reduced group (rows of NCHW, NHWC over N, H, W, full reductions): plain
+             * strided walks, unrolled so several loads are in flight per work-item. */
+            if (vec == 4) {
+#pragma unroll 4
+                for (; e < e1; e += width)
+                    RED_FOLD4(abase + e, e);
+            } else {
+#pragma unroll 4
+                for (; e < e1; e += width)
+                    RED_FOLD1(abase + e * ra0, e);
             }
         } else {
+            /* A cursor over the reduced dims: position i0 inside the innermost group and the
+             * offset of its row; divisions only when the innermost group wraps. */
+            IDX_T q = e / rd0, i0 = e - q * rd0;
+            IDX_T row = abase + red_outer(q, nr, rd, ra);
             for (; e < e1; e += width) {
-                RED_FOLD(v, iv, red_map(LOAD(A, row + i0 * ra0)), e);
+                if (vec == 4)
+                    RED_FOLD4(row + i0, e);
+                else
+                    RED_FOLD1(row + i0 * ra0, e);
                 i0 += width;
                 if (i0 >= rd0 && e + width < e1) {
                     q = (e + width) / rd0;

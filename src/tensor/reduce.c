@@ -87,13 +87,14 @@ static int col_layout(const rd_problem* p) {
     return p->M > 1 && p->ka[0] == 1 && !(p->L > 1 && p->ra[0] == 1);
 }
 
-/* Row mapping: lanes per output enough for 16 of its elements each (4 vectors), at most wg.
+/* Row mapping: lanes per output enough for 32 of its elements each (8 vectors: loads in flight,
+** and a short tree for rows of a few thousand), at most wg.
 ** Nothing here or in the split's decision depends on the vector width, which A's byte offset
 ** can veto at run time, so the workspace query needs no offset. */
 static void row_shape(const rd_problem* p, size_t wg, rd_params* q) {
     q->cols = 0;
     q->vec = p->aligned4 ? 4 : 1;
-    int lanes = pow2_at_least((p->L + 15u) / 16u, (int)wg);
+    int lanes = pow2_at_least((p->L + 31u) / 32u, (int)wg);
     q->tp = (int)wg / lanes;
 }
 
@@ -123,7 +124,7 @@ static int split_groups(const rd_problem* p, const cldnn_device_profile* dev, co
 
 static void base_defaults(const rd_problem* p, const cldnn_device_profile* dev, rd_params* q) {
     q->wg = rd_group_size(dev);
-    q->idx32 = p->span_max < (1ull << 32) - 64 && p->M * (uint64_t)4096 < (1ull << 32);
+    q->idx32 = p->span_max < (1ull << 32) - 64;
     q->G = 1;
     q->chunk = p->L;
     q->tp2 = 1;
@@ -160,6 +161,7 @@ static void split_defaults(const void* problem, const cldnn_device_profile* dev,
     q->chunk = ((p->L + (uint64_t)g - 1) / (uint64_t)g + 3u) / 4u * 4u;
     q->G = (int)((p->L + q->chunk - 1) / q->chunk);
     q->tp2 = (int)q->wg / pow2_at_least(((uint64_t)q->G + 3) / 4, (int)q->wg);
+    q->idx32 &= p->M * (uint64_t)q->G * 2u < (1ull << 32) - 64;
 }
 
 static int always(const void* problem, const cldnn_device_profile* dev) {
@@ -415,7 +417,7 @@ static cldnnStatus_t rd_describe(cldnnHandle_t h, const struct cldnnReduceTensor
         p->kd[0] = 1;
         p->nk = 1;
     }
-    p->span_max = (uint64_t)(a->span > c->span ? a->span : c->span) + p->M;
+    p->span_max = (uint64_t)(a->span > c->span ? a->span : c->span);
     p->aligned4 = p->ra[0] == 1 && p->rd[0] % 4 == 0 && p->L >= 16;
     for (int i = 1; i < p->nr; ++i)
         p->aligned4 &= p->ra[i] % 4 == 0;
@@ -518,9 +520,20 @@ cldnnStatus_t cldnnReduceTensor(cldnnHandle_t handle, const cldnnReduceTensorDes
     p.alpha = cldnn_scalar_as_float(alpha, p.dtype);
     p.beta = cldnn_scalar_as_float(beta, p.dtype);
     rd_log_cmd(&p, aDesc, cDesc);
-    /* Vector loads need A's offset aligned too; the vector width changes nothing else. */
+    /* Vector loads need A's offset aligned too, and 32-bit arithmetic every offset; neither
+    ** changes the workspace. */
+    rd_params* q = (rd_params*)params;
     if (p.offa % 4 != 0)
-        ((rd_params*)params)->vec = 1;
+        q->vec = 1;
+    uint64_t reach = p.offi + p.M;
+    if (p.offa + (uint64_t)aDesc->span > reach)
+        reach = p.offa + (uint64_t)aDesc->span;
+    if (p.offc + (uint64_t)cDesc->span > reach)
+        reach = p.offc + (uint64_t)cDesc->span;
+    if (workspaceOffset / 4u + 2u * p.M * (uint64_t)q->G > reach)
+        reach = workspaceOffset / 4u + 2u * p.M * (uint64_t)q->G;
+    if (reach >= (1ull << 32) - 64)
+        q->idx32 = 0;
     rd_buffers b = {A, C, ib > 0 ? indices : NULL, wb > 0 ? workspace : NULL, workspaceOffset};
     cldnn_log(CLDNN_LOG_DEBUG, "reduce: solver %s", s->name);
     return s->run(handle, &p, params, &b);
