@@ -161,22 +161,21 @@ inline float red_post(float v, ulong L) {
         RED_STEP(7, n, dims, rem_, sa, sb, oa, ob)    \
     } while (0)
 
-/* A's offset (from the output's base) of the reduced rows above the innermost group: the
- * position q = e / rd0 over groups 1.. nr-1. */
-inline IDX_T red_outer(IDX_T q, int nr, long8 rd, long8 ra) {
-    IDX_T oa = 0, ob = 0;
-    if (nr > 1) {
-        IDX_T rem_ = q;
-        RED_STEP(1, nr, rd, rem_, ra, ra, oa, ob)
-        RED_STEP(2, nr, rd, rem_, ra, ra, oa, ob)
-        RED_STEP(3, nr, rd, rem_, ra, ra, oa, ob)
-        RED_STEP(4, nr, rd, rem_, ra, ra, oa, ob)
-        RED_STEP(5, nr, rd, rem_, ra, ra, oa, ob)
-        RED_STEP(6, nr, rd, rem_, ra, ra, oa, ob)
-        RED_STEP(7, nr, rd, rem_, ra, ra, oa, ob)
-    }
-    return oa;
-}
+/* Sets oa to A's offset (from the output's base) of the reduced row at q = e / rd0: q
+ * decomposed over groups 1 .. nr-1. A macro: vectors of 8 longs stay out of function calls. */
+#define RED_OUTER(q, oa)                                   \
+    do {                                                   \
+        IDX_T rem_ = (q), ob_ = 0;                         \
+        (oa) = 0;                                          \
+        RED_STEP(1, nr, rd, rem_, ra, ra, oa, ob_)         \
+        RED_STEP(2, nr, rd, rem_, ra, ra, oa, ob_)         \
+        RED_STEP(3, nr, rd, rem_, ra, ra, oa, ob_)         \
+        RED_STEP(4, nr, rd, rem_, ra, ra, oa, ob_)         \
+        RED_STEP(5, nr, rd, rem_, ra, ra, oa, ob_)         \
+        RED_STEP(6, nr, rd, rem_, ra, ra, oa, ob_)         \
+        RED_STEP(7, nr, rd, rem_, ra, ra, oa, ob_)         \
+        (void)ob_;                                         \
+    } while (0)
 
 #if DATA_H == 1
 #define RED_LOAD4(p, i) vload_half4(0, (p) + (i))
@@ -188,14 +187,15 @@ inline IDX_T red_outer(IDX_T q, int nr, long8 rd, long8 ra) {
 
 /* Folds A's element at offset i (position e), or the 4 from i (positions e..e+3). */
 #define RED_FOLD1(i, e) RED_FOLD(v, iv, red_map(LOAD(A, (i))), (e))
-#define RED_FOLD4(i, e)                              \
+#define RED_FOLDV(x4, e)                             \
     do {                                             \
-        float4 x4_ = RED_LOAD4(A, (i));             \
-        RED_FOLD(v, iv, red_map(x4_.s0), (e));        \
-        RED_FOLD(v, iv, red_map(x4_.s1), (e) + 1);    \
-        RED_FOLD(v, iv, red_map(x4_.s2), (e) + 2);    \
-        RED_FOLD(v, iv, red_map(x4_.s3), (e) + 3);    \
+        float4 x4_ = (x4);                           \
+        RED_FOLD(v, iv, red_map(x4_.s0), (e));       \
+        RED_FOLD(v, iv, red_map(x4_.s1), (e) + 1);   \
+        RED_FOLD(v, iv, red_map(x4_.s2), (e) + 2);   \
+        RED_FOLD(v, iv, red_map(x4_.s3), (e) + 3);   \
     } while (0)
+#define RED_FOLD4(i, e) RED_FOLDV(RED_LOAD4(A, (i)), (e))
 
 /* The lanes of each of the work-group's outputs meet: a tree over local memory whose partner
  * is `step` slots away per level (1 for rows, tp for columns). Every work-item calls it. */
@@ -260,21 +260,34 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void reduce_part(RED_AR
     if (live && e < e1) {
         if (nr == 1) {
             /* One reduced group (rows of NCHW, NHWC over N, H, W, full reductions): plain
-             * strided walks, unrolled so several loads are in flight per work-item. */
+             * strided walks, unrolled by hand (loads first, folds in order after) so several
+             * loads are in flight per work-item whatever the compiler unrolls. */
             if (vec == 4) {
-#pragma unroll 4
-                for (; e < e1; e += width)
-                    RED_FOLD4(abase + e, e);
+                for (; e + width < e1; e += 2 * width) {
+                    float4 x0 = RED_LOAD4(A, abase + e), x1 = RED_LOAD4(A, abase + e + width);
+                    RED_FOLDV(x0, e);
+                    RED_FOLDV(x1, e + width);
+                }
+                if (e < e1)
+                    RED_FOLDV(RED_LOAD4(A, abase + e), e);
             } else {
-#pragma unroll 4
+                for (; e + 3 * width < e1; e += 4 * width) {
+                    float x0 = LOAD(A, abase + e * ra0), x1 = LOAD(A, abase + (e + width) * ra0);
+                    float x2 = LOAD(A, abase + (e + 2 * width) * ra0), x3 = LOAD(A, abase + (e + 3 * width) * ra0);
+                    RED_FOLD(v, iv, red_map(x0), e);
+                    RED_FOLD(v, iv, red_map(x1), e + width);
+                    RED_FOLD(v, iv, red_map(x2), e + 2 * width);
+                    RED_FOLD(v, iv, red_map(x3), e + 3 * width);
+                }
                 for (; e < e1; e += width)
                     RED_FOLD1(abase + e * ra0, e);
             }
         } else {
             /* A cursor over the reduced dims: position i0 inside the innermost group and the
              * offset of its row; divisions only when the innermost group wraps. */
-            IDX_T q = e / rd0, i0 = e - q * rd0;
-            IDX_T row = abase + red_outer(q, nr, rd, ra);
+            IDX_T q = e / rd0, i0 = e - q * rd0, up;
+            RED_OUTER(q, up);
+            IDX_T row = abase + up;
             for (; e < e1; e += width) {
                 if (vec == 4)
                     RED_FOLD4(row + i0, e);
@@ -284,7 +297,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void reduce_part(RED_AR
                 if (i0 >= rd0 && e + width < e1) {
                     q = (e + width) / rd0;
                     i0 = e + width - q * rd0;
-                    row = abase + red_outer(q, nr, rd, ra);
+                    RED_OUTER(q, up);
+                    row = abase + up;
                 }
             }
         }
