@@ -474,8 +474,8 @@ static void rd_log_cmd(const rd_problem* p, const struct cldnnTensorStruct* a, c
     char shape[400], cdims[200];
     cldnn_bench_shape_flags(shape, sizeof shape, a);
     cldnn_format_dims(cdims, sizeof cdims, c->nd, c->dims);
-    cldnn_log_cmd("reduce --op %s --c-dims %s --indices %d -A %g -B %g %s", rd_op_names[p->op], cdims, p->idx,
-                  (double)p->alpha, (double)p->beta, shape);
+    cldnn_log_cmd("reduce --op %s --c-dims %s --indices %d --nan %d -A %g -B %g %s", rd_op_names[p->op], cdims,
+                  p->idx, p->nan, (double)p->alpha, (double)p->beta, shape);
 }
 
 cldnnStatus_t cldnnReduceTensor(cldnnHandle_t handle, const cldnnReduceTensorDescriptor_t reduceTensorDesc,
