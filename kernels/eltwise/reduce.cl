@@ -257,50 +257,37 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void reduce_part(RED_AR
     const IDX_T rd0 = (IDX_T)rd.s0, ra0 = (IDX_T)ra.s0;
     const IDX_T width = (IDX_T)(lanes * vec);
     IDX_T e = e0 + (IDX_T)(lane * vec);
-    if (live && e < e1) {
-        if (nr == 1) {
-            /* One reduced group (rows of NCHW, NHWC over N, H, W, full reductions): plain
-             * strided walks, unrolled by hand (loads first, folds in order after) so several
-             * loads are in flight per work-item whatever the compiler unrolls. */
-            if (vec == 4) {
-                for (; e + width < e1; e += 2 * width) {
-                    float4 x0 = RED_LOAD4(A, abase + e), x1 = RED_LOAD4(A, abase + e + width);
-                    RED_FOLDV(x0, e);
-                    RED_FOLDV(x1, e + width);
-                }
-                if (e < e1)
-                    RED_FOLDV(RED_LOAD4(A, abase + e), e);
-            } else {
-                for (; e + 3 * width < e1; e += 4 * width) {
-                    float x0 = LOAD(A, abase + e * ra0), x1 = LOAD(A, abase + (e + width) * ra0);
-                    float x2 = LOAD(A, abase + (e + 2 * width) * ra0), x3 = LOAD(A, abase + (e + 3 * width) * ra0);
-                    RED_FOLD(v, iv, red_map(x0), e);
-                    RED_FOLD(v, iv, red_map(x1), e + width);
-                    RED_FOLD(v, iv, red_map(x2), e + 2 * width);
-                    RED_FOLD(v, iv, red_map(x3), e + 3 * width);
-                }
-                for (; e < e1; e += width)
-                    RED_FOLD1(abase + e * ra0, e);
+    /* Row by row of the innermost reduced group: one decomposition per row (none after the
+     * first for a single group: NCHW rows, NHWC over N, H, W, full reductions), then a plain
+     * strided walk, unrolled by hand (loads first, folds in order after) so several loads are in
+     * flight per work-item whatever the compiler unrolls. rb + e * ra0 is element e's offset
+     * inside the row (unsigned arithmetic: rb may wrap below 0). */
+    while (live && e < e1) {
+        const IDX_T q = e / rd0, rs = q * rd0, re = min(rs + rd0, e1);
+        IDX_T up;
+        RED_OUTER(q, up);
+        const IDX_T rb = abase + up - rs * ra0;
+        if (vec == 4) {
+            for (; e + width < re; e += 2 * width) {
+                float4 x0 = RED_LOAD4(A, rb + e), x1 = RED_LOAD4(A, rb + e + width);
+                RED_FOLDV(x0, e);
+                RED_FOLDV(x1, e + width);
+            }
+            if (e < re) {
+                RED_FOLD4(rb + e, e);
+                e += width;
             }
         } else {
-            /* A cursor over the reduced dims: position i0 inside the innermost group and the
-             * offset of its row; divisions only when the innermost group wraps. */
-            IDX_T q = e / rd0, i0 = e - q * rd0, up;
-            RED_OUTER(q, up);
-            IDX_T row = abase + up;
-            for (; e < e1; e += width) {
-                if (vec == 4)
-                    RED_FOLD4(row + i0, e);
-                else
-                    RED_FOLD1(row + i0 * ra0, e);
-                i0 += width;
-                if (i0 >= rd0 && e + width < e1) {
-                    q = (e + width) / rd0;
-                    i0 = e + width - q * rd0;
-                    RED_OUTER(q, up);
-                    row = abase + up;
-                }
+            for (; e + 3 * width < re; e += 4 * width) {
+                float x0 = LOAD(A, rb + e * ra0), x1 = LOAD(A, rb + (e + width) * ra0);
+                float x2 = LOAD(A, rb + (e + 2 * width) * ra0), x3 = LOAD(A, rb + (e + 3 * width) * ra0);
+                RED_FOLD(v, iv, red_map(x0), e);
+                RED_FOLD(v, iv, red_map(x1), e + width);
+                RED_FOLD(v, iv, red_map(x2), e + 2 * width);
+                RED_FOLD(v, iv, red_map(x3), e + 3 * width);
             }
+            for (; e < re; e += width)
+                RED_FOLD1(rb + e * ra0, e);
         }
     }
     red_tree(lv, li, l, lane, lanes, cols ? tp : 1, &v, &iv);
