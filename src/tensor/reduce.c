@@ -426,13 +426,30 @@ static cldnnStatus_t rd_describe(cldnnHandle_t h, const struct cldnnReduceTensor
     return CLDNN_STATUS_SUCCESS;
 }
 
+static const char* const rd_op_names[] = {"add", "mul", "min", "max", "amax", "avg", "norm1", "norm2",
+                                          "mul_no_zeros"};
+
+/* The problem's key (logs): "reduce:max-a32x256x56x56-c1x256x1x1-f32-nan0-i32". */
+static void rd_key(char* buf, size_t size, const rd_problem* p, const struct cldnnTensorStruct* a,
+                   const struct cldnnTensorStruct* c) {
+    char ad[200], cd[200];
+    cldnn_format_dims(ad, sizeof ad, a->nd, a->dims);
+    cldnn_format_dims(cd, sizeof cd, c->nd, c->dims);
+    snprintf(buf, size, "reduce:%s-a%s-c%s-%s-nan%d-i%d", rd_op_names[p->op], ad, cd, cldnn_dtype_key(p->dtype),
+             p->nan, p->idx);
+}
+
 /* The solver and parameters a run of p takes: the one decision the workspace query and the run
 ** share. */
-static cldnnStatus_t rd_choose(cldnnHandle_t h, const rd_problem* p, const cldnn_solver** s, void* params) {
+static cldnnStatus_t rd_choose(cldnnHandle_t h, const rd_problem* p, const struct cldnnTensorStruct* a,
+                               const struct cldnnTensorStruct* c, const cldnn_solver** s, void* params) {
+    char key[480];
+    rd_key(key, sizeof key, p, a, c);
     *s = cldnn_engine_pick(&rd_family, p, &h->prof, -1);
     if (*s == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "no reduction solver applies on %s", h->prof.name);
-    cldnn_engine_params(h, *s, p, NULL, params);
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "no reduction solver applies to %s on %s", key, h->prof.name);
+    cldnn_engine_params(h, *s, p, key, params);
+    cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s", key, (*s)->name);
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -460,13 +477,10 @@ cldnnStatus_t cldnnGetReductionWorkspaceSize(cldnnHandle_t handle, const cldnnRe
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "sizeInBytes is NULL");
     const cldnn_solver* s;
     _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
-    CLDNN_TRY(rd_choose(handle, &p, &s, params));
+    CLDNN_TRY(rd_choose(handle, &p, aDesc, cDesc, &s, params));
     *sizeInBytes = cldnn_engine_workspace(s, &p, params);
     return CLDNN_STATUS_SUCCESS;
 }
-
-static const char* const rd_op_names[] = {"add", "mul", "min", "max", "amax", "avg", "norm1", "norm2",
-                                          "mul_no_zeros"};
 
 static void rd_log_cmd(const rd_problem* p, const struct cldnnTensorStruct* a, const struct cldnnTensorStruct* c) {
     if (!cldnn_log_cmd_enabled())
@@ -502,7 +516,7 @@ cldnnStatus_t cldnnReduceTensor(cldnnHandle_t handle, const cldnnReduceTensorDes
     }
     const cldnn_solver* s;
     _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
-    CLDNN_TRY(rd_choose(handle, &p, &s, params));
+    CLDNN_TRY(rd_choose(handle, &p, aDesc, cDesc, &s, params));
     size_t wb = cldnn_engine_workspace(s, &p, params);
     if (workspaceSizeInBytes < wb)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
@@ -535,6 +549,5 @@ cldnnStatus_t cldnnReduceTensor(cldnnHandle_t handle, const cldnnReduceTensorDes
     if (reach >= (1ull << 32) - 64)
         q->idx32 = 0;
     rd_buffers b = {A, C, ib > 0 ? indices : NULL, wb > 0 ? workspace : NULL, workspaceOffset};
-    cldnn_log(CLDNN_LOG_DEBUG, "reduce: solver %s", s->name);
     return s->run(handle, &p, params, &b);
 }
