@@ -7,6 +7,7 @@
 **                     offsets (aligned and not, for the vector path), C NCHW or padded; every
 **                     (alpha, beta), C poisoned (NaN when beta == 0); each solver forced through
 **                     CLDNN_SOLVER (reduce_row, reduce_col, reduce_split) and the heuristic's pick.
+**                     rd_subsets::nd: 5-d and 8-d tensors, packed and strided.
 **   rd_ops::*         every op over several subsets, the comparison ops with 32-bit indices.
 **   rd_indices::*     64-bit indices, ties (values from a set of 3: first occurrence wins), NHWC.
 **   rd_nan::*         NaN in MIN/MAX/AMAX reductions, PROPAGATE and NOT_PROPAGATE, all-NaN rows.
@@ -259,6 +260,40 @@ Test(rd_subsets, heuristic) { check_subsets(NULL); }
 Test(rd_subsets, row) { check_subsets("reduce_row"); }
 Test(rd_subsets, col) { check_subsets("reduce_col"); }
 Test(rd_subsets, split) { check_subsets("reduce_split"); }
+
+/* 5-d and 8-d tensors, packed and with every stride doubled: ADD and MAX with indices over
+** several subsets of their dims. */
+Test(rd_subsets, nd) {
+    static const int64_t d5[5] = {2, 3, 4, 5, 6}, d8[8] = {2, 3, 2, 2, 3, 2, 2, 3};
+    static const unsigned masks[] = {0x15, 0x0a, 0x1f, 0x3c, 0xa5, 0xff, 0x80, 0x01};
+    for (int k = 0; k < 2; ++k) {
+        rd_case rc = {k ? CLDNN_REDUCE_TENSOR_MAX : CLDNN_REDUCE_TENSOR_ADD, CLDNN_NOT_PROPAGATE_NAN, k ? 32 : 0};
+        for (int big = 0; big < 2; ++big)
+            for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m)
+                for (int strided = 0; strided < 2; ++strided) {
+                    int nd = big ? 8 : 5;
+                    const int64_t* dims = big ? d8 : d5;
+                    int64_t cdims[8], as[8], s = 2;
+                    for (int d = nd - 1; d >= 0; --d) {
+                        cdims[d] = (masks[m] >> d) & 1u ? 1 : dims[d];
+                        as[d] = s;
+                        s *= dims[d];
+                    }
+                    fx_tensor a, c;
+                    fx_tensor_nd(&a, CLDNN_DATA_FLOAT, nd, dims, strided ? as : NULL, strided ? 4 : 0);
+                    fx_tensor_nd(&c, CLDNN_DATA_FLOAT, nd, cdims, NULL, 0);
+                    fx_tensor_poison_random(&a);
+                    fx_tensor_fill_uniform(&a, -4, 4);
+                    fx_tensor_upload(&a);
+                    char ctx[96];
+                    snprintf(ctx, sizeof ctx, "%d-d, mask 0x%x, strided %d", nd, masks[m], strided);
+                    const float* ab = fx_alpha_beta[m % FX_NAB];
+                    run_check(&rc, &a, &c, ab[0], ab[1], ctx);
+                    fx_tensor_free(&a);
+                    fx_tensor_free(&c);
+                }
+    }
+}
 
 /* op over a few subsets (H x W, N x H x W, C, all, N) in NCHW and NHWC. */
 static void check_op(cldnnReduceTensorOp_t op, int idx) {
