@@ -107,16 +107,16 @@ static void col_shape(const rd_problem* p, size_t wg, rd_params* q) {
     q->tp = tp > (int)wg ? (int)wg : tp;
 }
 
-/* Chunks per output for the split: enough work-groups to give every compute unit 8 on a GPU (the
-** occupancy an H100 needs to stream at full bandwidth) or 2 on a CPU, each lane keeping at least
-** 64 elements; 1 when the single pass already fills the device. */
+/* Chunks per output for the split: as many work-groups as the device runs at once, 8 per compute
+** unit on a GPU (256 work-items each: the 2048 an H100 SM holds, the occupancy it needs to stream
+** at full bandwidth) or 2 on a CPU, and no more: every work-group has the same work, so a second
+** partial wave would cost as much as the first (1280 groups on 1056 slots take two rounds). Each
+** lane keeps at least 64 elements. 1 when the single pass fills half the device or more. */
 static int split_groups(const rd_problem* p, const cldnn_device_profile* dev, const rd_params* q) {
     uint64_t target = (dev->is_cpu ? 2u : 8u) * dev->compute_units;
     uint64_t groups = (p->M + (uint64_t)q->tp - 1) / (uint64_t)q->tp;
-    if (groups >= target)
-        return 1;
     uint64_t lanes = q->wg / (uint64_t)q->tp;
-    uint64_t want = (target + groups - 1) / groups;
+    uint64_t want = target / groups;
     uint64_t most = p->L / (lanes * 64u);
     uint64_t g = want < most ? want : most;
     return g > 4096 ? 4096 : (int)(g < 1 ? 1 : g);
