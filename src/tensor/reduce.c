@@ -20,6 +20,15 @@
 ** The workspace a call needs is the workspace of the solver and parameters that the run takes,
 ** computed by the same pick (cldnnGetReductionWorkspaceSize and the run share rd_choose), so the
 ** query is exact for the shape on the device. Deterministic: fixed folds and trees, no atomics.
+** CLDNN_SOLVER=reduce_row|reduce_col|reduce_split forces one (the split then takes 2 chunks even
+** where it would not pay, so tests reach it at small sizes); the workspace query follows it.
+**
+** Targets: the H100 at 80 % of copy bandwidth or more on NCHW batch statistics (32x256x56x56 over
+** N, H, W: 256 outputs split 4 ways, one wave of 1024 work-groups), last-dim rows (8192x4096:
+** 128 lanes per row, 4-vector loads) and full reductions (1056 chunks, then one work-group). The
+** tunables, all here: work-group size 256 (rd_group_size), 32 elements per lane for rows
+** (row_shape), 32 outputs per column work-group (col_shape), 8 work-groups per compute unit on a
+** GPU / 2 on a CPU and 64 elements per lane at least for the split (split_groups).
 */
 #include "handle/engine.h"
 #include "tensor/tensor.h"
