@@ -171,22 +171,22 @@ static float h2f(uint16_t h) { return gemm_half_to_float(h); }
 
 float bench_half_to_float(uint16_t h) { return h2f(h); }
 
-/* bfloat16: a float's high half, rounded to nearest even (NaN kept quiet). */
+/* bfloat16: a float's high half, rounded to nearest even (NaN stays NaN). */
 static uint16_t f2b(float f) {
-    uint32_t x;
-    memcpy(&x, &f, sizeof x);
-    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 static float b2f(uint16_t b) {
-    uint32_t x = (uint32_t)b << 16;
+    uint32_t u = (uint32_t)b << 16;
     float f;
-    memcpy(&f, &x, sizeof f);
+    memcpy(&f, &u, 4);
     return f;
 }
-/* The 16-bit storage conversions of dtype (HALF or BFLOAT16). */
+/* The 2-byte types' conversions. */
 static uint16_t to16(cldnnDataType_t dtype, float f) { return dtype == CLDNN_DATA_HALF ? f2h(f) : f2b(f); }
-static float from16(cldnnDataType_t dtype, uint16_t v) { return dtype == CLDNN_DATA_HALF ? h2f(v) : b2f(v); }
+static float from16(cldnnDataType_t dtype, uint16_t h) { return dtype == CLDNN_DATA_HALF ? h2f(h) : b2f(h); }
 
 void bench_round(cldnnDataType_t dtype, float* p, size_t n) {
     if (dtype != CLDNN_DATA_HALF && dtype != CLDNN_DATA_BFLOAT16) return;

@@ -25,7 +25,7 @@
 
 #include "common.h"
 
-#define BENCH_MODE_LIST(X) X(activ) X(tensor) X(gemm) X(softmax) X(conv) X(pool) X(bnorm) X(lrn) X(optensor) X(dropout)
+#define BENCH_MODE_LIST(X) X(activ) X(tensor) X(gemm) X(softmax) X(conv) X(pool) X(bnorm) X(lrn) X(reduce) X(optensor) X(dropout)
 
 #define BENCH_MODE_DECLARE(name) extern const bench_mode bench_mode_##name;
 BENCH_MODE_LIST(BENCH_MODE_DECLARE)
@@ -166,8 +166,8 @@ static int resolve(const bench_args* args, bench_opts* opts) {
     } else if (strcmp(d, "bfloat16") == 0 || strcmp(d, "bf16") == 0) {
         opts->dtype = CLDNN_DATA_BFLOAT16;
         opts->elem_size = 2;
-        opts->rtol = 1e-2;
-        opts->atol = 1e-2;
+        opts->rtol = 1.6e-2;
+        opts->atol = 1.6e-2;
     } else {
         fprintf(stderr, "cldnn-bench: -d %s: expected float, half or bfloat16\n", d);
         return 2;

@@ -339,17 +339,17 @@ float fx_half_to_float(uint16_t h) {
 float fx_round_half(float f) { return fx_half_to_float(fx_float_to_half(f)); }
 
 uint16_t fx_float_to_bf16(float f) {
-    uint32_t x;
-    memcpy(&x, &f, sizeof x);
-    if ((x & 0x7fffffffu) > 0x7f800000u) /* NaN: quiet, never rounded into inf */
-        return (uint16_t)((x >> 16) | 0x40u);
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16); /* a carry into the exponent is right */
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40u);
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
 float fx_bf16_to_float(uint16_t b) {
-    uint32_t x = (uint32_t)b << 16;
+    uint32_t u = (uint32_t)b << 16;
     float f;
-    memcpy(&f, &x, sizeof f);
+    memcpy(&f, &u, 4);
     return f;
 }
 
@@ -463,9 +463,12 @@ void fx_tensor_free(fx_tensor* t) {
 
 /* Stores v at buffer element `at` of mirror p (converted to t's data type). */
 static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v) {
-    if (t->dtype == CLDNN_DATA_HALF || t->dtype == CLDNN_DATA_BFLOAT16) {
-        uint16_t h = t->dtype == CLDNN_DATA_HALF ? fx_float_to_half((float)v) : fx_float_to_bf16((float)v);
+    if (t->dtype == CLDNN_DATA_HALF) {
+        uint16_t h = fx_float_to_half((float)v);
         memcpy(p + at * 2, &h, 2);
+    } else if (t->dtype == CLDNN_DATA_BFLOAT16) {
+        uint16_t b = fx_float_to_bf16((float)v);
+        memcpy(p + at * 2, &b, 2);
     } else {
         float f = (float)v;
         memcpy(p + at * 4, &f, 4);
@@ -474,10 +477,15 @@ static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v
 
 /* Loads buffer element `at` of mirror p as double. */
 static double load_elem(const fx_tensor* t, const unsigned char* p, size_t at) {
-    if (t->dtype == CLDNN_DATA_HALF || t->dtype == CLDNN_DATA_BFLOAT16) {
+    if (t->dtype == CLDNN_DATA_HALF) {
         uint16_t h;
         memcpy(&h, p + at * 2, 2);
-        return t->dtype == CLDNN_DATA_HALF ? fx_half_to_float(h) : fx_bf16_to_float(h);
+        return fx_half_to_float(h);
+    }
+    if (t->dtype == CLDNN_DATA_BFLOAT16) {
+        uint16_t b;
+        memcpy(&b, p + at * 2, 2);
+        return fx_bf16_to_float(b);
     }
     float f;
     memcpy(&f, p + at * 4, 4);
