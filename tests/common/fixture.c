@@ -445,6 +445,13 @@ static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v
     if (t->dtype == CLDNN_DATA_HALF) {
         uint16_t h = fx_float_to_half((float)v);
         memcpy(p + at * 2, &h, 2);
+    } else if (t->dtype == CLDNN_DATA_BFLOAT16) { /* round to nearest even; NaN stays quiet NaN */
+        float f = (float)v;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        uint16_t b = (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((u >> 16) | 0x40u)
+                                                     : (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+        memcpy(p + at * 2, &b, 2);
     } else {
         float f = (float)v;
         memcpy(p + at * 4, &f, 4);
@@ -457,6 +464,14 @@ static double load_elem(const fx_tensor* t, const unsigned char* p, size_t at) {
         uint16_t h;
         memcpy(&h, p + at * 2, 2);
         return fx_half_to_float(h);
+    }
+    if (t->dtype == CLDNN_DATA_BFLOAT16) {
+        uint16_t b;
+        memcpy(&b, p + at * 2, 2);
+        uint32_t u = (uint32_t)b << 16;
+        float f;
+        memcpy(&f, &u, 4);
+        return f;
     }
     float f;
     memcpy(&f, p + at * 4, 4);
