@@ -20,6 +20,7 @@
 ** 4e-3, bfloat16 2e-2.
 */
 #include "fixture.h"
+#include "ref_norm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,99 +75,36 @@ static const nm_layout k_rms[] = {
 
 /* ------------------------------------------------------------------------ reference */
 
-/* Row and parameter index of packed element i. */
-static void ref_index(const nm_layout* l, int64_t i, int64_t* row, int64_t* par) {
-    if (l->mode == CLDNN_NORM_GROUP) {
-        int64_t C = l->dims[1], S = 1;
-        for (int d = 2; d < l->nd; d++)
-            S *= l->dims[d];
-        int64_t n = i / (C * S), c = (i / S) % C;
-        *row = n * l->param + c / (C / l->param);
-        *par = c;
-        return;
-    }
-    int64_t L = 1;
-    for (int d = l->nd - l->param; d < l->nd; d++)
-        L *= l->dims[d];
-    *row = i / L;
-    *par = i % L;
-}
-
-static int64_t ref_count(const nm_layout* l) {
-    int64_t n = 1;
-    for (int d = 0; d < l->nd; d++)
-        n *= l->dims[d];
-    return n;
-}
-static int64_t ref_rows(const nm_layout* l) {
-    if (l->mode == CLDNN_NORM_GROUP)
-        return l->dims[0] * l->param;
-    int64_t r = 1;
-    for (int d = 0; d < l->nd - l->param; d++)
-        r *= l->dims[d];
+static ref_norm ref_of(const nm_layout* l) {
+    ref_norm r = {(int)l->mode, l->param, l->nd, {0}, EPS};
+    memcpy(r.dims, l->dims, sizeof r.dims);
     return r;
 }
-static int64_t ref_params(const nm_layout* l) {
-    return l->mode == CLDNN_NORM_GROUP ? l->dims[1] : ref_count(l) / ref_rows(l);
+static void ref_index(const nm_layout* l, int64_t i, int64_t* row, int64_t* par) {
+    ref_norm r = ref_of(l);
+    ref_norm_index(&r, i, row, par);
 }
-
-/* Statistics and y (normalized and affine, no alpha / beta) in double. */
+static int64_t ref_count(const nm_layout* l) {
+    ref_norm r = ref_of(l);
+    return ref_norm_count(&r);
+}
+static int64_t ref_rows(const nm_layout* l) {
+    ref_norm r = ref_of(l);
+    return ref_norm_rows(&r);
+}
+static int64_t ref_params(const nm_layout* l) {
+    ref_norm r = ref_of(l);
+    return ref_norm_params(&r);
+}
 static void ref_forward(const nm_layout* l, const double* x, const double* sc, const double* bi, double* mean,
                         double* istd, double* y) {
-    int64_t n = ref_count(l), R = ref_rows(l), row, par;
-    double* s1 = calloc((size_t)R, sizeof(double));
-    double* cnt = calloc((size_t)R, sizeof(double));
-    for (int64_t i = 0; i < n; i++) {
-        ref_index(l, i, &row, &par);
-        s1[row] += x[i];
-        cnt[row] += 1;
-    }
-    for (int64_t r = 0; r < R; r++) {
-        mean[r] = l->mode == CLDNN_NORM_RMS ? 0.0 : s1[r] / cnt[r];
-        s1[r] = 0;
-    }
-    for (int64_t i = 0; i < n; i++) {
-        ref_index(l, i, &row, &par);
-        s1[row] += (x[i] - mean[row]) * (x[i] - mean[row]);
-    }
-    for (int64_t r = 0; r < R; r++)
-        istd[r] = 1.0 / sqrt(s1[r] / cnt[r] + EPS);
-    for (int64_t i = 0; i < n; i++) {
-        ref_index(l, i, &row, &par);
-        double v = (x[i] - mean[row]) * istd[row];
-        y[i] = sc ? v * sc[par] + bi[par] : v;
-    }
-    free(s1);
-    free(cnt);
+    ref_norm r = ref_of(l);
+    ref_norm_forward(&r, x, sc, bi, mean, istd, y);
 }
-
-/* dx, dScale, dBias from the statistics (double). */
 static void ref_backward(const nm_layout* l, const double* x, const double* dy, const double* sc, const double* mean,
                          const double* istd, double* dx, double* ds, double* db) {
-    int64_t n = ref_count(l), R = ref_rows(l), P = ref_params(l), row, par;
-    double* A = calloc((size_t)R, sizeof(double));
-    double* B = calloc((size_t)R, sizeof(double));
-    double* cnt = calloc((size_t)R, sizeof(double));
-    for (int64_t p = 0; p < P; p++)
-        ds[p] = db[p] = 0;
-    for (int64_t i = 0; i < n; i++) {
-        ref_index(l, i, &row, &par);
-        double xh = (x[i] - mean[row]) * istd[row], g = dy[i] * (sc ? sc[par] : 1.0);
-        A[row] += g;
-        B[row] += g * xh;
-        cnt[row] += 1;
-        ds[par] += dy[i] * xh;
-        db[par] += dy[i];
-    }
-    for (int64_t i = 0; i < n; i++) {
-        ref_index(l, i, &row, &par);
-        double xh = (x[i] - mean[row]) * istd[row], g = dy[i] * (sc ? sc[par] : 1.0);
-        double a = l->mode == CLDNN_NORM_RMS ? 0.0 : A[row] / cnt[row];
-        dx[i] = istd[row] * (g - a - xh * B[row] / cnt[row]);
-    }
-    free(A);
-    free(B);
-    free(cnt);
+    ref_norm r = ref_of(l);
+    ref_norm_backward(&r, x, dy, sc, mean, istd, dx, ds, db);
 }
 
 /* ------------------------------------------------------------------------ harness */
