@@ -12,6 +12,7 @@
 **                       affine or not, dScale / dBias given or NULL, (alpha, beta) pairs for both.
 **   nm_fd::<mode>       dx, dScale, dBias of loss = sum(y * r) (r random) against central
 **                       differences of the double forward.
+**   nm_bwd::in_place    y == x and dx == dy, fused and split.
 **   nm_split::*         the split solver forced (CLDNN_SOLVER=norm_split), forward and backward.
 **   nm_types::*         HALF and BFLOAT16 storage (x, y, dy, dx and parameters).
 **   nm_bad::*           every entry's bad inputs.
@@ -374,6 +375,47 @@ Test(nm_bwd, long_rows) {
         {"2x1000 rms", CLDNN_NORM_RMS, 1, 2, {2, 1000}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}},
     };
     run_table(t, COUNT(t), CLDNN_DATA_FLOAT, 1);
+}
+
+/* y == x and dx == dy (same buffer, offset and strides), fused and split: the parameter gradients
+** must read dy before dx overwrites it. */
+Test(nm_bwd, in_place) {
+    static const nm_layout t[] = {
+        {"4x2x96 g2 in place", CLDNN_NORM_GROUP, 2, 3, {4, 2, 96}, {FX_ND, {0}, 2}, {FX_ND, {0}, 2}, {FX_ND, {0}, 2}},
+        {"5x40 layer in place", CLDNN_NORM_LAYER, 1, 2, {5, 40}, {FX_ND, {0}, 1}, {FX_ND, {0}, 1}, {FX_ND, {0}, 1}},
+    };
+    float one = 1.0f, zero = 0.0f;
+    for (int split = 0; split < 2; split++) {
+        if (split)
+            setenv("CLDNN_SOLVER", "norm_split", 1);
+        for (int i = 0; i < COUNT(t); i++) {
+            nm_ctx c;
+            ctx_init(&c, &t[i], CLDNN_DATA_FLOAT);
+            upload_stats(&c, &t[i]);
+            fx_tensor_poison_nan(&c.ds);
+            fx_tensor_poison_nan(&c.db);
+            fx_tensor_upload(&c.ds);
+            fx_tensor_upload(&c.db);
+            FX_OK(cldnnNormalizationBackward(fx_handle(), c.nd, &one, &zero, &one, &zero, c.x.desc, c.x.mem, c.x.offset,
+                                             c.dy.desc, c.dy.mem, c.dy.offset, c.pdesc, c.scale.mem, c.scale.offset,
+                                             c.ds.mem, c.ds.offset, c.db.mem, c.db.offset, c.sdesc, c.mean.mem,
+                                             c.mean.offset, c.istd.mem, c.istd.offset, c.dy.desc, c.dy.mem,
+                                             c.dy.offset));
+            ref_backward(&t[i], c.hx, c.hdy, c.hs, c.mean_r, c.istd_r, c.dx_r, c.ds_r, c.db_r);
+            fx_tensor_download(&c.dy);
+            expect_out(&c.dy, c.dx_r, NULL, 1.0f, 0.0f, 1e-5, "in-place dx", &t[i], split ? "split" : "fused");
+            fx_tensor_download(&c.ds);
+            expect_out(&c.ds, c.ds_r, NULL, 1.0f, 0.0f, 1e-4, "in-place dScale", &t[i], split ? "split" : "fused");
+            FX_OK(cldnnNormalizationForward(fx_handle(), c.nd, &one, &zero, c.x.desc, c.x.mem, c.x.offset, c.pdesc,
+                                            c.scale.mem, c.scale.offset, c.bias.mem, c.bias.offset, c.sdesc, NULL, 0,
+                                            NULL, 0, c.x.desc, c.x.mem, c.x.offset));
+            ref_forward(&t[i], c.hx, c.hs, c.hb, c.mean_r, c.istd_r, c.y_r);
+            fx_tensor_download(&c.x);
+            expect_out(&c.x, c.y_r, NULL, 1.0f, 0.0f, 1e-5, "in-place y", &t[i], split ? "split" : "fused");
+            ctx_free(&c);
+        }
+    }
+    unsetenv("CLDNN_SOLVER");
 }
 
 /* ------------------------------------------------------------------ finite differences */

@@ -235,7 +235,8 @@ static cldnnStatus_t nm_scratch(cldnnHandle_t h, const nm_problem* p, const nm_p
     return cldnn_scratch_get(h, (size_t)(n * 4u * sizeof(float)), part);
 }
 
-/* dScale / dBias after the data gradient. */
+/* dScale / dBias, before the data gradient: dx may be x or dy (in place), which the parameter
+** kernels read. The scratch is free again when they are done (the in-order queue). */
 static cldnnStatus_t nm_run_par(cldnnHandle_t h, const nm_problem* p, const nm_params* q, const nm_buffers* b,
                                 cl_mem part) {
     if (!(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)))
@@ -253,9 +254,9 @@ static cldnnStatus_t fused_run(cldnnHandle_t h, const void* problem, const void*
     const nm_buffers* b = (const nm_buffers*)buffers;
     cl_mem part;
     CLDNN_TRY(nm_scratch(h, p, q, &part));
-    CLDNN_TRY(nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd" : "norm_fwd", nm_items(&p->row, &q->row),
-                        (size_t)q->row.wg));
-    return nm_run_par(h, p, q, b, part);
+    CLDNN_TRY(nm_run_par(h, p, q, b, part));
+    return nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd" : "norm_fwd", nm_items(&p->row, &q->row),
+                     (size_t)q->row.wg);
 }
 
 static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
@@ -267,11 +268,11 @@ static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void*
     cl_mem part;
     CLDNN_TRY(nm_scratch(h, p, q, &part));
     uint64_t items = nm_items(&p->row, &q->row);
+    CLDNN_TRY(nm_run_par(h, p, q, b, part));
     CLDNN_TRY(nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd_reduce" : "norm_fwd_reduce", items,
                         (size_t)q->row.wg));
-    CLDNN_TRY(nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd_apply" : "norm_fwd_apply", items,
-                        (size_t)q->row.wg));
-    return nm_run_par(h, p, q, b, part);
+    return nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd_apply" : "norm_fwd_apply", items,
+                     (size_t)q->row.wg);
 }
 
 static const cldnn_solver nm_solvers[] = {
