@@ -373,6 +373,9 @@ Test(nm_bwd, long_rows) {
         {"2x4x40x40 g2", CLDNN_NORM_GROUP, 2, 4, {2, 4, 40, 40}, {FX_NHWC, {0}, 0}, {FX_NCHW, {0}, 0},
          {FX_NCHW, {0}, 0}},
         {"2x1000 rms", CLDNN_NORM_RMS, 1, 2, {2, 1000}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}},
+        /* more than a work-group keeps in registers (256 x 32): the streaming path */
+        {"1x2x96x96 g1", CLDNN_NORM_GROUP, 1, 4, {1, 2, 96, 96}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 0},
+         {FX_NCHW, {0}, 0}},
     };
     run_table(t, COUNT(t), CLDNN_DATA_FLOAT, 1);
 }

@@ -44,6 +44,8 @@
  *               norm_par* ignore it (the host passes element strides).
  *   -DNK=<n>    VF values a lane keeps in registers (default 32 / VEC; a tunable: more keeps
  *               longer rows in one read, costs registers)
+ *   -DUNROLL=0|1  unroll the register-cache loops (default 1, so the cache stays in registers on
+ *               GPUs); CPUs take 0: PoCL compiles the unrolled bodies of every kernel for minutes
  *   -DDATA_HALF, -DDATA_BF16, -DIDX_T: see common/helpers.h
  * Runtime flags: 1 affine (scale and bias given), 2 save or read statistics, 4 RMS, 8 dScale
  * wanted, 16 dBias wanted. out = alpha * value + beta * out; out is not read when beta == 0
@@ -58,7 +60,15 @@
 #ifndef NK
 #define NK (32 / VEC)
 #endif
+#ifndef UNROLL
+#define UNROLL 1
+#endif
 #define WGMAX 256
+#if UNROLL
+#define NM_UNROLL _Pragma("unroll")
+#else
+#define NM_UNROLL
+#endif
 
 #if VEC == 4
 #define VF float4
@@ -158,7 +168,7 @@ inline IDX_T nm_off(int4 c, long4 s) {
     }
 /* The same over the first NK of the share, j its slot. */
 #define NM_FOR_CACHED(BODY)                                             \
-    _Pragma("unroll") for (int j = 0; j < NK; ++j) {                    \
+    NM_UNROLL for (int j = 0; j < NK; ++j) {                            \
         const int m = m0 + lm + j * TM;                                 \
         if (m < m1) {                                                   \
             const int4 ic = nm_inner(m, ni, idims, idiv0, idiv1, idiv2); \

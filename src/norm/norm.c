@@ -98,8 +98,8 @@ static void nm_split_params(const nm_view* v, const cldnn_device_profile* dev, i
     while (maxwg > dev->max_wg_size && maxwg > 1)
         maxwg /= 2;
     /* lanes per outer: about 4 indices each on a GPU (the row in registers, enough loads in
-    ** flight), 64 on a CPU, whose work-items cost more */
-    uint32_t per = dev->is_cpu ? 64u : 4u, tk = 1;
+    ** flight); on a CPU, whose work-items cost more, as many as a lane keeps (NK, 32 / VEC) */
+    uint32_t per = dev->is_cpu ? 32u / (uint32_t)v->vec : 4u, tk = 1;
     uint32_t tm = pow2_at_least(((uint64_t)v->I + per - 1) / per);
     if (v->stat_inner) {
         tk = pow2_at_least((uint64_t)v->O);
@@ -178,9 +178,9 @@ static void set_long4(cl_long4* d, const int64_t* s) {
 ** `name` over `items` work-items in groups of `local`. */
 static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_view* v, const nm_split* q,
                                const nm_buffers* b, cl_mem part, const char* name, uint64_t items, size_t local) {
-    char opts[96];
-    snprintf(opts, sizeof opts, "-DVEC=%d -DIDX_T=%s%s", p->row.vec, p->idx32 ? "uint" : "ulong",
-             cldnn_dtype_build_option(p->dtype));
+    char opts[112];
+    snprintf(opts, sizeof opts, "-DVEC=%d -DUNROLL=%d -DIDX_T=%s%s", p->row.vec, h->prof.is_cpu ? 0 : 1,
+             p->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "norm/norm.cl", opts, name, &k));
     cl_int4 od, id;
