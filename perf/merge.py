@@ -13,6 +13,16 @@ Standard library only (python3 is on the development machine and on the lent GPU
       one line per case of perf/shapes/ops-nets.csv: NAME:DIR<TAB>cldnn-bench arguments
   merge.py ops CASES CLDNN_LOG CUDNN_LOG [--title T] [--command C] [--versions]
       pooling / batch norm / LRN / softmax against cudnn_ops (pool-norm-*.md), on stdout
+  merge.py ops-v11-commands CASES [--verify V] [--iters I]
+      one line per case of perf/shapes/ops-v11.csv: NAME:DIR<TAB>cldnn-bench arguments
+  merge.py ops-v11 CASES CLDNN_LOG CUDNN_LOG TORCH_LOG [--title T] [--command C] [--cmd C ...] [--note T ...]
+                   [--meta K=V ...] [--all-cases] [--out FILE]
+      op tensor / reduce / dropout / norms against cudnn_ops and torch_ops.py (ops-v11-*.md)
+  merge.py convbiasact-plan FUSED_LOG SHAPES OUTDIR
+      the shape file split by each layer's fused algorithm: OUTDIR/algo-N.csv, find.csv; prints `N FILE`
+  merge.py convbiasact --fused LOG --plain LOG --separate LOG --cudnn LOG [--cmd C ...] [--note T ...]
+                       [--meta K=V ...] --out FILE
+      the fused convolution against the plain one, separate calls and cuDNN's (convbiasact-*.md)
   merge.py first-iter --run LABEL=LOG ... [--meta K=V ...] [--out FILE]
       cldnn-first-iter's FIRSTITER lines, one row per run (first-iter-*.md)
   merge.py train --cold LOG --warm LOG [--torch LOG] [--meta K=V ...] --out FILE
@@ -695,6 +705,411 @@ def cmd_ops(a):
     return 0
 
 
+# -------------------------------------------------------------------------------------------- ops-v11
+# The v1.1 primitives of perf/shapes/ops-v11.csv (op tensor, reduce, dropout, layer / RMS / group norm;
+# params: the file's header). Three logs: cldnn-bench's (per case a line `CASE NAME:DIR ARGS`, then the
+# bench's --md row, or a line `FAILED (exit N): ...` after its output), cudnn_ops' and torch_ops.py's
+# RESULT lines (`RESULT <lib> NAME OP DIR US`, or FAIL and a reason in place of US; torch_ops.py adds
+# `RESULT torch-copy ...`, its device-to-device copy of the case's input). Bytes per call, the same for
+# every library (each input read once, each output written once; statistics and scale / bias vectors
+# left out): copy 2 x; optensor A + B + C; reduce A + C; dropout fwd x + y, bwd dy + dx (no mask: cldnn
+# regenerates it, the baselines also read or write a stored mask); norm fwd x + y, bwd x + dy + dx.
+
+V11_OPS = ("copy", "optensor", "reduce", "dropout", "norm")
+V11_TARGET_OF_COPY = 0.80  # the issue's target: at least 80 % of the copy bandwidth of the same call
+
+
+def v11_dims(s):
+    """'1x256x1x1' as a list of ints (ValueError for anything else)."""
+    d = [int(x) for x in s.split("x")]
+    if not d or min(d) < 1:
+        raise ValueError("bad dims " + s)
+    return d
+
+
+def v11_params(k):
+    """The parsed params of an ops-v11 case: op tensor {'op', 'b'}, reduce {'op', 'c'} (dims lists),
+    dropout {'p'}, norm {'mode', 'param'}, copy {}. ValueError on a malformed field."""
+    op, p = k["op"], k["params"]
+    x = [k["n"], k["c"], k["h"], k["w"]]
+    f = p.split(":")
+    if op == "copy":
+        return {}
+    if op == "optensor":
+        if len(f) > 1 and not f[1].startswith("b"):
+            raise ValueError(f"{k['name']}: optensor params OP[:bNxCxHxW], not {p}")
+        b = v11_dims(f[1][1:]) if len(f) > 1 else x
+        if any(bd not in (1, xd) for bd, xd in zip(b, x)) or len(b) != 4:
+            raise ValueError(f"{k['name']}: B {b} does not broadcast to {x}")
+        return {"op": f[0], "b": b}
+    if op == "reduce":
+        if len(f) != 2 or not f[1].startswith("c"):
+            raise ValueError(f"{k['name']}: reduce params OP:cNxCxHxW, not {p}")
+        c = v11_dims(f[1][1:])
+        if any(cd not in (1, xd) for cd, xd in zip(c, x)) or len(c) != 4:
+            raise ValueError(f"{k['name']}: C {c} is not A {x} with dims set to 1")
+        return {"op": f[0], "c": c}
+    if op == "dropout":
+        v = float(p)
+        if not 0 <= v < 1:
+            raise ValueError(f"{k['name']}: dropout {p} outside [0, 1)")
+        return {"p": v}
+    if op == "norm":
+        if len(f) != 2 or f[0] not in ("layer", "rms", "group"):
+            raise ValueError(f"{k['name']}: norm params layer:K | rms:K | group:G, not {p}")
+        return {"mode": f[0], "param": int(f[1])}
+    raise ValueError(f"{k['name']}: unknown op {op}")
+
+
+def v11_read_cases(path):
+    """The cases of an ops-v11 file, each with its parsed params in 'p'."""
+    cases = ops_read_cases(path)
+    for k in cases:
+        k["p"] = v11_params(k)
+        k["dims"] = [k["n"], k["c"], k["h"], k["w"]]
+    return cases
+
+
+def v11_bench_args(k, verify, iters):
+    dstr = "x".join(map(str, k["dims"]))
+    common = f"-D {dstr} -L {k['layout']} -V {verify} -t 1 -i {iters} --md"
+    p, d = k["p"], k["dir"]
+    if k["op"] == "copy":
+        return f"tensor -o scale -A 1 {common}"
+    if k["op"] == "optensor":
+        return f"optensor --op {p['op']} --b-dims {'x'.join(map(str, p['b']))} {common}"
+    if k["op"] == "reduce":
+        return f"reduce --op {p['op']} --c-dims {'x'.join(map(str, p['c']))} --indices 0 {common}"
+    if k["op"] == "dropout":
+        return f"dropout -p {p['p']:g} --dir {d} --reserve 0 {common}"
+    return (f"norm --mode {p['mode']} --param {p['param']} --dir {d} --affine 1" +
+            (" --save 1" if d == "fwd" else "") + f" {common}")
+
+
+def v11_bytes(k):
+    x = math.prod(k["dims"]) * 4
+    op, d, p = k["op"], k["dir"], k["p"]
+    if op == "optensor":
+        return 2 * x + math.prod(p["b"]) * 4
+    if op == "reduce":
+        return x + math.prod(p["c"]) * 4
+    if op == "norm" and d == "bwd":
+        return 3 * x
+    return 2 * x
+
+
+def v11_parse_cldnn(path):
+    """NAME:DIR -> {'args' (with the run's --seed), 'us', 'copy', 'verify', 'why'} from the CASE blocks of
+    cldnn-bench's log."""
+    out, cur = {}, None
+    for line in read_lines(path):
+        if line.startswith("CASE "):
+            f = line.split(None, 2)
+            cur = out.setdefault(f[1], {"args": f[2] if len(f) > 2 else "", "us": None, "copy": None,
+                                        "verify": "-", "why": "", "first": "", "last": "",
+                                        "row": False})
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"# seed: (\d+)", line)
+        if m and "--seed" not in cur["args"]:
+            cur["args"] += " --seed " + m.group(1)
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 13 and cells[0] != "mode" and not cells[0].startswith("-") and not cur["row"]:
+                cur.update(us=num(cells[8]), copy=num(cells[10]), verify=cells[12], row=True)
+            continue
+        if line.startswith("FAILED"):
+            cur["why"] = (cur["first"] or cur["last"] or line)[:100]
+        elif line.strip() and not line.startswith("#"):
+            cur["last"] = line.strip().replace("|", "/")
+            if not cur["first"] and re.search(r"^cldnn-bench\b[^:]*:|CLDNN_STATUS|[Ee]rror|FAIL", line):
+                cur["first"] = cur["last"]
+    return out
+
+
+def v11_parse_results(path, lib):
+    """(NAME, DIR) -> microseconds, or the reason string of a FAIL line, from `RESULT <lib> ...` lines."""
+    out = {}
+    if not path or not os.path.exists(path):
+        return out
+    for line in read_lines(path):
+        p = line.split()
+        if len(p) >= 6 and p[0] == "RESULT" and p[1] == lib:
+            out[(p[2], p[4])] = num(p[5]) if p[5] != "FAIL" else "FAIL " + " ".join(p[6:])
+    return out
+
+
+def cmd_ops_v11_commands(a):
+    for k in v11_read_cases(a.cases):
+        print("%s:%s\t%s" % (k["name"], k["dir"], v11_bench_args(k, a.verify, a.iters)))
+    return 0
+
+
+def v11_cell_us(v):
+    """A baseline's time cell: us, 'n/a' for a case it cannot express, FAIL, or '-' (not run)."""
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return "n/a" if v.endswith("unsupported") else "FAIL"
+    return "%.1f" % v
+
+
+def cmd_ops_v11(a):
+    cases = v11_read_cases(a.cases)
+    meta = meta_dict(a.meta)
+    cl = v11_parse_cldnn(a.cldnn_log)
+    cu = v11_parse_results(a.cudnn_log, "cudnn")
+    to = v11_parse_results(a.torch_log, "torch")
+    tc = v11_parse_results(a.torch_log, "torch-copy")
+    rows, groups, misses = [], {}, []
+    for k in cases:
+        key = k["name"] + ":" + k["dir"]
+        if key not in cl and not a.all_cases:
+            continue  # not selected by ONLY
+        b = v11_bytes(k)
+        c = cl.get(key, {})
+        us, cp = c.get("us"), c.get("copy")
+        cus, tus = cu.get((k["name"], k["dir"])), to.get((k["name"], k["dir"]))
+        tcus = tc.get((k["name"], k["dir"]))
+        cus_v = cus if isinstance(cus, float) else None
+        tus_v = tus if isinstance(tus, float) else None
+        gbs = b / (us * 1e3) if us else None
+        frac = gbs / cp if gbs and cp else None
+        tgbs = b / (tus_v * 1e3) if tus_v else None
+        tcopy = 2 * math.prod(k["dims"]) * 4 / (tcus * 1e3) if isinstance(tcus, float) else None
+        r_cu = cus_v / us if us and cus_v else None
+        r_to = tus_v / us if us and tus_v else None
+        verify = c.get("verify", "-") if c.get("row") else ("FAIL: " + (c.get("why") or "no result row")
+                                                            if c else "not run")
+        rows.append(row([k["name"], k["op"], k["dir"], "x".join(map(str, k["dims"])), k["params"], "%.1f" % (b / 1e6),
+                         fmt_pct(us, "%.1f") if c.get("row") else "FAIL", fmt_pct(gbs, "%.0f"), fmt_pct(cp, "%.0f"),
+                         fmt_pct(frac, "%.2f"), v11_cell_us(cus), v11_cell_us(tus), fmt_pct(tgbs, "%.0f"),
+                         fmt_pct(tcopy, "%.0f"), fmt_pct(tgbs / tcopy if tgbs and tcopy else None, "%.2f"),
+                         fmt_pct(r_cu, "%.2f"), fmt_pct(r_to, "%.2f"), verify]))
+        if k["op"] == "copy":
+            continue
+        g = groups.setdefault((k["op"] if k["op"] != "norm" else k["p"]["mode"] + " norm", k["dir"]),
+                              dict(n=0, frac=[], cu=[], to=[], met=0, fail=0))
+        g["n"] += 1
+        g["frac"].append(frac)
+        g["cu"].append(r_cu)
+        g["to"].append(r_to)
+        why = []
+        if not us:
+            why.append("cldnn FAIL")
+            g["fail"] += 1
+        else:
+            if frac is not None and frac < V11_TARGET_OF_COPY:
+                why.append("%.2f of copy" % frac)
+            if r_cu is not None and r_cu < 1:
+                why.append("cuDNN %.2fx faster" % (1 / r_cu))
+            if r_to is not None and r_to < 1:
+                why.append("PyTorch %.2fx faster" % (1 / r_to))
+            if verify.startswith("FAIL"):
+                why.append("verify FAIL")
+        if why:
+            misses.append(f"- {k['name']} {k['dir']}: " + ", ".join(why))
+        else:
+            g["met"] += 1
+    out = [f"# {a.title}", ""]
+    out.append(f"- date: {utc_now()}; cldnn commit {meta.get('commit', 'unknown')}; host {meta.get('host', '?')}")
+    for k in ("status", "wall"):
+        if k in meta:
+            out.append(f"- {k}: {meta[k]}")
+    if a.command:
+        out.append(f"- command: `{a.command}`")
+    for n in a.note:
+        out.append(f"- note: {n}")
+    out += ["", "Devices and versions (from the logs):", ""]
+    vers = []
+    for p in (a.cldnn_log, a.cudnn_log, a.torch_log):
+        for x in read_lines(p) if p and os.path.exists(p) else []:
+            if x.startswith("# ") and not x.startswith(("# command", "# set", "# seed")) and x not in vers:
+                vers.append(x)
+    dev = [x for x in read_lines(a.cldnn_log) if x.lower().startswith("device")][:2] if os.path.exists(
+        a.cldnn_log) else []
+    out += ["    " + v for v in dev + vers] or ["    (none)"]
+    out += ["", "## Commands", ""]
+    out += code_block(a.cmd + [f"cldnn-bench {c['args']}   # {n}" for n, c in cl.items()])
+    out += ["", "## Method", "",
+            "FP32, alpha 1, beta 0. MB: the bytes the call must move (each input read once, each output written",
+            "once; statistics, scale / bias vectors and dropout masks left out), 1e6 bytes; GB/s = MB / time for",
+            "every library. cldnn: cldnn-bench, median of 5 repetitions of -i calls between clFinish; copy GB/s:",
+            "clEnqueueCopyBuffer in the same process (read + write), of copy = cldnn GB/s / copy GB/s (target",
+            ">= 0.80). Copy rows: cldnn runs cldnnScaleTensor with alpha 1 (its own one-read one-write kernel),",
+            "cuDNN cudaMemcpy device to device, PyTorch y.copy_(x); the copy GB/s column is the reference",
+            f"of every row, target >= {V11_TARGET_OF_COPY:.2f}). cuDNN: cudnn_ops (legacy API; `n/a`: no cuDNN op, as for layer / RMS /",
+            "group norm). PyTorch: perf/baselines/torch_ops.py, CUDA events, median of 5 repetitions; torch",
+            "copy GB/s: its device-to-device copy of the case's input, 2 x input bytes / time. Ratios are",
+            "baseline time / cldnn time (above 1: cldnn is faster; target >= 1). Dropout: cldnn regenerates",
+            "the mask in backward (no reserve), cuDNN reads its reserve and PyTorch its stored mask, and both",
+            "write them in forward: their extra bytes are not counted.", ""]
+    out += ["## Summary (geometric means per op and direction; copy rows left out)", "",
+            "| op | dir | cases | cldnn of copy | min of copy | cuDNN / cldnn | PyTorch / cldnn | all targets met | "
+            "cldnn FAIL |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for (op, d), g in groups.items():
+        fr = [x for x in g["frac"] if x]
+        out.append(row([op, d, str(g["n"]), fmt_pct(geomean(fr), "%.2f"), fmt_pct(min(fr) if fr else None, "%.2f"),
+                        fmt_pct(geomean(g["cu"]), "%.2f"), fmt_pct(geomean(g["to"]), "%.2f"), str(g["met"]),
+                        str(g["fail"])]))
+    out += ["", "## Cases", "",
+            "| case | op | dir | dims | params | MB | cldnn us | cldnn GB/s | copy GB/s | of copy | cuDNN us | "
+            "PyTorch us | PyTorch GB/s | torch copy GB/s | PyTorch of its copy | cuDNN / cldnn | PyTorch / cldnn | "
+            "verify |",
+            "|---|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"] + rows
+    out += ["", "## Targets missed", ""] + (misses or ["- none"])
+    write(out, a.out)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------- convbiasact
+# The fused convolution (cldnnConvolutionBiasActivationForward) on a network's layers: four logs of the
+# conv RESULT lines (conv_parse_logs): cldnn-bench convbiasact (fused, its algorithm per layer), cldnn-bench
+# conv with each layer's fused algorithm (plain), cldnn-bench convbiasact --separate 1 with the same
+# algorithm (conv + bias add + activation as three calls) and cudnn_conv --fused (lib cudnn: the plain
+# convolution of Find's algorithm; lib cudnn-fused: cudnnConvolutionBiasActivationForward with it).
+
+CBA_TARGET_PLAIN = 1.05  # fused time at most 1.05 x the plain convolution of the same algorithm
+
+
+def cba_fwd_times(paths, libs=None):
+    """name -> the forward RESULT row of the logs (the last one wins), of any lib or of those in libs."""
+    results, headers, _notes, _order, _warns = conv_parse_logs([p for p in paths if p and os.path.exists(p)])
+    out = {}
+    for (_set, lib, d, name), r in results.items():
+        if d == "fwd" and (libs is None or lib in libs):
+            out[name] = r
+    return out, headers
+
+
+def cba_algo_id(name):
+    """The forward algorithm enum value of an algorithm name as cldnn-bench and cudnn_conv print it, or None."""
+    names = ["implicit_gemm", "implicit_precomp_gemm", "gemm", "direct", "fft", "fft_tiling", "winograd",
+             "winograd_nonfused"]
+    return names.index(name) if name in names else None
+
+
+def cmd_convbiasact_plan(a):
+    """Splits the shape file by the algorithm of each layer's fused measurement: OUTDIR/algo-N.csv per forward
+    algorithm N, OUTDIR/find.csv for the layers without a timed fused row; prints `N FILE` / `find FILE`."""
+    fused, _ = cba_fwd_times([a.fused_log])
+    lines = read_lines(a.shapes)
+    hdr = next(x for x in lines if x.strip() and not x.startswith("#"))
+    col = hdr.split(",").index("name")
+    groups = {}
+    for x in lines[lines.index(hdr) + 1:]:
+        if not x.strip() or x.startswith("#"):
+            continue
+        r = fused.get(x.split(",")[col])
+        aid = cba_algo_id(r["algo"]) if r and r["ms"] else None
+        groups.setdefault("find" if aid is None else str(aid), []).append(x)
+    os.makedirs(a.outdir, exist_ok=True)
+    for g, xs in sorted(groups.items()):
+        path = os.path.join(a.outdir, ("algo-" + g if g != "find" else g) + ".csv")
+        with open(path, "w") as f:
+            f.write("\n".join([hdr] + xs) + "\n")
+        print(g, path)
+    return 0
+
+
+def cmd_convbiasact(a):
+    meta = meta_dict(a.meta)
+    fused, fh = cba_fwd_times([a.fused])
+    plain, ph = cba_fwd_times([a.plain])
+    sep, _ = cba_fwd_times([a.separate])
+    cuf, ch = cba_fwd_times([a.cudnn], {"cudnn-fused"})
+    cup, _ = cba_fwd_times([a.cudnn], {"cudnn"})
+    names = list(dict.fromkeys(list(fused) + list(plain) + list(sep) + list(cuf)))
+
+    def ms(d, n):
+        r = d.get(n)
+        return r["ms"] if r else None
+
+    def cell(d, n):
+        r = d.get(n)
+        return "-" if not r else fmt_sig(r["ms"], 4) if r["ms"] else "FAIL"
+
+    rows, r_plain, r_sep, r_cu, misses, tot = [], [], [], [], [], {"f": 0, "p": 0, "s": 0, "c": 0, "n": 0}
+    for n in names:
+        f, p, s, c = ms(fused, n), ms(plain, n), ms(sep, n), ms(cuf, n)
+        fp = f / p if f and p else None
+        sf = s / f if f and s else None
+        cf = c / f if f and c else None
+        r_plain.append(fp)
+        r_sep.append(sf)
+        r_cu.append(cf)
+        if f and p and s and c:
+            tot["f"] += f
+            tot["p"] += p
+            tot["s"] += s
+            tot["c"] += c
+            tot["n"] += 1
+        why = []
+        if not f:
+            why.append("fused " + ((fused[n]["algo"] + " FAIL") if n in fused else "missing"))
+        else:
+            if fp is not None and fp > CBA_TARGET_PLAIN:
+                why.append("fused / plain %.3f" % fp)
+            if sf is not None and sf < 1:
+                why.append("separate calls faster (%.3f)" % sf)
+            if cf is not None and cf < 1:
+                why.append("cuDNN fused faster (%.3f)" % cf)
+        if why:
+            misses.append(f"- {n}: " + ", ".join(why))
+        src = fused.get(n) or plain.get(n) or cuf.get(n) or sep.get(n)
+        rows.append(row([n, src["shape"], fused[n]["algo"] if n in fused else "-", cell(fused, n),
+                         plain[n]["algo"] if n in plain else "-", cell(plain, n), fmt_pct(fp, "%.3f"), cell(sep, n),
+                         fmt_pct(sf, "%.3f"), cuf[n]["algo"] if n in cuf else "-", cell(cuf, n),
+                         fmt_pct(cf, "%.3f"), cell(cup, n)]))
+
+    def met(vals, ok):
+        v = [x for x in vals if x is not None]
+        return f"{sum(1 for x in v if ok(x))} of {len(v)}"
+
+    dev = (fh.get("cldnn", {}).get("device") or ph.get("cldnn", {}).get("device") or
+           ch.get("cudnn", {}).get("device") or
+           ch.get("cudnn-fused", {}).get("device") or ["?"])[0]
+    out = [f"# cldnn fused convolution + bias + {meta.get('act', 'relu').upper()} (FP32) vs the plain convolution, "
+           f"separate calls and cuDNN: {dev.split(';')[0]}", "",
+           f"- date: {utc_now()}; cldnn commit {meta.get('commit', 'unknown')}; host {meta.get('host', '?')}"]
+    for k in ("status", "wall", "ms", "layers"):
+        if k in meta:
+            out.append(f"- {k}: {meta[k]}")
+    for lib, hs in list(fh.items()) + list(ch.items()):
+        for k, vals in hs.items():
+            if k not in ("command", "seed", "set"):
+                out += [f"- {lib} {k}: {v}" for v in vals]
+    for n in a.note:
+        out.append(f"- note: {n}")
+    out += ["", "## Commands", ""] + code_block(a.cmd)
+    out += ["", "## Method", "",
+            "Forward only, batch and layers of the shape file, FP32 without TF32. fused: cldnn-bench convbiasact",
+            "(y = act(conv(x, w) + bias)) with its algorithm choice; plain: cldnn-bench conv with the fused row's",
+            "algorithm (-a N, layers grouped by algorithm); separate: cldnn-bench convbiasact --separate 1 with",
+            "the same algorithm (convolution, bias add, activation as three calls); cuDNN fused:",
+            "cudnnConvolutionBiasActivationForward with the algorithm cudnnFind chose for the plain convolution",
+            "(cudnn_conv --fused; its plain time in the last column). ms: median per call.",
+            f"Targets: fused / plain <= {CBA_TARGET_PLAIN}, separate / fused > 1, cuDNN fused / cldnn fused >= 1.", "",
+            "## Summary", "",
+            "| measure | geometric mean | layers meeting the target |", "|---|---:|---:|",
+            row(["fused / plain (same algorithm)", fmt_pct(geomean(r_plain), "%.3f"),
+                 met(r_plain, lambda x: x <= CBA_TARGET_PLAIN)]),
+            row(["separate calls / fused", fmt_pct(geomean(r_sep), "%.3f"), met(r_sep, lambda x: x > 1)]),
+            row(["cuDNN fused / cldnn fused", fmt_pct(geomean(r_cu), "%.3f"), met(r_cu, lambda x: x >= 1)]), ""]
+    if tot["n"]:
+        out.append(f"Network sum over the {tot['n']} layers every tool timed: fused {tot['f']:.3f} ms, plain "
+                   f"{tot['p']:.3f} ms, separate {tot['s']:.3f} ms, cuDNN fused {tot['c']:.3f} ms.")
+        out.append("")
+    out += ["## Layers", "",
+            "| layer | shape | fused algo | fused ms | plain algo | plain ms | fused / plain | separate ms | "
+            "separate / fused | cuDNN algo | cuDNN fused ms | cuDNN fused / cldnn fused | cuDNN plain ms |",
+            "|---|---|---|---:|---|---:|---:|---:|---:|---|---:|---:|---:|"] + rows
+    out += ["", "## Targets missed", ""] + (misses or ["- none"])
+    write(out, a.out)
+    return 0
+
+
 # ----------------------------------------------------------------------------------------- first-iter
 
 
@@ -981,6 +1396,35 @@ def main(argv=None):
     p.add_argument("--command", default="")
     p.add_argument("--versions", action="store_true", help="append the logs' `# ` lines")
     p.set_defaults(fn=cmd_ops)
+
+    p = sub.add_parser("ops-v11-commands")
+    p.add_argument("cases")
+    p.add_argument("--verify", type=int, default=1, help="cldnn-bench -V")
+    p.add_argument("--iters", type=int, default=50, help="cldnn-bench -i")
+    p.set_defaults(fn=cmd_ops_v11_commands)
+
+    p = sub.add_parser("ops-v11")
+    for k in ("cases", "cldnn_log", "cudnn_log", "torch_log"):
+        p.add_argument(k)
+    p.add_argument("--title", default="v1.1 primitives: cldnn vs cuDNN and PyTorch")
+    p.add_argument("--command", default="")
+    p.add_argument("--all-cases", action="store_true", help="rows also for the cases cldnn-bench did not run")
+    p.add_argument("--out")
+    common(p)
+    p.set_defaults(fn=cmd_ops_v11)
+
+    p = sub.add_parser("convbiasact-plan")
+    p.add_argument("fused_log")
+    p.add_argument("shapes")
+    p.add_argument("outdir")
+    p.set_defaults(fn=cmd_convbiasact_plan)
+
+    p = sub.add_parser("convbiasact")
+    for k in ("--fused", "--plain", "--separate", "--cudnn"):
+        p.add_argument(k)
+    p.add_argument("--out", required=True)
+    common(p)
+    p.set_defaults(fn=cmd_convbiasact)
 
     p = sub.add_parser("first-iter")
     p.add_argument("--run", action="append", default=[], help="LABEL=LOG")

@@ -51,6 +51,10 @@ Stages (TAG: h100 or h200 after nvidia-smi's card name, pocl for DEVICE=cpu, gpu
   conv-tf32      every conv-nets layer verified under TENSOR_OP_MATH vs cuDNN    -> conv-tf32-TAG.md
   conv-fp16      every conv-nets layer verified, HALF data, TENSOR_OP_MATH, vs cuDNN FP16 -> conv-fp16-TAG.md
   ops            pooling, batch norm, LRN, softmax (ops-nets.csv) vs cudnn_ops   -> pool-norm-TAG.md (+ logs)
+  ops-v11        op tensor, reduce, dropout, layer / RMS / group norm (ops-v11.csv) vs cudnn_ops and
+                 PyTorch (perf/baselines/torch_ops.py), verified            -> ops-v11-TAG.md (+ logs)
+  convbiasact    fused conv + bias + ReLU on ResNet-50 (batch 32) vs the plain conv of the same algorithm,
+                 the three separate calls and cuDNN's fused call           -> convbiasact-TAG.md (+ logs)
   train          examples/train_digits cold and warm, PyTorch on CUDA           -> train-digits-TAG.md (+ logs)
   first-iter     a network's first training iteration, cold / warm / prepare    -> first-iter-TAG.md
   get-vs-find    Get_v7's heuristic vs Find's fastest, the find-db hit rate     -> get-vs-find-TAG.md
@@ -72,7 +76,11 @@ Every stage also writes its stdout and stderr to $OUT/run-STAGE.log. Environment
          BASELINES (cudnn; cpu onednn; set but empty: none), BUDGET (s per stage: 540, conv-1x1 200 each),
          CLDNN_WEIGHT (1: cldnn-bench's share of the budget against 1 per baseline), CLDNN=0 (baselines
          alone), BENCH_FLAGS / BASE_FLAGS (the flags after --shapes FILE)
-  ops:   CASES (perf/shapes/ops-nets.csv), ONLY (a regular expression on NAME:DIR), CUDNN (1; cpu 0)
+  ops:   CASES (perf/shapes/ops-nets.csv), ONLY (a regular expression on NAME:DIR), CUDNN (1; cpu 0),
+         CASE_TIMEOUT (120 s per cldnn-bench case)
+  ops-v11: as ops (CASES perf/shapes/ops-v11.csv), VERIFY (1: cldnn-bench -V), ITERS (50: -i), TORCH (1; cpu 0)
+  convbiasact: CONV_SHAPES (conv-nets.csv), PREFIX (resnet50/), ACT (relu), MS (10; cpu 200), BUDGET (540 s),
+         CUDNN (1; cpu 0), FUSED_FLAGS (-a find -V 1 --ms MS: the fused run's flags after --shapes and --act)
   train: EPOCHS (10), TORCH (1; cpu 0), DATA (scikit-learn's digits.csv.gz)
   first-iter: FIRST_ITER_SHAPES (conv-nets.csv), PREFIX (resnet50/), BATCH (the list's; cpu 1), LAYERS,
          STEADY (3), THREADS (the library's default)
@@ -533,49 +541,158 @@ stage_conv_fp16() {
     "-F 7 --ms $conv_ms --half --math tensor" perf/shapes/conv-nets.csv
 }
 
-# ops: every case of CASES through cldnn-bench (merge.py ops-commands) and through cudnn_ops. A case the
-# baseline cannot express (cudnn_ops' "FAIL unsupported": LRN within a channel) is no failure.
+# bench_cases LOG ONLY: the `NAME:DIR<TAB>ARGS` lines on stdin (merge.py ops-commands, ops-v11-commands) whose
+# NAME:DIR matches the regular expression ONLY, each through cldnn-bench under `timeout CASE_TIMEOUT` (120 s),
+# appending `CASE NAME:DIR ARGS`, its output and, for a non-zero exit, `FAILED (exit N): ...` to LOG. Every case
+# runs whatever an earlier one did (a mode that fails is a FAIL row, not the end of the stage); 1 when any failed.
+bench_cases() {
+  local log=$1 only=$2 name args crc rc=0
+  while IFS=$'\t' read -r name args; do
+    [[ $name =~ $only ]] || continue
+    echo "CASE $name $args" >> "$log"
+    # shellcheck disable=SC2086  # the arguments are words
+    CLDNN_DEVICE=$device timeout "${CASE_TIMEOUT:-120}" "$bench" $args < /dev/null >> "$log" 2>&1
+    crc=$?
+    [ $crc = 0 ] || { echo "FAILED (exit $crc): cldnn-bench $args" | tee -a "$log" >&2; rc=1; }
+  done
+  return $rc
+}
+
+# cudnn_ops_cases CASES ONLY LOG MS: cudnn_ops over the rows of CASES whose NAME:DIR matches ONLY, appended to LOG.
+# A case the baseline cannot express (`FAIL unsupported`: LRN within a channel, the norms) is no failure; 1 on
+# another FAIL line, an exit with no FAIL line to explain it, or no binary.
+cudnn_ops_cases() {
+  local cases=$1 only=$2 log=$3 ms=$4 bin sub crc unsupported other
+  cuda_libs >> "$log" 2>&1
+  bin=$(baseline cudnn_ops)
+  [ -n "$bin" ] || { echo "FAILED: no cudnn_ops (the prepare stage here, carry .carry/baselines)" >&2; return 1; }
+  sub=$(mktemp)
+  grep -v '^#' "$cases" | while IFS=, read -r n o d rest; do
+    [ -n "$n" ] && [[ "$n:$d" =~ $only ]] && echo "$n,$o,$d,$rest"
+  done > "$sub"
+  "$bin" --cases "$sub" --ms "$ms" >> "$log" 2>&1
+  crc=$?
+  rm -f "$sub"
+  unsupported=$(grep -c '^RESULT cudnn .* FAIL unsupported$' "$log")
+  other=$(grep '^RESULT cudnn .* FAIL ' "$log" | grep -vc ' FAIL unsupported$')
+  [ "$unsupported" -gt 0 ] && echo "cudnn_ops: $unsupported case(s) unsupported by cuDNN (no baseline, not a failure)" >&2
+  if [ "$other" -gt 0 ] || { [ "$crc" -ne 0 ] && [ "$unsupported" -eq 0 ]; }; then
+    echo "FAILED: cudnn_ops (exit $crc, $other failed case(s))" >&2
+    return 1
+  fi
+}
+
+# ops: every case of CASES through cldnn-bench (merge.py ops-commands) and through cudnn_ops.
 stage_ops() {
   need cldnn-bench || return 1
-  local cases=${CASES:-perf/shapes/ops-nets.csv} ms=${MS:-20} only=${ONLY:-.} rc=0 name args sub bin
-  local cudnn=${CUDNN:-$([ $on_cpu = 1 ] && echo 0 || echo 1)} unsupported other crc
+  local cases=${CASES:-perf/shapes/ops-nets.csv} ms=${MS:-20} only=${ONLY:-.} rc=0
+  local cudnn=${CUDNN:-$([ $on_cpu = 1 ] && echo 0 || echo 1)}
   local cl_log="$out/pool-norm-$TAG.cldnn.log" cu_log="$out/pool-norm-$TAG.cudnn.log"
   : > "$cl_log"
   : > "$cu_log"
   CLDNN_DEVICE=$device "$bench" --devices >> "$cl_log" 2>&1
-  while IFS=$'\t' read -r name args; do
-    [[ $name =~ $only ]] || continue
-    echo "CASE $name" >> "$cl_log"
-    # shellcheck disable=SC2086
-    CLDNN_DEVICE=$device timeout 120 "$bench" $args >> "$cl_log" 2>&1 ||
-      { echo "FAILED: cldnn-bench $args" | tee -a "$cl_log" >&2; rc=1; }
-  done < <(python3 perf/merge.py ops-commands "$cases")
-  if [ "$cudnn" != 0 ]; then
-    cuda_libs >> "$cu_log" 2>&1
-    bin=$(baseline cudnn_ops)
-    if [ -z "$bin" ]; then
-      echo "FAILED: no cudnn_ops (the prepare stage here, carry .carry/baselines)" >&2; rc=1
-    else
-      sub=$(mktemp)
-      grep -v '^#' "$cases" | while IFS=, read -r n o d rest; do
-        [ -n "$n" ] && [[ "$n:$d" =~ $only ]] && echo "$n,$o,$d,$rest"
-      done > "$sub"
-      "$bin" --cases "$sub" --ms "$ms" >> "$cu_log" 2>&1
-      crc=$?
-      rm -f "$sub"
-      # fail on a FAIL line with another reason than unsupported, or an exit with no FAIL line to explain it
-      unsupported=$(grep -c '^RESULT cudnn .* FAIL unsupported$' "$cu_log")
-      other=$(grep '^RESULT cudnn .* FAIL ' "$cu_log" | grep -vc ' FAIL unsupported$')
-      [ "$unsupported" -gt 0 ] && echo "cudnn_ops: $unsupported case(s) unsupported by cuDNN (no baseline, not a failure)" >&2
-      if [ "$other" -gt 0 ] || { [ "$crc" -ne 0 ] && [ "$unsupported" -eq 0 ]; }; then
-        echo "FAILED: cudnn_ops (exit $crc, $other failed case(s))" >&2; rc=1
-      fi
-    fi
-  fi
+  bench_cases "$cl_log" "$only" < <(python3 perf/merge.py ops-commands "$cases") || rc=1
+  if [ "$cudnn" != 0 ]; then cudnn_ops_cases "$cases" "$only" "$cu_log" "$ms" || rc=1; fi
   python3 perf/merge.py ops "$cases" "$cl_log" "$cu_log" --versions \
     --title "Pooling, batch norm, LRN, softmax: cldnn vs cuDNN, $(date -u +%Y-%m-%d), commit $(commit)" \
     --command "ONLY='$only' MS=$ms DEVICE=$device ./perf/run-device.sh ops" > "$out/pool-norm-$TAG.md" || rc=1
   cat "$out/pool-norm-$TAG.md"
+  return $rc
+}
+
+# ops-v11: the v1.1 primitives (op tensor, reduce, dropout, layer / RMS / group norm) of CASES through cldnn-bench
+# (merge.py ops-v11-commands, verified with -V VERIFY), cudnn_ops (no norms: n/a) and perf/baselines/torch_ops.py
+# on the same cases; cldnn-bench modes that are missing or fail give FAIL rows and the stage goes on.
+stage_ops_v11() {
+  need cldnn-bench || return 1
+  local cases=${CASES:-perf/shapes/ops-v11.csv} ms=${MS:-20} only=${ONLY:-.} rc=0 start tcmd
+  local verify=${VERIFY:-1} iters=${ITERS:-50}
+  local cudnn=${CUDNN:-$([ $on_cpu = 1 ] && echo 0 || echo 1)} torch=${TORCH:-$([ $on_cpu = 1 ] && echo 0 || echo 1)}
+  local base="$out/ops-v11-$TAG"
+  local cl_log="$base.cldnn.log" cu_log="$base.cudnn.log" to_log="$base.torch.log"
+  start=$(date +%s)
+  : > "$cl_log"
+  : > "$cu_log"
+  : > "$to_log"
+  CLDNN_DEVICE=$device "$bench" --devices >> "$cl_log" 2>&1
+  bench_cases "$cl_log" "$only" < <(python3 perf/merge.py ops-v11-commands "$cases" --verify "$verify" \
+    --iters "$iters") || rc=1
+  if [ "$cudnn" != 0 ]; then cudnn_ops_cases "$cases" "$only" "$cu_log" "$ms" || rc=1; fi
+  tcmd="python3 perf/baselines/torch_ops.py --cases $cases --ms $ms --only '$only' --device $([ $on_cpu = 1 ] &&
+    echo cpu || echo cuda)"
+  if [ "$torch" != 0 ]; then
+    echo "+ $tcmd" >&2
+    eval "$tcmd" >> "$to_log" 2>&1 || { echo "FAILED: torch_ops.py (see $to_log)" >&2; rc=1; }
+  fi
+  python3 perf/merge.py ops-v11 "$cases" "$cl_log" "$cu_log" "$to_log" \
+    --title "v1.1 primitives: cldnn vs cuDNN and PyTorch, $(date -u +%Y-%m-%d), commit $(commit)" \
+    --command "ONLY='$only' MS=$ms VERIFY=$verify ITERS=$iters CUDNN=$cudnn TORCH=$torch DEVICE=$device ./perf/run-device.sh ops-v11" \
+    --cmd "cudnn_ops --cases $cases --ms $ms   # the rows matching ONLY$([ "$cudnn" = 0 ] && echo '; not run')" \
+    --cmd "$tcmd$([ "$torch" = 0 ] && echo '   # not run')" \
+    --meta "commit=$(commit)" --meta "host=$(host_desc)" --meta "wall=$(( $(date +%s) - start )) s" \
+    --meta "status=$(ok_word $rc)" --out "$base.md" || rc=1
+  cat "$base.md"
+  return $rc
+}
+
+# convbiasact: the fused convolution + bias + activation (ACT) on the layers of CONV_SHAPES named PREFIX*, forward:
+# cldnn-bench convbiasact (FUSED_FLAGS), then per fused algorithm (merge.py convbiasact-plan) the plain
+# cldnn-bench conv and convbiasact --separate 1 with that algorithm (-a N; layers without a fused time: -a find),
+# and cudnn_conv --fused ACT (cuDNN takes relu and identity only). A mode that fails leaves FAIL cells.
+stage_convbiasact() {
+  need cldnn-bench || return 1
+  local ms=${MS:-$([ $on_cpu = 1 ] && echo 200 || echo 10)} act=${ACT:-relu} prefix=${PREFIX:-resnet50/}
+  local src=${CONV_SHAPES:-perf/shapes/conv-nets.csv} cudnn=${CUDNN:-$([ $on_cpu = 1 ] && echo 0 || echo 1)}
+  local fflags=${FUSED_FLAGS:--a find -V 1 --ms $ms} tmp layers algo sub n bin f rc=0 start
+  local base="$out/convbiasact-$TAG" envs=(env CLDNN_DEVICE="$device")
+  [ -n "${CLDNN_CACHE_DIR:-}" ] && envs+=(CLDNN_CACHE_DIR="$CLDNN_CACHE_DIR")
+  start=$(date +%s)
+  tmp=$base.shapes  # the layer lists the commands read, kept beside the table
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  layers=$tmp/layers.csv
+  awk -F, -v p="$prefix" '/^#/ || !NF {next} !h {print; h=1; next} index($1, p) == 1' "$src" > "$layers"
+  n=$(( $(wc -l < "$layers") - 1 ))
+  [ "$n" -gt 0 ] || { echo "no layer of $src starts with $prefix" >&2; return 1; }
+  for f in fused plain separate cudnn; do : > "$base.$f.log"; done
+  budget_start "${BUDGET:-540}"
+  b_left=5  # the fused run (Find and verification included) weighs 2, plain, separate and cuDNN 1 each
+  # shellcheck disable=SC2086  # the flags are words
+  capped "$base.fused.log" fused 2 "${envs[@]}" "$bench" convbiasact --shapes "$layers" --act "$act" $fflags
+  python3 perf/merge.py convbiasact-plan "$base.fused.log" "$layers" "$tmp/plan" > "$tmp/plan.txt" || rc=1
+  b_left=$(( 2 * $(wc -l < "$tmp/plan.txt") + 1 ))
+  while read -r algo sub; do
+    capped "$base.plain.log" "plain-$algo" 1 "${envs[@]}" "$bench" conv --shapes "$sub" -F 1 -a "$algo" -V 0 \
+      --ms "$ms"
+    capped "$base.separate.log" "separate-$algo" 1 "${envs[@]}" "$bench" convbiasact --shapes "$sub" --act "$act" \
+      -a "$algo" --separate 1 -V 0 --ms "$ms"
+  done < "$tmp/plan.txt"
+  if [ "$cudnn" != 0 ]; then
+    bin=$(baseline cudnn_conv)
+    case $act in relu|identity) ;; *) bin=""; notes+=("cuDNN's fused call takes relu and identity only, not $act") ;; esac
+    if [ -n "$bin" ]; then
+      cuda_libs > /dev/null 2>&1 && notes+=("cuDNN from $cudnn_dir")
+      capped "$base.cudnn.log" cudnn 1 "$bin" --shapes "$layers" -F 1 --ms "$ms" --fused "$act"
+    else
+      notes+=("cudnn_conv not run (no binary: the prepare stage here, then carry .carry/baselines)")
+      b_status=1
+    fi
+  fi
+  [ $b_status = 0 ] || rc=1
+  local smi
+  smi=$(smi_line)
+  [ -n "$smi" ] && notes+=("nvidia-smi (name, driver, max SM clock, power limit): $smi")
+  notes+=("layers: the $n rows of $src named $prefix* (convbiasact-$TAG.shapes/layers.csv, beside the table); \
+plan/algo-N.csv: those whose fused row chose algorithm N, plan/find.csv: those without a fused time (merge.py \
+convbiasact-plan)")
+  cmds=("${cmds[@]/#"$out/"/}")  # the shape files relative to OUT, where they are kept
+  cmds=("${cmds[@]// "$out/"/ }")
+  merge_args
+  python3 perf/merge.py convbiasact --fused "$base.fused.log" --plain "$base.plain.log" \
+    --separate "$base.separate.log" --cudnn "$base.cudnn.log" "${margs[@]+"${margs[@]}"}" \
+    --cmd "# MS=$ms ACT=$act PREFIX=$prefix CONV_SHAPES=$src DEVICE=$device ./perf/run-device.sh convbiasact" \
+    --meta "commit=$(commit)" --meta "host=$(host_desc)" --meta "act=$act" --meta "ms=$ms" \
+    --meta "wall=$(( $(date +%s) - start )) s" --meta "status=$(ok_word $rc)" --out "$base.md" || rc=1
+  cat "$base.md"
   return $rc
 }
 
@@ -741,7 +858,7 @@ stage_host_cost() {
 
 # --------------------------------------------------------------------------------------------- main
 stages="prepare prepare-tests build tests sweep gemm gemm-tf32 gemm-fp16 mma-check mma-sweep fp16-check mma-peak
-        conv conv-1x1 conv-tf32 conv-fp16 ops train first-iter get-vs-find tune sysdb host-cost"
+        conv conv-1x1 conv-tf32 conv-fp16 ops ops-v11 convbiasact train first-iter get-vs-find tune sysdb host-cost"
 if [ $# = 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then usage; exit 0; fi
 for s in "$@"; do
   case " $(echo $stages) " in *" $s "*) ;; *) echo "run-device.sh: no stage '$s'" >&2; usage >&2; exit 2 ;; esac

@@ -5,7 +5,8 @@
 ** --math tensor (TF32) or --half (FP16 data) say otherwise.
 **
 **   cudnn_conv --shapes FILE[,FILE...] [--shapes FILE ...] [-F MASK] [--layout NCHW|NHWC] [--ms T]
-**              [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half] [-v]
+**              [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half]
+**              [--fused relu|identity [--z]] [-v]
 **
 ** Build: target cudnn_conv of perf/CMakeLists.txt, defined when the CUDA toolkit and cuDNN 9 (cudnn.h,
 ** libcudnn) are found:
@@ -36,6 +37,14 @@
 ** takes T / 10 ms) that sets the iterations so that 5 repetitions take about T ms (--ms, 50), then 5
 ** repetitions of (event, iterations calls, event) on the default stream; the result is the median of
 ** elapsed / iterations.
+**
+** --fused ACT (forward only): after the plain convolution's line, the same shape is timed again with
+** cudnnConvolutionBiasActivationForward, y = ACT(conv(x, w) + alpha2 z + bias), bias 1 x K x 1 x 1,
+** the activation CUDNN_NOT_PROPAGATE_NAN, with the algorithm Find chose for the plain convolution
+** (IDENTITY: IMPLICIT_PRECOMP_GEMM, the only algorithm cuDNN takes for it), the same workspace and
+** the same timing; its RESULT line has the lib `cudnn-fused` (so merge.py tells it from the plain
+** `cudnn` line of the same shape). alpha2 is 0 and z is y unless --z: z a buffer of its own, alpha2 1
+** (a residual add). The baseline of cldnn-bench convbiasact.
 **
 ** Output (stdout): '#' header lines, the first naming the device and the cuDNN version, the
 ** `# setup:` line the data type (FP32 or FP16), math type and layout; `# set: NAME`
@@ -103,6 +112,11 @@ static cudnnMathType_t g_math = CUDNN_FMA_MATH;
 ** convolution's compute type stays CUDNN_DATA_FLOAT. */
 static cudnnDataType_t g_dtype = CUDNN_DATA_FLOAT;
 
+/* --fused: the activation of the fused forward (-1: no fused measurement) and whether z is a buffer of
+** its own (--z: alpha2 1) or y with alpha2 0. */
+static int g_fused = -1;
+static int g_fused_z = 0;
+
 /* Bytes of one element of g_dtype. */
 static size_t elem_size(void) {
     return g_dtype == CUDNN_DATA_HALF ? 2 : 4;
@@ -112,7 +126,7 @@ static size_t elem_size(void) {
 static int usage(void) {
     fprintf(stderr, "usage: cudnn_conv --shapes FILE[,FILE...] [--shapes FILE ...] [-F 1..7] [--layout NCHW|NHWC]\n"
                     "                  [--ms T] [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half]\n"
-                    "                  [-v]\n");
+                    "                  [--fused relu|identity [--z]] [-v]\n");
     return 2;
 }
 
@@ -163,6 +177,10 @@ typedef struct {
     void *y, *dx, *dw; /* outputs, those the requested directions write */
     void* ws;           /* the shared workspace */
     size_t ws_size;
+    cudnnTensorDescriptor_t bd;        /* --fused: the bias, 1 x K x 1 x 1 */
+    cudnnActivationDescriptor_t act;   /* --fused: the activation */
+    void *bias, *z;                    /* --fused: bias (K), z (y's size; NULL without --z) */
+    int fused;                         /* 1 while the fused forward is timed */
     int dir, algo;
     const char* name; /* the shape's, for messages */
 } conv_call;
@@ -172,6 +190,13 @@ static cudnnStatus_t call_once(const conv_call* c) {
     const float one = 1.0f, zero = 0.0f;
     switch (c->dir) {
     case DIR_FWD:
+        if (c->fused) {
+            const float alpha2 = c->z ? 1.0f : 0.0f;
+            return cudnnConvolutionBiasActivationForward(c->h, &one, c->xd, c->x, c->wd, c->w, c->cd,
+                                                         (cudnnConvolutionFwdAlgo_t)c->algo, c->ws, c->ws_size,
+                                                         &alpha2, c->yd, c->z ? c->z : c->y, c->bd, c->bias, c->act,
+                                                         c->yd, c->y);
+        }
         return cudnnConvolutionForward(c->h, &one, c->xd, c->x, c->wd, c->w, c->cd, (cudnnConvolutionFwdAlgo_t)c->algo,
                                        c->ws, c->ws_size, &zero, c->yd, c->y);
     case DIR_BWD_DATA:
@@ -271,6 +296,28 @@ static int timed_call(void* ctx) {
     return 1;
 }
 
+/* --fused: times cudnnConvolutionBiasActivationForward with c->algo (IMPLICIT_PRECOMP_GEMM for IDENTITY) by
+** protocol t and prints its `cudnn-fused` RESULT line. Returns 0, or 1 when it failed. */
+static int measure_fused(conv_call* c, const conv_shape* s, const cuda_timing* t, int verbose, cudaEvent_t e0,
+                         cudaEvent_t e1) {
+    if (g_fused == CUDNN_ACTIVATION_IDENTITY) c->algo = CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+    c->fused = 1;
+    long long iters = 0;
+    double per = cuda_measure("cudnn_conv", timed_call, c, t, e0, e1, &iters);
+    c->fused = 0;
+    if (per < 0) {
+        cudaDeviceSynchronize();
+        cudaGetLastError();
+        conv_result_print(stdout, "cudnn-fused", "fwd", s, "exec", -1);
+        return 1;
+    }
+    if (verbose)
+        fprintf(stderr, "cudnn_conv: %s fused: %s, %lld iterations x %d\n", s->name, algo_name(DIR_FWD, c->algo),
+                iters, REPS);
+    conv_result_print(stdout, "cudnn-fused", "fwd", s, algo_name(DIR_FWD, c->algo), per);
+    return 0;
+}
+
 /* Finds and times direction c->dir of shape s and prints its RESULT line. Returns 0, or 1 when it failed. */
 static int measure(conv_call* c, const conv_shape* s, double target_ms, int warmup, int verbose, cudaEvent_t e0,
                    cudaEvent_t e1) {
@@ -285,11 +332,13 @@ static int measure(conv_call* c, const conv_shape* s, double target_ms, int warm
         fprintf(stderr, "cudnn_conv: %s %s: %s, %lld iterations x %d\n", s->name, k_dir_names[c->dir],
                 algo_name(c->dir, c->algo), iters, REPS);
     conv_result_print(stdout, "cudnn", k_dir_names[c->dir], s, algo_name(c->dir, c->algo), per);
+    if (c->dir == DIR_FWD && g_fused >= 0) return measure_fused(c, s, &t, verbose, e0, e1);
     return 0;
 fail:
     cudaDeviceSynchronize();
     cudaGetLastError(); /* clears a non-sticky error so that the next measurement starts clean */
     conv_result_print(stdout, "cudnn", k_dir_names[c->dir], s, why, -1);
+    if (c->dir == DIR_FWD && g_fused >= 0) conv_result_print(stdout, "cudnn-fused", "fwd", s, why, -1);
     return 1;
 }
 
@@ -338,8 +387,15 @@ static int run_shape(conv_call* c, const conv_shape* s, int mask, cudnnTensorFor
             ((fwd || bwd_data) && !(c->w = make_buffer(nw, blk[1]))) ||
             ((bwd_data || bwd_filter) && !(c->dy = make_buffer(ny, blk[2]))) ||
             (fwd && !(c->y = make_buffer(ny, NULL))) || (bwd_data && !(c->dx = make_buffer(nx, NULL))) ||
-            (bwd_filter && !(c->dw = make_buffer(nw, NULL))))
+            (bwd_filter && !(c->dw = make_buffer(nw, NULL))) ||
+            (fwd && g_fused >= 0 && !(c->bias = make_buffer((size_t)s->k, blk[1]))) ||
+            (fwd && g_fused >= 0 && g_fused_z && !(c->z = make_buffer(ny, blk[2]))))
             goto out;
+        if (fwd && g_fused >= 0 &&
+            cudnnSetTensor4dDescriptor(c->bd, fmt, g_dtype, 1, s->k, 1, 1) != CUDNN_STATUS_SUCCESS) {
+            why = "setup";
+            goto out;
+        }
         why = NULL;
         for (int d = 0; d < N_DIRS; d++) {
             if (!(mask & (1 << d))) continue;
@@ -352,10 +408,11 @@ out:
         for (int d = 0; d < N_DIRS; d++)
             if (mask & (1 << d)) {
                 conv_result_print(stdout, "cudnn", k_dir_names[d], s, why, -1);
+                if (d == DIR_FWD && g_fused >= 0) conv_result_print(stdout, "cudnn-fused", "fwd", s, why, -1);
                 fails++;
             }
-    void** bufs[6] = {&c->x, &c->w, &c->dy, &c->y, &c->dx, &c->dw};
-    for (int i = 0; i < 6; i++) {
+    void** bufs[8] = {&c->x, &c->w, &c->dy, &c->y, &c->dx, &c->dw, &c->bias, &c->z};
+    for (int i = 0; i < 8; i++) {
         cudaFree(*bufs[i]);
         *bufs[i] = NULL;
     }
@@ -404,6 +461,12 @@ int main(int argc, char** argv) {
             else if (!strcmp(m, "fma")) g_math = CUDNN_FMA_MATH;
             else return usage();
         } else if (!strcmp(a, "--half")) g_dtype = CUDNN_DATA_HALF;
+        else if (!strcmp(a, "--fused") && more) {
+            const char* m = argv[++i];
+            if (!strcmp(m, "relu")) g_fused = CUDNN_ACTIVATION_RELU;
+            else if (!strcmp(m, "identity")) g_fused = CUDNN_ACTIVATION_IDENTITY;
+            else return usage();
+        } else if (!strcmp(a, "--z")) g_fused_z = 1;
         else if (!strcmp(a, "-v")) verbose = 1;
         else return usage();
     }
@@ -439,6 +502,10 @@ int main(int argc, char** argv) {
     if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateTensorDescriptor(&c.yd);
     if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateFilterDescriptor(&c.wd);
     if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateConvolutionDescriptor(&c.cd);
+    if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateTensorDescriptor(&c.bd);
+    if (st == CUDNN_STATUS_SUCCESS) st = cudnnCreateActivationDescriptor(&c.act);
+    if (st == CUDNN_STATUS_SUCCESS && g_fused >= 0)
+        st = cudnnSetActivationDescriptor(c.act, (cudnnActivationMode_t)g_fused, CUDNN_NOT_PROPAGATE_NAN, 0.0);
     if (st != CUDNN_STATUS_SUCCESS) {
         report_cudnn("setup", -1, "cudnnCreate / descriptors", st);
         goto free_shapes;
@@ -465,6 +532,11 @@ int main(int argc, char** argv) {
                                                   : "CUDNN_TENSOR_OP_MATH (TF32 tensor cores allowed)")
                                           : (half ? "CUDNN_FMA_MATH (no tensor cores)" : "CUDNN_FMA_MATH (no TF32)"),
            fmt == CUDNN_TENSOR_NHWC ? "NHWC (filter KRSC)" : "NCHW (filter KCRS)", (double)c.ws_size / 1048576.0);
+    if (g_fused >= 0)
+        printf("# fused: cudnnConvolutionBiasActivationForward, %s, bias 1xKx1x1, %s; Find's algorithm of the plain "
+               "convolution; RESULT lib cudnn-fused\n",
+               g_fused == CUDNN_ACTIVATION_RELU ? "RELU" : "IDENTITY (IMPLICIT_PRECOMP_GEMM)",
+               g_fused_z ? "z a buffer of its own, alpha2 1" : "alpha2 0 (z = y)");
     printf("# timing: CUDA events, %d warm-up, 5 repetitions of ~%g ms in all, median per call\n", warmup, target_ms);
     fflush(stdout);
 
@@ -504,6 +576,8 @@ free_all:
     }
     cudaFree(c.ws);
     cudnnDestroyConvolutionDescriptor(c.cd);
+    cudnnDestroyTensorDescriptor(c.bd);
+    cudnnDestroyActivationDescriptor(c.act);
     cudnnDestroyFilterDescriptor(c.wd);
     cudnnDestroyTensorDescriptor(c.yd);
     cudnnDestroyTensorDescriptor(c.xd);

@@ -1,8 +1,9 @@
 /*
 ** cudnn_ops.c: the cuDNN baseline of the bandwidth-bound families (pooling, batch normalization,
-** LRN, softmax) and the device-to-device copy they are measured against. It reads the same case
-** file as `perf/run-device.sh ops` hands to cldnn-bench (`perf/merge.py ops-commands` turns each
-** row into a cldnn-bench command) and times cuDNN 9's legacy ops API on each row. FP32.
+** LRN, softmax; op tensor, reduce tensor, dropout) and the device-to-device copy they are measured
+** against. It reads the same case files as `perf/run-device.sh ops` and `ops-v11` hand to cldnn-bench
+** (`perf/merge.py ops-commands` / `ops-v11-commands` turn each row into a cldnn-bench command) and
+** times cuDNN 9's legacy ops API on each row. FP32.
 **
 **   cudnn_ops --cases FILE [--ms T] [--warmup W] [--device D] [-v]
 **
@@ -16,6 +17,15 @@
 **   lrn      fwd|bwd        cross|within:nN:aALPHA:bBETA:kK   (cuDNN has cross-channel only)
 **   softmax  fwd|bwd        fast|accurate|log:instance|channel
 **   copy     fwd            -                    cudaMemcpy of n*c*h*w floats, device to device
+**   optensor fwd            OP[:bNxCxHxW]        cudnnOpTensor C = OP(A, B), OP add|mul|min|max, C of A's
+**                                                dims, B's dims (default A's) broadcast over its 1s
+**   reduce   fwd            OP:cNxCxHxW          cudnnReduceTensor to C's dims, OP add|mul|min|max|amax|
+**                                                avg|norm1|norm2, no indices, the workspace it asks for
+**   dropout  fwd|bwd        P                    cudnnDropoutForward / Backward with probability P; the
+**                                                states (cudnnSetDropoutDescriptor) and the reserve are
+**                                                set up before the timed calls, bwd reads the reserve a
+**                                                forward call wrote
+**   norm     fwd|bwd        any                  no legacy cuDNN op (layer / RMS / group): FAIL unsupported
 ** layout: NCHW or NHWC (packed). alpha 1, beta 0 everywhere.
 **
 ** Timing: cuda_timing.h's protocol with W warm-up calls (3), a first batch of at least T / 10 ms
@@ -26,7 +36,7 @@
 **   RESULT cudnn NAME OP DIR US
 ** with US the median microseconds per call, or FAIL and a reason token (setup, alloc, unsupported,
 ** exec) in its place; the detail goes to stderr. Exit status: 0, 1 if any case failed (a case cuDNN
-** cannot express, FAIL unsupported, is not a failure: LRN within a channel), 2 on a usage or
+** cannot express, FAIL unsupported, is not a failure: LRN within a channel, norm), 2 on a usage or
 ** case-file error.
 ** Build: target cudnn_ops of perf/CMakeLists.txt (with cudnn_conv); `perf/run-device.sh prepare`.
 */
@@ -51,11 +61,16 @@ typedef struct {
 typedef struct {
     cudnnHandle_t h;
     const ops_case* k;
-    cudnnTensorDescriptor_t x, y, bn;
+    cudnnTensorDescriptor_t x, y, bn, b; /* b: op tensor's B */
     cudnnPoolingDescriptor_t pool;
     cudnnLRNDescriptor_t lrn;
+    cudnnOpTensorDescriptor_t opt;
+    cudnnReduceTensorDescriptor_t red;
+    cudnnDropoutDescriptor_t drop;
     float *bx, *by, *bdy, *bdx, *p[8]; /* p: scale, bias, run mean, run var, save mean, save inv var, dscale, dbias */
-    size_t count, ycount;
+    float* bb;                         /* op tensor's B */
+    void *ws, *states, *reserve;       /* reduce workspace, dropout states and reserve */
+    size_t count, ycount, ws_size, reserve_size;
     int bn_mode;
     cudnnSoftmaxAlgorithm_t sm_algo;
     cudnnSoftmaxMode_t sm_mode;
@@ -85,6 +100,13 @@ static cudnnStatus_t call_once(ops_call* c, int fwd_only) {
                                                   c->bdy, c->x, c->bx, &zero, c->x, c->bdx)
                    : cudnnLRNCrossChannelForward(c->h, c->lrn, CUDNN_LRN_CROSS_CHANNEL_DIM1, &one, c->x, c->bx, &zero,
                                                  c->y, c->by);
+    if (!strcmp(k->op, "optensor"))
+        return cudnnOpTensor(c->h, c->opt, &one, c->x, c->bx, &one, c->b, c->bb, &zero, c->y, c->by);
+    if (!strcmp(k->op, "reduce"))
+        return cudnnReduceTensor(c->h, c->red, NULL, 0, c->ws, c->ws_size, &one, c->x, c->bx, &zero, c->y, c->by);
+    if (!strcmp(k->op, "dropout"))
+        return bwd ? cudnnDropoutBackward(c->h, c->drop, c->y, c->bdy, c->x, c->bdx, c->reserve, c->reserve_size)
+                   : cudnnDropoutForward(c->h, c->drop, c->x, c->bx, c->y, c->by, c->reserve, c->reserve_size);
     if (!strcmp(k->op, "softmax"))
         return bwd ? cudnnSoftmaxBackward(c->h, c->sm_algo, c->sm_mode, &one, c->y, c->by, c->y, c->bdy, &zero, c->x,
                                           c->bdx)
@@ -127,6 +149,67 @@ static float* make_buffer(size_t n, const float* blk, float lo, float hi) {
     return d;
 }
 
+/* "NxCxHxW" of a params field into d; returns 1 when it parsed. */
+static int parse_dims4(const char* s, int d[4]) {
+    char end;
+    return sscanf(s, "%dx%dx%dx%d%c", &d[0], &d[1], &d[2], &d[3], &end) == 4 && d[0] > 0 && d[1] > 0 && d[2] > 0 &&
+           d[3] > 0;
+}
+
+/* The op tensor of case k (params OP[:bNxCxHxW]): its descriptor, B's descriptor and buffer. */
+static const char* setup_optensor(ops_call* c, const ops_case* k, const float* blk) {
+    char op[16] = "";
+    int bd[4] = {k->n, k->c, k->h, k->w};
+    const char* colon = strchr(k->params, ':');
+    if (sscanf(k->params, "%15[a-z]", op) != 1 || (colon && (colon[1] != 'b' || !parse_dims4(colon + 2, bd))))
+        return "setup";
+    cudnnOpTensorOp_t o = !strcmp(op, "add")   ? CUDNN_OP_TENSOR_ADD
+                          : !strcmp(op, "mul") ? CUDNN_OP_TENSOR_MUL
+                          : !strcmp(op, "min") ? CUDNN_OP_TENSOR_MIN
+                          : !strcmp(op, "max") ? CUDNN_OP_TENSOR_MAX
+                                               : (cudnnOpTensorOp_t)-1;
+    if ((int)o < 0) return "unsupported";
+    cudnnTensorFormat_t fmt = strcmp(k->layout, "NHWC") ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
+    if (cudnnSetOpTensorDescriptor(c->opt, o, CUDNN_DATA_FLOAT, CUDNN_NOT_PROPAGATE_NAN) ||
+        cudnnSetTensor4dDescriptor(c->b, fmt, CUDNN_DATA_FLOAT, bd[0], bd[1], bd[2], bd[3]))
+        return "setup";
+    return (c->bb = make_buffer((size_t)bd[0] * bd[1] * bd[2] * bd[3], blk, -1.0f, 1.0f)) ? NULL : "alloc";
+}
+
+/* The reduction of case k (params OP:cNxCxHxW): its descriptor and C's dims into cd. */
+static const char* setup_reduce(ops_call* c, const ops_case* k, int cd[4]) {
+    static const char* const names[] = {"add", "mul", "min", "max", "amax", "avg", "norm1", "norm2"};
+    static const cudnnReduceTensorOp_t ops[] = {CUDNN_REDUCE_TENSOR_ADD,   CUDNN_REDUCE_TENSOR_MUL,
+                                                CUDNN_REDUCE_TENSOR_MIN,   CUDNN_REDUCE_TENSOR_MAX,
+                                                CUDNN_REDUCE_TENSOR_AMAX,  CUDNN_REDUCE_TENSOR_AVG,
+                                                CUDNN_REDUCE_TENSOR_NORM1, CUDNN_REDUCE_TENSOR_NORM2};
+    char op[16] = "";
+    const char* colon = strchr(k->params, ':');
+    if (sscanf(k->params, "%15[a-z0-9]", op) != 1 || !colon || colon[1] != 'c' || !parse_dims4(colon + 2, cd))
+        return "setup";
+    int i = 0;
+    while (i < (int)(sizeof names / sizeof names[0]) && strcmp(op, names[i])) i++;
+    if (i == (int)(sizeof names / sizeof names[0])) return "unsupported";
+    return cudnnSetReduceTensorDescriptor(c->red, ops[i], CUDNN_DATA_FLOAT, CUDNN_NOT_PROPAGATE_NAN,
+                                          CUDNN_REDUCE_TENSOR_NO_INDICES, CUDNN_32BIT_INDICES)
+               ? "setup"
+               : NULL;
+}
+
+/* The dropout of case k (params P): states initialized here, outside the timed calls, and the reserve. */
+static const char* setup_dropout(ops_call* c, const ops_case* k) {
+    char* end;
+    double p = strtod(k->params, &end);
+    size_t states = 0;
+    if (end == k->params || *end || !(p >= 0 && p < 1)) return "setup";
+    if (cudnnDropoutGetStatesSize(c->h, &states) || cudnnDropoutGetReserveSpaceSize(c->x, &c->reserve_size))
+        return "setup";
+    if (cudaMalloc(&c->states, states) != cudaSuccess || cudaMalloc(&c->reserve, c->reserve_size) != cudaSuccess)
+        return "alloc";
+    if (cudnnSetDropoutDescriptor(c->drop, c->h, (float)p, c->states, states, 12345ULL)) return "setup";
+    return NULL;
+}
+
 /* Sets the descriptors and buffers of case k; returns NULL or the reason token. */
 static const char* setup(ops_call* c, const ops_case* k, const float* blk) {
     cudnnTensorFormat_t fmt = strcmp(k->layout, "NHWC") ? CUDNN_TENSOR_NCHW : CUDNN_TENSOR_NHWC;
@@ -135,8 +218,10 @@ static const char* setup(ops_call* c, const ops_case* k, const float* blk) {
     c->count = (size_t)k->n * k->c * k->h * k->w;
     c->ycount = c->count;
     if (cudnnCreateTensorDescriptor(&c->x) || cudnnCreateTensorDescriptor(&c->y) ||
-        cudnnCreateTensorDescriptor(&c->bn) || cudnnCreatePoolingDescriptor(&c->pool) ||
-        cudnnCreateLRNDescriptor(&c->lrn))
+        cudnnCreateTensorDescriptor(&c->bn) || cudnnCreateTensorDescriptor(&c->b) ||
+        cudnnCreatePoolingDescriptor(&c->pool) || cudnnCreateLRNDescriptor(&c->lrn) ||
+        cudnnCreateOpTensorDescriptor(&c->opt) || cudnnCreateReduceTensorDescriptor(&c->red) ||
+        cudnnCreateDropoutDescriptor(&c->drop))
         return "setup";
     if (cudnnSetTensor4dDescriptor(c->x, fmt, CUDNN_DATA_FLOAT, k->n, k->c, k->h, k->w)) return "setup";
     int yn = k->n, yc = k->c, yh = k->h, yw = k->w;
@@ -169,8 +254,29 @@ static const char* setup(ops_call* c, const ops_case* k, const float* blk) {
         size_t pc = c->bn_mode == CUDNN_BATCHNORM_SPATIAL ? (size_t)k->c : (size_t)k->c * k->h * k->w;
         for (int i = 0; i < 8; i++)
             if (!(c->p[i] = make_buffer(pc, blk, i == 3 || i == 5 ? 0.5f : -1.0f, 1.0f))) return "alloc";
+    } else if (!strcmp(k->op, "optensor")) {
+        const char* why = setup_optensor(c, k, blk);
+        if (why) return why;
+    } else if (!strcmp(k->op, "reduce")) {
+        int cd[4];
+        const char* why = setup_reduce(c, k, cd);
+        if (why) return why;
+        yn = cd[0], yc = cd[1], yh = cd[2], yw = cd[3];
+        c->ycount = (size_t)yn * yc * yh * yw;
+    } else if (!strcmp(k->op, "dropout")) {
+        const char* why = setup_dropout(c, k);
+        if (why) return why;
+    } else if (!strcmp(k->op, "norm")) {
+        return "unsupported";
     } else if (strcmp(k->op, "copy")) {
         return "setup";
+    }
+    if (!strcmp(k->op, "reduce")) {
+        /* the workspace is asked for once C's descriptor is set */
+        if (cudnnSetTensor4dDescriptor(c->y, fmt, CUDNN_DATA_FLOAT, yn, yc, yh, yw) ||
+            cudnnGetReductionWorkspaceSize(c->h, c->red, c->x, c->y, &c->ws_size))
+            return "setup";
+        if (c->ws_size && cudaMalloc(&c->ws, c->ws_size) != cudaSuccess) return "alloc";
     }
     if (cudnnSetTensor4dDescriptor(c->y, fmt, CUDNN_DATA_FLOAT, yn, yc, yh, yw)) return "setup";
     if (!(c->bx = make_buffer(c->count, blk, -4.0f, 4.0f)) || !(c->by = make_buffer(c->ycount, blk, -1.0f, 1.0f)))
@@ -194,10 +300,18 @@ static void teardown(ops_call* c) {
     cudaFree(c->by);
     cudaFree(c->bdy);
     cudaFree(c->bdx);
+    cudaFree(c->bb);
+    cudaFree(c->ws);
+    cudaFree(c->states);
+    cudaFree(c->reserve);
     for (int i = 0; i < 8; i++) cudaFree(c->p[i]);
     cudnnDestroyTensorDescriptor(c->x);
     cudnnDestroyTensorDescriptor(c->y);
     cudnnDestroyTensorDescriptor(c->bn);
+    cudnnDestroyTensorDescriptor(c->b);
+    cudnnDestroyOpTensorDescriptor(c->opt);
+    cudnnDestroyReduceTensorDescriptor(c->red);
+    cudnnDestroyDropoutDescriptor(c->drop);
     cudnnDestroyPoolingDescriptor(c->pool);
     cudnnDestroyLRNDescriptor(c->lrn);
     cudaDeviceSynchronize();

@@ -171,7 +171,7 @@ static float h2f(uint16_t h) { return gemm_half_to_float(h); }
 
 float bench_half_to_float(uint16_t h) { return h2f(h); }
 
-/* bfloat16: a float's high half, rounded to nearest even (NaN stays a quiet NaN). */
+/* bfloat16: a float's high half, rounded to nearest even (NaN stays NaN). */
 static uint16_t f2b(float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
@@ -184,6 +184,7 @@ static float b2f(uint16_t b) {
     memcpy(&f, &u, 4);
     return f;
 }
+/* The 2-byte types' conversions. */
 static uint16_t to16(cldnnDataType_t dtype, float f) { return dtype == CLDNN_DATA_HALF ? f2h(f) : f2b(f); }
 static float from16(cldnnDataType_t dtype, uint16_t h) { return dtype == CLDNN_DATA_HALF ? h2f(h) : b2f(h); }
 

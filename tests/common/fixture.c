@@ -338,6 +338,21 @@ float fx_half_to_float(uint16_t h) {
 
 float fx_round_half(float f) { return fx_half_to_float(fx_float_to_half(f)); }
 
+uint16_t fx_float_to_bf16(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40u);
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+float fx_bf16_to_float(uint16_t b) {
+    uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 /* ---------------------------------------------------------------------------- tensors */
 
 size_t fx_dtype_size(cldnnDataType_t t) {
@@ -445,12 +460,8 @@ static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v
     if (t->dtype == CLDNN_DATA_HALF) {
         uint16_t h = fx_float_to_half((float)v);
         memcpy(p + at * 2, &h, 2);
-    } else if (t->dtype == CLDNN_DATA_BFLOAT16) { /* round to nearest even; NaN stays quiet NaN */
-        float f = (float)v;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        uint16_t b = (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((u >> 16) | 0x40u)
-                                                     : (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+    } else if (t->dtype == CLDNN_DATA_BFLOAT16) {
+        uint16_t b = fx_float_to_bf16((float)v);
         memcpy(p + at * 2, &b, 2);
     } else {
         float f = (float)v;
@@ -468,10 +479,7 @@ static double load_elem(const fx_tensor* t, const unsigned char* p, size_t at) {
     if (t->dtype == CLDNN_DATA_BFLOAT16) {
         uint16_t b;
         memcpy(&b, p + at * 2, 2);
-        uint32_t u = (uint32_t)b << 16;
-        float f;
-        memcpy(&f, &u, 4);
-        return f;
+        return fx_bf16_to_float(b);
     }
     float f;
     memcpy(&f, p + at * 4, 4);

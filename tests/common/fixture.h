@@ -126,6 +126,10 @@ uint16_t fx_float_to_half(float f);
 float fx_half_to_float(uint16_t h);
 /* f rounded through half. */
 float fx_round_half(float f);
+/* bfloat16 bits from float (round to nearest even, NaN stays NaN) and back (exact); fx_tensor
+** set/get/poison handle BFLOAT16 tensors through them. */
+uint16_t fx_float_to_bf16(float f);
+float fx_bf16_to_float(uint16_t b);
 
 /* ---------------------------------------------------------------------------- tensors */
 
