@@ -41,6 +41,8 @@
  *   MMA_ROUND          FLOAT: 1 rounds inputs to TF32 to nearest (cvt.rna, as
  *                      cuBLAS); 0 lets the tensor core truncate                   [1]
  *   A_TRANS, B_TRANS   as in gemm.cl                                              [0, 0]
+ *   EPI_ACT, EPI_Z, EPI_BIAS_M  the convolutions' fused epilogue in the store, as in gemm.cl
+ *                      (common/epilogue.h); conv_igemm_mma.cl's store applies it itself
  *
  * Operand loaders (the plug of the implicit-GEMM convolution, conv/conv_igemm_mma.cl): a file
  * that defines these macros before including this one gets the same pipeline, fragments and
