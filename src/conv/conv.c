@@ -5,7 +5,9 @@
 ** that runs the requested algorithm), workspace size, Get_v7, Find, the Prepare warm-ups (build a
 ** run's programs, enqueue nothing) and MaxCount. The parameters a solver runs with (defaults, the
 ** tuning db's record for that solver, CLDNN_SOLVER_PARAMS) come from the engine at each use, so
-** the workspace query, the run and Find agree on them.
+** the workspace query, the run and Find agree on them. cldnnConvolutionBiasActivationForward runs
+** the forward's solver with the problem's fused epilogue (bias, z, activation: conv.h's epi) built
+** into the kernels that write y.
 **
 ** Solvers live with their kernels' families: src/conv/gemm/ (implicit GEMM, explicit
 ** im2col + GEMM, 1x1 as a plain GEMM), src/conv/winograd/ and src/conv/direct/ (depthwise,
