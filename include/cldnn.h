@@ -1283,8 +1283,11 @@ CLDNN_EXPORT cldnnStatus_t cldnnReduceTensor(cldnnHandle_t handle,
 ** may be the same buffer as y (a residual add); every activation mode is accepted (cuDNN takes
 ** RELU and IDENTITY only). The workspace is cldnnGetConvolutionForwardWorkspaceSize's for the
 ** same algorithm. alpha1 and alpha2 point to float.
+** bias and z hold y's data type; z has y's strides, the bias a unit channel stride.
 ** Statuses: as cldnnConvolutionForward, and BAD_PARAM_SHAPE_MISMATCH (bias or z shapes),
-** BAD_PARAM_NULL_POINTER (activationDesc, bias or z NULL).
+** BAD_PARAM_NULL_POINTER (activationDesc, bias or z NULL), BAD_PARAM (bias or z of another data
+** type, an activation descriptor never set), NOT_SUPPORTED_LAYOUT (z's strides not y's, a bias
+** with a channel stride other than 1).
 ** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
 ** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBiasActivationForward(

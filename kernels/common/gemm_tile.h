@@ -159,22 +159,32 @@
         }                                                                                             \
     } while (0)
 
+/* The fused epilogue (common/epilogue.h, included by the kernel once its C storage is known):
+ * EPI_BIAS_M 1 indexes the bias by C's row m (a channels-last convolution's y), 0 by its column
+ * n (NCHW). */
+#ifndef EPI_BIAS_M
+#define EPI_BIAS_M 0
+#endif
+
 /* A block's place in gemm_tiled's grid contract, for every kernel with its argument list: split
  * and batch product from grid dimension 2, A, B and C moved to the batch's matrices, and the
- * split's k range [kb, ke) (min(K, kb + ksplit) without int overflow near 2^31). */
+ * split's k range [kb, ke) (min(K, kb + ksplit) without int overflow near 2^31); the epilogue's z
+ * moved to the batch's matrix as C is. */
 #define GEMM_BLOCK_SETUP()                                                                             \
     const int split = (int)(get_group_id(2) % (size_t)nsplit);                                        \
     const long batch = (long)(get_group_id(2) / (size_t)nsplit);                                      \
     A += a_off + batch * a_stride;                                                                    \
     B += b_off + batch * b_stride;                                                                    \
     C += c_off + batch * c_stride;                                                                    \
+    EPI_SETUP(batch * c_stride);                                                                      \
     const int kb = split * ksplit;                                                                    \
     const int ke = kb + min(K - kb, ksplit)
 
 /* Stores the finished sum of C(m, n) (column-major, inside C): with split-k (nsplit > 1) the raw
  * sum into the float workspace W (m fastest, M per column); else alpha * sum + beta * C(m, n),
- * not reading C when beta == 0, C stored as half when CH is 1 (helpers.h LOAD_OF / STORE_OF).
- * Every GEMM-shaped kernel with gemm_tiled's contract stores so. */
+ * not reading C when beta == 0, then the fused epilogue where it is built in, C stored as half
+ * when CH is 1 (helpers.h LOAD_OF / STORE_OF). Every GEMM-shaped kernel with gemm_tiled's
+ * contract stores so. */
 #define GEMM_STORE_SUM(sum, m, n, M, ldc, alpha, beta, nsplit, C, W, CH)                               \
     do {                                                                                              \
         if ((nsplit) > 1) {                                                                           \
@@ -184,6 +194,7 @@
             float gr_ = (alpha) * (sum);                                                              \
             if ((beta) != 0.0f)                                                                       \
                 gr_ = fma((beta), LOAD_OF(CH, C, gidx_), gr_);                                        \
+            EPI_APPLY(gr_, EPI_BIAS_M ? (m) : (n), gidx_);                                            \
             STORE_OF(CH, C, gidx_, gr_);                                                              \
         }                                                                                             \
     } while (0)

@@ -22,9 +22,12 @@
  *   FR, FS   the filter's R and S for the kernels that unroll over taps, each compiled only when
  *            its own option is defined: DW_TILED (conv_dw_fwd_tiled: TX, TY, OPY, DW_LOCAL),
  *            QMAX (conv_dw_fwd_rows: SV, DW) and DW_BWD_FILTER (conv_dw_bwd_filter)
+ *   EPI_ACT, EPI_Z  the fused epilogue (common/epilogue.h) of the three depthwise forward
+ *            kernels: bias, z and the activation in the store
  */
 #include "common/helpers.h"
 #include "common/conv_index.h" /* KORD, TAP_DECODE (and fastdiv.h) */
+#include "common/epilogue.h"
 
 #ifndef CHLAST
 #define CHLAST 0
@@ -50,7 +53,7 @@
 __kernel void conv_dw_fwd(int total, float alpha, float beta, __global const STORAGE_T* X, ulong x_off, int4 xs,
                           __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y, ulong y_off, int4 ys, int H,
                           int Wd, int R, int S, int Kg, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w,
-                          int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_kg) {
+                          int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_kg EPI_PARAMS) {
     const int i = (int)get_global_id(0);
     if (i >= total)
         return;
@@ -76,10 +79,13 @@ __kernel void conv_dw_fwd(int total, float alpha, float beta, __global const STO
                 acc = fma(LOAD(wp, r * S + s), LOAD(row, iw * xs.s3), acc);
         }
     }
-    __global STORAGE_T* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
+    const int yi = n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
+    __global STORAGE_T* yp = Y + y_off + yi;
     float out = alpha * acc;
     if (beta != 0.0f)
         out = fma(beta, LOAD(yp, 0), out);
+    EPI_SETUP(0);
+    EPI_APPLY(out, k, yi);
     STORE(yp, 0, out);
 }
 
@@ -105,8 +111,10 @@ __kernel void conv_dw_fwd(int total, float alpha, float beta, __global const STO
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1)))
 void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X, ulong x_off, int4 xs,
                        __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y, ulong y_off, int4 ys, int H, int Wd,
-                       int Kg, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int flip, uint4 dv_kg) {
+                       int Kg, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int flip,
+                       uint4 dv_kg EPI_PARAMS) {
     __local float tile[DW_LOCAL];
+    EPI_SETUP(0);
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
     const int nk = (int)get_group_id(2);
     const int n = nk / K, k = nk - n * K;
@@ -143,10 +151,12 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
                 acc = fma(wr[(flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s)],
                           tile[(lr + r * dil_h) * tw + lc + s * dil_w], acc);
         if (oh < P && ow < Q) {
-            __global STORAGE_T* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
+            const int yi = n * ys.s0 + k * ys.s1 + oh * ys.s2 + ow * ys.s3;
+            __global STORAGE_T* yp = Y + y_off + yi;
             float out = alpha * acc;
             if (beta != 0.0f)
                 out = fma(beta, LOAD(yp, 0), out);
+            EPI_APPLY(out, k, yi);
             STORE(yp, 0, out);
         }
     }
@@ -163,7 +173,7 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
 __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X,
                                ulong x_off, int4 xs, __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y,
                                ulong y_off, int4 ys, int H, int Wd, int pad_h, int pad_w, int su, int dil_h, int flip,
-                               uint4 dv_p, uint4 dv_k, uint4 dv_kg) {
+                               uint4 dv_p, uint4 dv_k, uint4 dv_kg EPI_PARAMS) {
     const int i = (int)get_global_id(0);
     if (i >= total)
         return;
@@ -199,13 +209,16 @@ __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, floa
             for (int s = 0; s < FS; ++s)
                 acc[q] = fma(wr[s], xr[q * SV + s * DW], acc[q]);
     }
-    __global STORAGE_T* yp = Y + y_off + n * ys.s0 + k * ys.s1 + oh * ys.s2;
+    const int yi = n * ys.s0 + k * ys.s1 + oh * ys.s2;
+    __global STORAGE_T* yp = Y + y_off + yi;
+    EPI_SETUP(0);
 #pragma unroll
     for (int q = 0; q < QMAX; ++q) {
         if (q < Q) {
             float out = alpha * acc[q];
             if (beta != 0.0f)
                 out = fma(beta, LOAD(yp, q * ys.s3), out);
+            EPI_APPLY(out, k, yi + q * ys.s3);
             STORE(yp, q * ys.s3, out);
         }
     }

@@ -38,10 +38,14 @@
  *
  * Edges: rows, columns and taps outside the problem, and activation positions outside the
  * (padded) input, load as zeros; stores are guarded. beta == 0 never reads the output.
+ *
+ * Forward takes the fused epilogue of common/epilogue.h (-DEPI_ACT=..., bias + z + activation)
+ * in its store: y's element index is z's.
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h"
 #include "common/conv_index.h"
+#include "common/epilogue.h"
 
 #ifndef DIR
 #define DIR 0
@@ -74,7 +78,7 @@ __kernel __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
 void conv_igemm(int M, int N, int KR, float alpha, float beta, __global STORAGE_T* X, ulong x_off,
                 __global STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y, ulong y_off, CONV_GEOMETRY_ARGS,
                 CONV_DIVISOR_ARGS, int groups, int ksplit, int nsplit, __global float* Part,
-                ulong part_off) {
+                ulong part_off EPI_PARAMS) {
     __local float As[2][KWG * LDA_LOCAL] __attribute__((aligned(16)));
     __local float Bs[2][KWG * LDB_LOCAL] __attribute__((aligned(16)));
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
@@ -87,6 +91,7 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global STORAGE_
     X += x_off;
     Wt += w_off;
     Y += y_off;
+    EPI_SETUP(0);
     Part += part_off;
     const int CgRS = (int)Cg * R * S;
 
@@ -334,6 +339,9 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global STORAGE_
                     float r = alpha * sum;
                     if (beta != 0.0f)
                         r = fma(beta, LOAD(out, oi), r);
+#if DIR == 0
+                    EPI_APPLY(r, (int)(g * Kg) + n, oi);
+#endif
                     STORE(out, oi, r);
                 }
         }

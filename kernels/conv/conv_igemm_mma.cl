@@ -10,7 +10,8 @@
  * Arguments are conv/conv_igemm.cl's, so one host routine sets both kernels'; the tensors are
  * MMA_ET (floats, or raw half bits with -DDATA_HALF=1: no cl_khr_fp16 needed), the partial sums
  * float. NVIDIA compute capability >= 8.0 only, under TENSOR_OP_MATH
- * (src/conv/gemm/conv_igemm_mma.c).
+ * (src/conv/gemm/conv_igemm_mma.c). Forward takes the fused epilogue of common/epilogue.h
+ * (-DEPI_ACT=...) in its store, as conv_igemm.cl.
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h"
@@ -20,6 +21,6 @@
     __kernel __attribute__((reqd_work_group_size(MMA_NT, 1, 1))) void conv_igemm_mma(               \
         int M, int N, int KR, float alpha, float beta, __global MMA_ET* X, ulong x_off, __global MMA_ET* Wt, \
         ulong w_off, __global MMA_ET* Y, ulong y_off, CONV_GEOMETRY_ARGS, CONV_DIVISOR_ARGS, int groups, \
-        int ksplit, int nsplit, __global float* Part, ulong part_off)
+        int ksplit, int nsplit, __global float* Part, ulong part_off EPI_PARAMS)
 
 #include "gemm/gemm_mma.cl"

@@ -56,6 +56,7 @@
 #define CLDNN_CONV_IGEMM_MMA_H
 
 #include "common/conv_index.h"
+#include "common/epilogue.h" /* EPI_SETUP, EPI_APPLY (no-ops unless EPI_ACT is defined) */
 
 #ifndef DIR
 #define DIR 0
@@ -130,6 +131,7 @@
     X += x_off;                                                                                     \
     Wt += w_off;                                                                                    \
     Y += y_off;                                                                                     \
+    EPI_SETUP(0);                                                                                   \
     Part += part_off;                                                                               \
     const int CgRS = Cg * R * S;                                                                    \
     __global const MMA_ET* const Bp = Wt + grp * Kg * CgRS;                                         \
@@ -287,15 +289,19 @@
         else                                                                                        \
             CONV_STORE_PIXEL(sum, m, n);                                                            \
     } while (0)
-/* out[oi] = alpha * sum + beta * out[oi], not reading out when beta == 0; out is a tensor of
- * MMA_ET (raw bits for halves), read and written as its storage type (half: rounded once). */
-#define CONV_STORE_AB(out, oi, sum)                                                                 \
+/* out[oi] = alpha * sum + beta * out[oi], not reading out when beta == 0, then (forward, where
+ * built in) the fused epilogue of output channel ch (common/epilogue.h; y's element oi is z's);
+ * out is a tensor of MMA_ET (raw bits for halves), read and written as its storage type (half:
+ * rounded once). */
+#define CONV_STORE_AB(out, oi, sum, ch)                                                             \
     do {                                                                                            \
         __global STORAGE_T* const o_ = (__global STORAGE_T*)(out);                                  \
         const int oi_ = (oi);                                                                       \
         float r_ = alpha * (sum);                                                                   \
         if (beta != 0.0f)                                                                           \
             r_ = fma(beta, LOAD(o_, oi_), r_);                                                      \
+        if (DIR == 0)                                                                               \
+            EPI_APPLY(r_, ch, oi_);                                                                 \
         STORE(o_, oi_, r_);                                                                         \
     } while (0)
 /* dw(k = m of the group, tap n), or the split's partial sum. */
@@ -304,7 +310,7 @@
         if (nsplit > 1) {                                                                           \
             Part[((split * groups + grp) * Kg + (m)) * CgRS + (n)] = (sum);                         \
         } else {                                                                                    \
-            CONV_STORE_AB(Wt, (grp * Kg + (m)) * CgRS + (n), sum);                                  \
+            CONV_STORE_AB(Wt, (grp * Kg + (m)) * CgRS + (n), sum, 0);                               \
         }                                                                                           \
     } while (0)
 #define CONV_STORE_PIXEL(sum, m, n)                                                                 \
@@ -314,7 +320,7 @@
         CONV_STORE_AB(CONV_OUT,                                                                     \
                       img_ * CONV_OUT_S(s0) + (CONV_OUT_C0 + (n)) * CONV_OUT_S(s1) + a_ * CONV_OUT_S(s2) + \
                           b_ * CONV_OUT_S(s3),                                                      \
-                      sum);                                                                         \
+                      sum, CONV_OUT_C0 + (n));                                                      \
     } while (0)
 
 #endif

@@ -16,10 +16,13 @@
  * below 2^31 elements.
  *
  * Build options: WM (2 or 4); DATA_HALF=1 (common/helpers.h): x, w, y (dx, dw, dy) are half,
- * loaded as float and rounded once when stored; U, V, M and S stay float.
+ * loaded as float and rounded once when stored; U, V, M and S stay float. EPI_ACT, EPI_Z:
+ * forward's fused epilogue (common/epilogue.h: bias, z, activation) in wino_output's store, the
+ * pass that writes y.
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
+#include "common/epilogue.h"
 
 #ifndef WM
 #define WM 2
@@ -111,7 +114,7 @@ __kernel void wino_input(int I, int T, int TW, int H, int Wd, int pad_h, int pad
  * inside P x Q, m = M[.][o][t]. One work-item per (o, t), t fastest. */
 __kernel void wino_output(int O, int T, int TW, int P, int Q, int img0, float alpha, float beta,
                           __global const float* Mm, ulong m_off, __global STORAGE_T* Y, ulong y_off, int4 ys, uint4 dv_t,
-                          uint4 dv_tt, uint4 dv_tw) {
+                          uint4 dv_tt, uint4 dv_tw EPI_PARAMS) {
     const int gid = (int)get_global_id(0);
     if (gid >= O * T)
         return;
@@ -131,7 +134,9 @@ __kernel void wino_output(int O, int T, int TW, int P, int Q, int img0, float al
                 acc = fma(AT[a * WA + k], m[k * WA + b], acc);
             u[a * WA + b] = acc;
         }
-    __global STORAGE_T* yp = Y + y_off + (img0 + n) * ys.s0 + o * ys.s1;
+    const int yb = (img0 + n) * ys.s0 + o * ys.s1;
+    __global STORAGE_T* yp = Y + y_off + yb;
+    EPI_SETUP(yb);
     for (int a = 0; a < WM; ++a) {
         const int p = th * WM + a;
         if (p >= P)
@@ -147,6 +152,7 @@ __kernel void wino_output(int O, int T, int TW, int P, int Q, int img0, float al
             float out = alpha * acc;
             if (beta != 0.0f)
                 out = fma(beta, LOAD(yp, di), out);
+            EPI_APPLY(out, o, di);
             STORE(yp, di, out);
         }
     }

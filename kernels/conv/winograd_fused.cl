@@ -45,6 +45,8 @@
  *               (default 0)
  *   DATA_HALF   1: in, out (and the filter the host transformed) are half, loaded as float and
  *               rounded once when stored (common/helpers.h); U and all arithmetic stay float
+ *   EPI_ACT, EPI_Z  forward's fused epilogue (common/epilogue.h): bias, z and the activation
+ *               applied in the store
  * The work-group is 1-d of WG_SIZE = (WG_T / WI_T) * (WG_K / WI_K) * POS_GROUPS work-items; the
  * grid is (tile blocks x channel blocks) work-groups, channel blocks fastest (work-groups that
  * read the same input patches run together). Local memory: max(NP * WG_C * (VROW + WG_K),
@@ -54,6 +56,7 @@
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
+#include "common/epilogue.h"
 
 #ifndef WM
 #define WM 2
@@ -173,7 +176,7 @@ inline void wino_out_1d(const float* m, int sm, float* o, int so) {
 __kernel __attribute__((reqd_work_group_size(WG_SIZE, 1, 1))) void
 wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, int pad_w, float alpha, float beta,
            __global const STORAGE_T* X, ulong x_off, int4 xs, __global const float* U, ulong u_off,
-           __global STORAGE_T* Y, ulong y_off, int4 ys, uint4 dv_tt, uint4 dv_tw, uint4 dv_kb) {
+           __global STORAGE_T* Y, ulong y_off, int4 ys, uint4 dv_tt, uint4 dv_tw, uint4 dv_kb EPI_PARAMS) {
     __local float4 lds4[(LDS_FLOATS + 3) / 4]; /* float4: 16-byte aligned rows for the vector loads */
     __local int tile_n[WG_T], tile_h[WG_T], tile_w[WG_T];
     __local float* lds = (__local float*)lds4;
@@ -183,6 +186,7 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
     X += x_off;
     U += u_off;
     Y += y_off;
+    EPI_SETUP(0);
     const int lid = (int)get_local_id(0);
     const int grp = (int)get_group_id(0);
     const int tb = fdiv(grp, dv_kb), kb = grp - tb * (int)dv_kb.x;
@@ -324,6 +328,7 @@ wino_fused(int I, int O, int T, int TW, int H, int Wd, int P, int Q, int pad_h, 
                     float r = alpha * o[a * WM + b];
                     if (beta != 0.0f)
                         r = fma(beta, LOAD(yp, di), r);
+                    EPI_APPLY(r, k, n * ys.s0 + k * ys.s1 + di);
                     STORE(yp, di, r);
                 }
             }

@@ -20,6 +20,10 @@
  * rounded once when stored); A_HALF / B_HALF / C_HALF (0 or 1, default DATA_H) set one operand,
  * for callers whose C is a float workspace of partial sums. Sums, alpha, beta and the split-k
  * workspace W are float whatever the storage.
+ *
+ * Fused epilogue (common/epilogue.h: -DEPI_ACT=<mode>, EPI_Z, EPI_BIAS_M of common/gemm_tile.h):
+ * the convolutions that are GEMMs (1x1, im2col) finish y = act(alpha * AB + alpha2 * z + bias)
+ * in the store, or in gemm_splitk_reduce when k is split; z has C's ldc and batch stride.
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h"
@@ -33,6 +37,8 @@
 #ifndef C_HALF
 #define C_HALF DATA_H
 #endif
+#define EPI_H C_HALF
+#include "common/epilogue.h"
 
 #if A_TRANS
 #define A_SM lda
@@ -54,7 +60,7 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
                 __global const STORAGE_OF(A_HALF)* A, ulong a_off, int lda, long a_stride,
                 __global const STORAGE_OF(B_HALF)* B, ulong b_off, int ldb, long b_stride,
                 __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
-                __global float* W) {
+                __global float* W EPI_PARAMS) {
     __local float As[2][KWG * LDA_LOCAL] __attribute__((aligned(16)));
     __local float Bs[2][KWG * LDB_LOCAL] __attribute__((aligned(16)));
     const int tx = (int)get_local_id(0), ty = (int)get_local_id(1);
@@ -114,9 +120,11 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
 
 /* C = alpha * sum over nsplit partial products (from W + w_off) + beta * C; one work-item per
  * element of C (m fastest), global size M * N * batch. Also adds the split-k partial sums of
- * conv/conv_igemm.cl's backward-filter. */
+ * conv/conv_igemm.cl's backward-filter. With the fused epilogue (common/epilogue.h) the split
+ * GEMM's outputs get it here, where they are finished. */
 __kernel void gemm_splitk_reduce(int M, int N, long batch, int nsplit, float alpha, float beta, __global const float* W,
-                                 ulong w_off, __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride) {
+                                 ulong w_off, __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc,
+                                 long c_stride EPI_PARAMS) {
     const long gid = (long)get_global_id(0);
     const long mn = (long)M * N;
     if (gid >= mn * batch)
@@ -130,5 +138,7 @@ __kernel void gemm_splitk_reduce(int M, int N, long batch, int nsplit, float alp
     float out = alpha * sum;
     if (beta != 0.0f)
         out = fma(beta, LOAD_OF(C_HALF, C, idx), out);
+    EPI_SETUP(0);
+    EPI_APPLY(out, EPI_BIAS_M ? m : n, idx - (long)c_off);
     STORE_OF(C_HALF, C, idx, out);
 }

@@ -41,6 +41,8 @@
  *   MMA_ROUND          FLOAT: 1 rounds inputs to TF32 to nearest (cvt.rna, as
  *                      cuBLAS); 0 lets the tensor core truncate                   [1]
  *   A_TRANS, B_TRANS   as in gemm.cl                                              [0, 0]
+ *   EPI_ACT, EPI_Z, EPI_BIAS_M  the convolutions' fused epilogue in the store, as in gemm.cl
+ *                      (common/epilogue.h); conv_igemm_mma.cl's store applies it itself
  *
  * Operand loaders (the plug of the implicit-GEMM convolution, conv/conv_igemm_mma.cl): a file
  * that defines these macros before including this one gets the same pipeline, fragments and
@@ -86,6 +88,10 @@
 #ifndef C_HALF
 #define C_HALF DATA_H
 #endif
+#ifndef EPI_H
+#define EPI_H C_HALF
+#endif
+#include "common/epilogue.h"
 #ifndef MMA_VW
 #define MMA_VW (16 / MMA_ES)
 #endif
@@ -378,7 +384,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
               __global const MMA_ET* A, ulong a_off, int lda, long a_stride,
               __global const MMA_ET* B, ulong b_off, int ldb, long b_stride,
               __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
-              __global float* W) {
+              __global float* W EPI_PARAMS) {
 #endif
     __local MMA_ET smem[MMA_SMEM_ELEMS] __attribute__((aligned(16)));
     const int tid = (int)get_local_id(0);

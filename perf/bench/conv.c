@@ -67,29 +67,58 @@
 #include "conv_shapes.h"
 #include "gemm_shapes.h"
 
-static const bench_flag k_flags[] = {
-    {"-k", BENCH_FLAG_INT, "64", "output channels K"},
-    {"-y", BENCH_FLAG_INT, "3", "filter height R"},
-    {"-x", BENCH_FLAG_INT, "3", "filter width S"},
-    {"-p", BENCH_FLAG_INT, "1", "padding of the height"},
-    {"-q", BENCH_FLAG_INT, "1", "padding of the width"},
-    {"-u", BENCH_FLAG_INT, "1", "stride of the height"},
-    {"-v", BENCH_FLAG_INT, "1", "stride of the width"},
-    {"-l", BENCH_FLAG_INT, "1", "dilation of the height"},
-    {"-j", BENCH_FLAG_INT, "1", "dilation of the width"},
-    {"-g", BENCH_FLAG_INT, "1", "groups (C and K divisible by it; C for depthwise)"},
-    {"-F", BENCH_FLAG_INT, "1", "directions: mask of 1 fwd, 2 bwd-data, 4 bwd-filter, 8 bwd-bias (0 means 7)"},
-    {"-a", BENCH_FLAG_STRING, "heur", "algorithm: the enum value, heur (first of Get*_v7) or find (fastest of Find*Ex)"},
-    {"--mode", BENCH_FLAG_STRING, "xcorr", "xcorr (CROSS_CORRELATION) | conv (CONVOLUTION: flipped filter)"},
-    {"--ws-max", BENCH_FLAG_DOUBLE, "1024", "MiB: find's workspace cap (algorithms needing more are not tried)"},
-    {"--shapes", BENCH_FLAG_STRING, NULL,
-     "FILE: every row of a conv_shapes CSV, one RESULT line per shape and direction; excludes the shape flags"},
-    {"--ms", BENCH_FLAG_DOUBLE, NULL, "without -i: iterations per measurement so that the 5 repetitions take ~T ms"},
-    {"--vsample", BENCH_FLAG_INT, "4000", "elements checked above 2^27 multiply-adds (0: check all)"},
-    {"--math", BENCH_FLAG_STRING, "default",
-     "default|tensor|fma: cldnnSetConvolutionMathType (tensor: TF32 / FP16 tensor cores for float / half data where "
-     "the device has them)"},
+/* The conv mode's flags, which the convbiasact mode shares. */
+#define CONV_FLAGS                                                                                               \
+    {"-k", BENCH_FLAG_INT, "64", "output channels K"},                                                          \
+        {"-y", BENCH_FLAG_INT, "3", "filter height R"}, {"-x", BENCH_FLAG_INT, "3", "filter width S"},             \
+        {"-p", BENCH_FLAG_INT, "1", "padding of the height"}, {"-q", BENCH_FLAG_INT, "1", "padding of the width"},  \
+        {"-u", BENCH_FLAG_INT, "1", "stride of the height"}, {"-v", BENCH_FLAG_INT, "1", "stride of the width"},    \
+        {"-l", BENCH_FLAG_INT, "1", "dilation of the height"}, {"-j", BENCH_FLAG_INT, "1", "dilation of the width"}, \
+        {"-g", BENCH_FLAG_INT, "1", "groups (C and K divisible by it; C for depthwise)"},                         \
+        {"-F", BENCH_FLAG_INT, "1", "directions: mask of 1 fwd, 2 bwd-data, 4 bwd-filter, 8 bwd-bias (0 means 7)"}, \
+        {"-a", BENCH_FLAG_STRING, "heur",                                                                          \
+         "algorithm: the enum value, heur (first of Get*_v7) or find (fastest of Find*Ex)"},                     \
+        {"--mode", BENCH_FLAG_STRING, "xcorr", "xcorr (CROSS_CORRELATION) | conv (CONVOLUTION: flipped filter)"},  \
+        {"--ws-max", BENCH_FLAG_DOUBLE, "1024", "MiB: find's workspace cap (algorithms needing more are not tried)"}, \
+        {"--shapes", BENCH_FLAG_STRING, NULL,                                                                      \
+         "FILE: every row of a conv_shapes CSV, one RESULT line per shape and direction; excludes the shape flags"}, \
+        {"--ms", BENCH_FLAG_DOUBLE, NULL,                                                                          \
+         "without -i: iterations per measurement so that the 5 repetitions take ~T ms"},                         \
+        {"--vsample", BENCH_FLAG_INT, "4000", "elements checked above 2^27 multiply-adds (0: check all)"},          \
+        {"--math", BENCH_FLAG_STRING, "default",                                                                   \
+         "default|tensor|fma: cldnnSetConvolutionMathType (tensor: TF32 / FP16 tensor cores for float / half data " \
+         "where the device has them)"}
+
+static const bench_flag k_flags[] = {CONV_FLAGS, {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
+
+/* convbiasact: conv's flags (forward only) and the epilogue's. */
+static const bench_flag k_cba_flags[] = {
+    CONV_FLAGS,
+    {"--act", BENCH_FLAG_STRING, "relu",
+     "relu|identity|sigmoid|tanh|clipped_relu|elu|swish|leaky_relu|softplus|abs|gelu"},
+    {"--z", BENCH_FLAG_INT, "0", "1: add alpha2 * z (a tensor of y's shape)"},
+    {"--A2", BENCH_FLAG_DOUBLE, "1", "alpha2 (with --z 1)"},
+    {"--coef", BENCH_FLAG_DOUBLE, "1", "the activation's coef (clipped_relu ceiling, elu alpha, leaky_relu slope)"},
+    {"--swish-beta", BENCH_FLAG_DOUBLE, "1", "swish's beta"},
+    {"--separate", BENCH_FLAG_INT, "0",
+     "1: time ConvolutionForward (z through beta) + AddTensor(bias) + ActivationForward as three calls"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
+
+/* The activation modes by --act name (the names the library's CLDNN_LOG_CMD lines use). */
+static const struct {
+    const char* name;
+    cldnnActivationMode_t mode;
+} k_acts[] = {{"relu", CLDNN_ACTIVATION_RELU},
+              {"identity", CLDNN_ACTIVATION_IDENTITY},
+              {"sigmoid", CLDNN_ACTIVATION_SIGMOID},
+              {"tanh", CLDNN_ACTIVATION_TANH},
+              {"clipped_relu", CLDNN_ACTIVATION_CLIPPED_RELU},
+              {"elu", CLDNN_ACTIVATION_ELU},
+              {"swish", CLDNN_ACTIVATION_SWISH},
+              {"leaky_relu", CLDNN_ACTIVATION_LEAKY_RELU},
+              {"softplus", CLDNN_ACTIVATION_SOFTPLUS},
+              {"abs", CLDNN_ACTIVATION_ABS},
+              {"gelu", CLDNN_ACTIVATION_GELU}};
 
 /* Above this many multiply-adds (or 2^24 output elements) verification samples the output. */
 #define FULL_CHECK_MACS (1LL << 27)
@@ -115,6 +144,16 @@ static const int k_algo_count[DIR_COUNT] = {CLDNN_CONVOLUTION_FWD_ALGO_COUNT, CL
 /* How -a picks the algorithm. */
 enum { PICK_NUMBER = 0, PICK_HEUR = 1, PICK_FIND = 2 };
 
+/* convbiasact's epilogue: y = act(alpha * conv + alpha2 * z + bias), fused or as three calls. */
+typedef struct {
+    cldnnActivationDescriptor_t act;
+    const char* name;                   /* --act */
+    int mode;
+    double coef, swish;
+    int use_z, separate;
+    float alpha2;
+} cba_epi;
+
 /* What one bench run shares. */
 typedef struct {
     bench_ctx* ctx;
@@ -128,6 +167,7 @@ typedef struct {
     double target_ms;                   /* > 0: iterations from --ms */
     int64_t vsample;
     int shapes;                         /* --shapes: RESULT lines */
+    const cba_epi* epi;                 /* convbiasact, else NULL */
     int fails;
 } conv_run;
 
@@ -142,7 +182,9 @@ typedef struct {
     cldnnFilterDescriptor_t wd;
     cldnnConvolutionDescriptor_t cd;
     cl_mem x, w, y, dy, dx, dw, db;
+    cl_mem z, bias;                     /* convbiasact */
     float *hx, *hw, *hdy, *got, *prior;
+    float *hz, *hbias;
 } conv_prob;
 
 /* One call's arguments, for the verified call and the timing loop. */
@@ -153,6 +195,7 @@ typedef struct {
     cl_mem ws;
     size_t ws_size;
     float alpha, beta;
+    const cba_epi* epi;                 /* convbiasact's forward, else NULL */
 } conv_call;
 
 /* One entry of a Get or Find answer, whatever the direction. */
@@ -230,8 +273,23 @@ static cldnnStatus_t conv_once(void* user) {
     const conv_call* c = user;
     const conv_prob* p = c->p;
     cldnnHandle_t h = c->ctx->handle;
+    const cba_epi* e = c->epi;
+    const float one = 1.0f, zero = 0.0f, a2 = e && e->use_z ? e->alpha2 : 0.0f;
+    cldnnStatus_t st;
     switch (c->dir) {
     case DIR_FWD:
+        if (e && !e->separate)
+            return cldnnConvolutionBiasActivationForward(
+                h, &c->alpha, p->xd, p->x, 0, p->wd, p->w, 0, p->cd, (cldnnConvolutionFwdAlgo_t)c->algo, c->ws, 0,
+                c->ws_size, &a2, p->yd, e->use_z ? p->z : p->y, 0, p->bd, p->bias, 0, e->act, p->yd, p->y, 0);
+        if (e) { /* three calls: z through beta (y holds z), the bias, the activation in place */
+            if ((st = cldnnConvolutionForward(h, &c->alpha, p->xd, p->x, 0, p->wd, p->w, 0, p->cd,
+                                              (cldnnConvolutionFwdAlgo_t)c->algo, c->ws, 0, c->ws_size, &a2, p->yd,
+                                              p->y, 0)) ||
+                (st = cldnnAddTensor(h, &one, p->bd, p->bias, 0, &one, p->yd, p->y, 0)))
+                return st;
+            return cldnnActivationForward(h, e->act, &one, p->yd, p->y, 0, &zero, p->yd, p->y, 0);
+        }
         return cldnnConvolutionForward(h, &c->alpha, p->xd, p->x, 0, p->wd, p->w, 0, p->cd,
                                        (cldnnConvolutionFwdAlgo_t)c->algo, c->ws, 0, c->ws_size, &c->beta, p->yd,
                                        p->y, 0);
@@ -527,7 +585,15 @@ static void check_elem(const conv_run* r, const conv_prob* p, int dir, const con
     const bench_opts* opts = r->opts;
     int64_t off = i[0] * o->strides[0] + i[1] * o->strides[1] + i[2] * o->strides[2] + i[3] * o->strides[3];
     double mag = 0, want = opts->alpha * ref_at(p, dir, i, &mag), scale = fabs(opts->alpha) * mag;
-    if (opts->beta != 0) {
+    const cba_epi* e = r->epi;
+    if (e) { /* y = act(alpha conv + alpha2 z + bias) */
+        if (e->use_z) {
+            want += e->alpha2 * (double)p->hz[off];
+            scale += fabs(e->alpha2 * (double)p->hz[off]);
+        }
+        want += (double)p->hbias[i[1]];
+        scale += fabs((double)p->hbias[i[1]]);
+    } else if (opts->beta != 0) {
         want += opts->beta * (double)p->prior[off];
         scale += fabs(opts->beta * (double)p->prior[off]);
     }
@@ -543,6 +609,13 @@ static void check_elem(const conv_run* r, const conv_prob* p, int dir, const con
     ** (src/conv/winograd/conv_winograd.c). */
     if (tensor && (opts->dtype != CLDNN_DATA_HALF || strcmp(algo_name(dir, res->algo), "winograd_nonfused") == 0))
         tol += f * ldexp(scale, -11);
+    if (e) {
+        /* the activation's slope (at most 1.2 for every mode at coef and swish beta up to 1); the
+        ** three calls' two extra roundings of half intermediates */
+        want = ref_act_forward(e->mode, e->coef, e->swish, want);
+        tol *= 1.5 * fmax(1.0, fmax(fabs(e->coef), fabs(e->swish)));
+        if (e->separate && opts->dtype == CLDNN_DATA_HALF) tol += ldexp(scale, -9);
+    }
     double got = (double)p->got[off], err = fabs(got - want);
     res->checked++;
     if (want != 0 && isfinite(err) && err / fabs(want) > res->max_rel) res->max_rel = err / fabs(want);
@@ -597,7 +670,10 @@ static int verify_dir(conv_run* r, conv_prob* p, conv_call* c, conv_result* res)
     conv_out o;
     out_of(p, c->dir, &o);
     size_t n = (size_t)o.span;
-    if (opts->beta == 0) {
+    if (c->epi) { /* y is z for the three calls (beta = alpha2 reads it), else written unread */
+        if (c->epi->separate && c->epi->use_z) memcpy(p->prior, p->hz, n * sizeof(float));
+        else ref_fill_nan(p->prior, n);
+    } else if (opts->beta == 0) {
         ref_fill_nan(p->prior, n);
     } else {
         ref_rng rng;
@@ -671,6 +747,8 @@ static void prob_free(conv_prob* p) {
     bench_release(p->dx);
     bench_release(p->dw);
     bench_release(p->db);
+    bench_release(p->z);
+    bench_release(p->bias);
     cldnnDestroyTensorDescriptor(p->xd);
     cldnnDestroyTensorDescriptor(p->yd);
     cldnnDestroyTensorDescriptor(p->bd);
@@ -681,6 +759,8 @@ static void prob_free(conv_prob* p) {
     free(p->hdy);
     free(p->got);
     free(p->prior);
+    free(p->hz);
+    free(p->hbias);
     memset(p, 0, sizeof *p);
 }
 
@@ -783,6 +863,17 @@ static int prob_init(conv_run* r, conv_prob* p, const conv_shape* s, char* why, 
         ref_fill_uniform(&rng, p->hdy, (size_t)p->yspan, -1.0, 1.0);
         bench_round(o->dtype, p->hdy, (size_t)p->yspan);
     }
+    if (r->epi) { /* then z (when used) and the bias, drawn after them */
+        if (!(p->hz = bench_alloc((size_t)p->yspan, sizeof(float))) ||
+            !(p->hbias = bench_alloc((size_t)s->k, sizeof(float))))
+            return 1;
+        if (r->epi->use_z) ref_fill_uniform(&rng, p->hz, (size_t)p->yspan, -1.0, 1.0);
+        ref_fill_uniform(&rng, p->hbias, (size_t)s->k, -0.5, 0.5);
+        bench_round(o->dtype, p->hz, (size_t)p->yspan);
+        bench_round(o->dtype, p->hbias, (size_t)s->k);
+        if ((r->epi->use_z && !(p->z = make_buf(r, p->yspan, p->hz))) || !(p->bias = make_buf(r, s->k, p->hbias)))
+            return 1;
+    }
     int64_t omax = 0;
     if (fwd && p->yspan > omax) omax = p->yspan;
     if (bd && p->xspan > omax) omax = p->xspan;
@@ -812,6 +903,8 @@ lib_failed:
 static double dir_bytes(const conv_run* r, const conv_prob* p, int dir) {
     double e = (double)r->opts->elem_size, x = (double)p->xspan * e, w = (double)p->wspan * e,
            y = (double)p->yspan * e;
+    if (r->epi) /* plus the bias and z */
+        return x + w + y + (double)p->rp.k * e + (r->epi->use_z ? y : 0.0);
     return dir == DIR_BWD_BIAS ? y + (double)p->rp.k * e : x + w + y;
 }
 
@@ -839,11 +932,13 @@ static void report(const conv_run* r, const conv_prob* p, int dir, const conv_re
                                         res->algo >= 0 ? ":" : "", res->algo >= 0 ? an : "");
         else snprintf(tok, sizeof tok, "%s", an);
         int ok = res->check != BENCH_CHECK_FAIL && !res->note[0];
-        conv_result_print(stdout, "cldnn", k_dir_names[dir], p->s, tok, ok && res->us > 0 ? res->us * 1e-3 : -1.0);
+        /* convbiasact's lines name the library "cldnn-fused" or "cldnn-3calls" */
+        const char* lib = !r->epi ? "cldnn" : r->epi->separate ? "cldnn-3calls" : "cldnn-fused";
+        conv_result_print(stdout, lib, k_dir_names[dir], p->s, tok, ok && res->us > 0 ? res->us * 1e-3 : -1.0);
         return;
     }
     bench_result b;
-    bench_result_init(&b, "conv", o);
+    bench_result_init(&b, r->epi ? "convbiasact" : "conv", o);
     snprintf(b.dims, sizeof b.dims, "%s", p->dims);
     if (dir == DIR_BWD_BIAS) snprintf(b.op, sizeof b.op, "%s", k_dir_names[dir]);
     else snprintf(b.op, sizeof b.op, "%s %s", k_dir_names[dir], res->algo >= 0 ? algo_name(dir, res->algo) : "-");
@@ -854,7 +949,7 @@ static void report(const conv_run* r, const conv_prob* p, int dir, const conv_re
     b.bad = res->bad;
     b.max_rel = res->max_rel;
     /* note: "(<checked> all|sampled)", then the failure, or "ws <bytes>  <x> TFLOP/s  i=<iters>" */
-    char parts[4][96];
+    char parts[5][96];
     int np = 0;
     if (res->check != BENCH_CHECK_NONE)
         snprintf(parts[np++], sizeof parts[0], "(%lld %s)", (long long)res->checked, res->sampled ? "sampled" : "all");
@@ -863,6 +958,9 @@ static void report(const conv_run* r, const conv_prob* p, int dir, const conv_re
         if (dir != DIR_BWD_BIAS && res->us > 0)
             snprintf(parts[np++], sizeof parts[0], "%.4g TFLOP/s", flops / (res->us * 1e-6) / 1e12);
         if (res->us > 0) snprintf(parts[np++], sizeof parts[0], "i=%lld", res->iters);
+        if (r->epi)
+            snprintf(parts[np++], sizeof parts[0], "%s %s%s", r->epi->separate ? "3 calls" : "fused", r->epi->name,
+                     r->epi->use_z ? "+z" : "");
     }
     size_t at = 0;
     b.note[0] = '\0';
@@ -879,7 +977,7 @@ static void conv_dir(conv_run* r, conv_prob* p, int dir) {
     memset(&res, 0, sizeof res);
     res.us = -1;
     res.algo = -1;
-    conv_call c = {r->ctx, p, dir, -1, NULL, 0, (float)o->alpha, (float)o->beta};
+    conv_call c = {r->ctx, p, dir, -1, NULL, 0, (float)o->alpha, r->epi ? 0.0f : (float)o->beta, r->epi};
     if (dir != DIR_BWD_BIAS && choose_algo(r, p, dir, &res, &c.ws)) goto out;
     c.algo = res.algo;
     c.ws_size = res.ws;
@@ -924,13 +1022,18 @@ static void conv_one(conv_run* r, const conv_shape* s) {
     prob_free(&p);
 }
 
-/* The mode's run function (see bench_mode). */
-static int conv_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_args* args) {
+/* The conv and convbiasact modes' body: epi is convbiasact's epilogue, else NULL. */
+static int conv_main(bench_ctx* ctx, const bench_opts* opts, const bench_args* args, const cba_epi* epi) {
     conv_run r;
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.opts = opts;
+    r.epi = epi;
     long long F = bench_arg_int(args, "-F", 1);
+    if (epi && F != 1) {
+        fprintf(stderr, "cldnn-bench convbiasact: forward only (-F 1)\n");
+        return 2;
+    }
     if (F < 0 || F > 15) {
         fprintf(stderr, "cldnn-bench conv: -F %lld: expected a mask of 1, 2, 4, 8 (0 means 7)\n", F);
         return 2;
@@ -1048,6 +1151,54 @@ static int conv_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
     if (shapes != &one) free(shapes);
     return r.fails ? 1 : 0;
 }
+
+/* The conv mode's run function (see bench_mode). */
+static int conv_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_args* args) {
+    return conv_main(ctx, opts, args, NULL);
+}
+
+/* convbiasact: cldnnConvolutionBiasActivationForward, or with --separate 1 the same result from
+** ConvolutionForward (alpha2 z through beta) + AddTensor(bias) + ActivationForward in place; the
+** conv mode's shapes, algorithm choice, verification (against act(alpha conv + alpha2 z + bias)
+** in double) and rows. */
+static int cba_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_args* args) {
+    cba_epi e;
+    memset(&e, 0, sizeof e);
+    e.name = bench_arg_str(args, "--act");
+    e.mode = -1;
+    for (size_t i = 0; i < sizeof k_acts / sizeof k_acts[0]; i++)
+        if (!strcmp(e.name, k_acts[i].name)) e.mode = (int)k_acts[i].mode;
+    if (e.mode < 0) {
+        fprintf(stderr, "cldnn-bench convbiasact: --act %s: not an activation (see -h)\n", e.name);
+        return 2;
+    }
+    long long z = bench_arg_int(args, "--z", 0), sep = bench_arg_int(args, "--separate", 0);
+    if ((z != 0 && z != 1) || (sep != 0 && sep != 1)) {
+        fprintf(stderr, "cldnn-bench convbiasact: --z and --separate take 0 or 1\n");
+        return 2;
+    }
+    e.use_z = (int)z;
+    e.separate = (int)sep;
+    e.alpha2 = (float)bench_arg_double(args, "--A2", 1.0);
+    e.coef = bench_arg_double(args, "--coef", 1.0);
+    e.swish = bench_arg_double(args, "--swish-beta", 1.0);
+    cldnnStatus_t st;
+    if ((st = cldnnCreateActivationDescriptor(&e.act)) ||
+        (st = cldnnSetActivationDescriptor(e.act, (cldnnActivationMode_t)e.mode, CLDNN_NOT_PROPAGATE_NAN, e.coef)) ||
+        (st = cldnnSetActivationDescriptorSwishBeta(e.act, e.swish))) {
+        bench_print_status("cldnnSetActivationDescriptor", st);
+        cldnnDestroyActivationDescriptor(e.act);
+        return 2;
+    }
+    int rc = conv_main(ctx, opts, args, &e);
+    cldnnDestroyActivationDescriptor(e.act);
+    return rc;
+}
+
+const bench_mode bench_mode_convbiasact = {
+    "convbiasact",
+    "fused convolution + bias + activation (cldnnConvolutionBiasActivationForward; --separate 1: as three calls)",
+    k_cba_flags, cba_run_mode, NULL};
 
 const bench_mode bench_mode_conv = {
     "conv", "convolution forward, backward data, filter and bias (cldnnConvolution*), algorithm by number, heur or find",

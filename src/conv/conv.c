@@ -5,7 +5,9 @@
 ** that runs the requested algorithm), workspace size, Get_v7, Find, the Prepare warm-ups (build a
 ** run's programs, enqueue nothing) and MaxCount. The parameters a solver runs with (defaults, the
 ** tuning db's record for that solver, CLDNN_SOLVER_PARAMS) come from the engine at each use, so
-** the workspace query, the run and Find agree on them.
+** the workspace query, the run and Find agree on them. cldnnConvolutionBiasActivationForward runs
+** the forward's solver with the problem's fused epilogue (bias, z, activation: conv.h's epi) built
+** into the kernels that write y.
 **
 ** Solvers live with their kernels' families: src/conv/gemm/ (implicit GEMM, explicit
 ** im2col + GEMM, 1x1 as a plain GEMM), src/conv/winograd/ and src/conv/direct/ (depthwise,
@@ -449,16 +451,39 @@ static cldnnStatus_t solver_for(const cldnn_family* fam, const cldnn_conv_proble
                       p->key, p->dev->name);
 }
 
-/* Bench-line logging (CLDNN_LOG_CMD=1): the cldnn-bench conv command that reproduces a call. */
+/* cldnn-bench's --act names of the activation modes (perf/bench/conv.c parses the same). */
+static const char* act_name(int mode) {
+    switch (mode) {
+    case CLDNN_ACTIVATION_SIGMOID: return "sigmoid";
+    case CLDNN_ACTIVATION_RELU: return "relu";
+    case CLDNN_ACTIVATION_TANH: return "tanh";
+    case CLDNN_ACTIVATION_CLIPPED_RELU: return "clipped_relu";
+    case CLDNN_ACTIVATION_ELU: return "elu";
+    case CLDNN_ACTIVATION_IDENTITY: return "identity";
+    case CLDNN_ACTIVATION_SWISH: return "swish";
+    case CLDNN_ACTIVATION_LEAKY_RELU: return "leaky_relu";
+    case CLDNN_ACTIVATION_SOFTPLUS: return "softplus";
+    case CLDNN_ACTIVATION_ABS: return "abs";
+    default: return "gelu";
+    }
+}
+
+/* Bench-line logging (CLDNN_LOG_CMD=1): the cldnn-bench conv command that reproduces a call, or
+** the convbiasact one of a fused call (its epilogue's flags after the convolution's). */
 static void log_cmd(const cldnn_conv_problem* p, int algo) {
     if (!cldnn_log_cmd_enabled())
         return;
     static const int mask[3] = {1, 2, 4};
-    cldnn_log_cmd("conv -n %d -c %d -H %d -W %d -k %d -y %d -x %d -p %d -q %d -u %d -v %d -l %d -j %d -g %d -F %d "
-                  "-a %d -L %s -A %g -B %g --mode %s%s%s",
-                  p->n, p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u, p->v, p->dil_h, p->dil_w,
-                  p->groups, mask[p->dir], algo, p->xlayout ? p->xlayout : "NCHW", (double)p->alpha,
-                  (double)p->beta, p->flip ? "conv" : "xcorr", p->dtype == CLDNN_DATA_HALF ? " -d half" : "",
+    char epi[96] = "";
+    if (p->epi)
+        snprintf(epi, sizeof epi, " --act %s --z %d --A2 %g --coef %g --swish-beta %g", act_name(p->epi->act),
+                 p->epi->use_z, (double)p->epi->alpha2, (double)p->epi->coef, (double)p->epi->swish);
+    cldnn_log_cmd("%s -n %d -c %d -H %d -W %d -k %d -y %d -x %d -p %d -q %d -u %d -v %d -l %d -j %d -g %d -F %d "
+                  "-a %d -L %s -A %g -B %g --mode %s%s%s%s",
+                  p->epi ? "convbiasact" : "conv", p->n, p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u,
+                  p->v, p->dil_h, p->dil_w, p->groups, mask[p->dir], algo, p->xlayout ? p->xlayout : "NCHW",
+                  (double)p->alpha, (double)p->beta, p->flip ? "conv" : "xcorr",
+                  p->dtype == CLDNN_DATA_HALF ? " -d half" : "", epi,
                   p->xlayout && p->ylayout && !strcmp(p->xlayout, p->ylayout) ? ""
                                                                              : "  # tensors are strided");
 }
@@ -728,6 +753,96 @@ cldnnStatus_t cldnnConvolutionForwardPrepare(cldnnHandle_t handle, const cldnnTe
     cldnn_error_clear();
     conv_descs d = FWD_DESCS;
     return prepare_call(handle, CLDNN_CONV_FWD, &d, convDesc, (int)algo);
+}
+
+/* ------------------------------------------------------------------ public: fused forward */
+
+/* Checks bias (1 x K x 1 x 1, unit channel stride) and z (y's dims and strides), both of y's data
+** type, with their buffers, and fills e from them and the activation descriptor. */
+static cldnnStatus_t epilogue_of(cldnnHandle_t h, const struct cldnnTensorStruct* y, float alpha2,
+                                 const struct cldnnTensorStruct* zd, cl_mem z, size_t zo,
+                                 const struct cldnnTensorStruct* bd, cl_mem bias, size_t bo,
+                                 const cldnnActivationDescriptor_t act, cldnn_epilogue* e) {
+    if (act == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "activationDesc is NULL");
+    cldnnActivationMode_t mode;
+    cldnnNanPropagation_t nan;
+    double coef, swish;
+    CLDNN_TRY(cldnnGetActivationDescriptor(act, &mode, &nan, &coef));
+    CLDNN_TRY(cldnnGetActivationDescriptorSwishBeta(act, &swish));
+    CLDNN_TRY(cldnn_check_tensor(zd, "zDesc"));
+    CLDNN_TRY(cldnn_check_tensor(bd, "biasDesc"));
+    if (zd->dtype != y->dtype || bd->dtype != y->dtype)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "z and bias hold y's data type (%s); %s is %s",
+                          cldnn_dtype_name(y->dtype), zd->dtype != y->dtype ? "z" : "bias",
+                          cldnn_dtype_name(zd->dtype != y->dtype ? zd->dtype : bd->dtype));
+    int same = zd->nd == y->nd;
+    for (int i = 0; same && i < y->nd; ++i)
+        same = zd->dims[i] == y->dims[i];
+    if (!same) {
+        char got[64], want[64];
+        cldnn_format_dims(got, sizeof got, zd->nd, zd->dims);
+        cldnn_format_dims(want, sizeof want, y->nd, y->dims);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, "zDesc is %s but y is %s", got, want);
+    }
+    for (int i = 0; i < y->nd; ++i)
+        if (zd->strides[i] != y->strides[i] && y->dims[i] > 1)
+            return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_LAYOUT, "z must have y's strides (dim %d: %lld, y %lld)", i,
+                              (long long)zd->strides[i], (long long)y->strides[i]);
+    if (bd->nd != 4 || bd->dims[0] != 1 || bd->dims[1] != y->dims[1] || bd->dims[2] != 1 || bd->dims[3] != 1) {
+        char got[64];
+        cldnn_format_dims(got, sizeof got, bd->nd, bd->dims);
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, "biasDesc is %s but must be 1x%lldx1x1", got,
+                          (long long)y->dims[1]);
+    }
+    if (bd->strides[1] != 1 && bd->dims[1] > 1)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_LAYOUT, "the bias must be packed (channel stride 1, got %lld)",
+                          (long long)bd->strides[1]);
+    if (bias == NULL || z == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", bias == NULL ? "bias" : "z");
+    CLDNN_TRY(cldnn_check_tensor_buffer(h, zd, z, zo, "z"));
+    CLDNN_TRY(cldnn_check_tensor_buffer(h, bd, bias, bo, "bias"));
+    const size_t es = cldnn_dtype_size(y->dtype);
+    memset(e, 0, sizeof *e);
+    e->act = (int)mode;
+    e->use_z = alpha2 != 0.0f;
+    e->alpha2 = alpha2;
+    e->coef = (float)coef;
+    e->swish = (float)swish;
+    e->nanprop = nan == CLDNN_PROPAGATE_NAN;
+    e->bias = bias;
+    e->z = z;
+    e->bias_off = bo / es;
+    e->z_off = zo / es;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* The plain forward's solver for algo (the same selection, tuning-db parameters and workspace),
+** its kernels built with the epilogue (kernels/common/epilogue.h) in the store of y, or in the
+** last pass that writes y: split-k's reduction, non-fused Winograd's output transform. */
+cldnnStatus_t cldnnConvolutionBiasActivationForward(
+    cldnnHandle_t handle, const void* alpha1, const cldnnTensorDescriptor_t xDesc, cl_mem x, size_t xOffset,
+    const cldnnFilterDescriptor_t wDesc, cl_mem w, size_t wOffset, const cldnnConvolutionDescriptor_t convDesc,
+    cldnnConvolutionFwdAlgo_t algo, cl_mem workSpace, size_t workSpaceOffset, size_t workSpaceSizeInBytes,
+    const void* alpha2, const cldnnTensorDescriptor_t zDesc, cl_mem z, size_t zOffset,
+    const cldnnTensorDescriptor_t biasDesc, cl_mem bias, size_t biasOffset,
+    const cldnnActivationDescriptor_t activationDesc, const cldnnTensorDescriptor_t yDesc, cl_mem y,
+    size_t yOffset) {
+    cldnn_error_clear();
+    conv_descs d = FWD_DESCS;
+    cldnn_conv_problem p;
+    CLDNN_TRY(problem_of(handle, CLDNN_CONV_FWD, &d, convDesc, &p));
+    if (alpha1 == NULL || alpha2 == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", alpha1 == NULL ? "alpha1" : "alpha2");
+    p.alpha = *(const float*)alpha1;
+    p.beta = 0.0f;
+    cldnn_epilogue e;
+    CLDNN_TRY(epilogue_of(handle, yDesc, *(const float*)alpha2, zDesc, z, zOffset, biasDesc, bias, biasOffset,
+                          activationDesc, &e));
+    CLDNN_TRY(conv_buffers(handle, &p, xDesc, x, xOffset, "x", wDesc, w, wOffset, "w", yDesc, y, yOffset, "y"));
+    p.epi = &e;
+    cldnn_conv_buffers b = {x, w, y, workSpace, workSpaceOffset, workSpaceSizeInBytes};
+    return conv_run(handle, &p, (int)algo, &b);
 }
 
 /* ------------------------------------------------------------------ public: backward data */

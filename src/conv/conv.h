@@ -47,6 +47,10 @@ typedef struct {
     uint64_t off_x, off_w, off_y; /* elements */
     float alpha, beta;
     const cldnn_device_profile* dev;
+    /* cldnnConvolutionBiasActivationForward's fused epilogue (forward only; NULL: a plain
+    ** convolution): bias offset in elements, z's offset where y's is off_y. Not in key: the fused
+    ** call takes the plain forward's solver and parameters; its kernels' build options differ. */
+    const cldnn_epilogue* epi;
     char key[256];               /* conv-fwd:n32-c64-h56-w56-k64-r3-s3-p1x1-u1x1-d1x1-g1-NCHW-NCHW-KCRS-xcorr-f32-math0 */
 } cldnn_conv_problem;
 

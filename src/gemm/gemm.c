@@ -89,13 +89,14 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
         cldnn_gemm_params_format(params, ps, sizeof ps);
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "GEMM parameters %s are not valid on %s", ps, h->prof.name);
     }
-    char opts[320];
+    char opts[360];
     snprintf(opts, sizeof opts,
              "-DMWG=%d -DNWG=%d -DKWG=%d -DMDIMC=%d -DNDIMC=%d -DVWM=%d -DVWN=%d -DVWA=%d -DVWB=%d -DPADA=%d "
              "-DPADB=%d -DA_TRANS=%d -DB_TRANS=%d%s%s",
              q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc, q.vwm, q.vwn, q.vwa, q.vwb, q.pada, q.padb, pr->trans_a,
              pr->trans_b, cldnn_dtype_build_option(pr->dtype),
              pr->dtype == CLDNN_DATA_HALF && pr->dtype_c != CLDNN_DATA_HALF ? " -DC_HALF=0" : "");
+    cldnn_epilogue_options(pr->epi, opts, sizeof opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_tiled", &k));
     cldnn_gemm_launch L = {k, "gemm_tiled", q.mwg, q.nwg, q.kwg, q.splitk, {(size_t)q.mdimc, (size_t)q.ndimc, 1},

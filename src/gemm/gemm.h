@@ -9,6 +9,25 @@
 
 /* ----------------------------------------------------------------------- GEMM (gemm/gemm.c) */
 
+/* The fused epilogue of the kernels that write a convolution's y (kernels/common/epilogue.h):
+** out = act(alpha * sum + alpha2 * z + bias[channel]), one rounding. Offsets in elements; z has
+** the output's strides (a GEMM's: C's ldc and batch stride, from z_off where C is at off_c);
+** bias and z hold the output's data type. */
+typedef struct {
+    int act;              /* cldnnActivationMode_t */
+    int use_z;            /* 0 (alpha2 == 0): z is never read */
+    int bias_m;           /* GEMM: the bias runs along C's m (1) or n (0) */
+    float alpha2, coef, swish;
+    int nanprop;
+    cl_mem bias, z;
+    uint64_t bias_off, z_off;
+} cldnn_epilogue;
+/* Appends the epilogue's build options (-DEPI_ACT=.. -DEPI_Z=.. [-DEPI_BIAS_M=1]) to the string
+** opts of capacity size; nothing when e is NULL (the plain kernel). */
+void cldnn_epilogue_options(const cldnn_epilogue* e, char* opts, size_t size);
+/* Sets the epilogue's arguments (EPI_PARAMS), the last ones of k's list; nothing when e is NULL. */
+cldnnStatus_t cldnn_epilogue_args(cl_kernel k, const cldnn_epilogue* e);
+
 /* The canonical problem: C (m x n, column-major, ldc) = alpha * op(A) op(B) + beta * C over
 ** batch products; row-major calls are turned into this form (C^T = op(B)^T op(A)^T). */
 typedef struct {
@@ -23,6 +42,7 @@ typedef struct {
     cldnnDataType_t dtype;      /* storage of A and B (and of C for public calls): FLOAT or HALF */
     cldnnDataType_t dtype_c;    /* storage of C; FLOAT with HALF A and B for internal callers
                                 ** whose C is a float workspace of partial sums */
+    const cldnn_epilogue* epi;  /* internal callers (convolution): the fused epilogue, or NULL */
 } cldnn_gemm_problem;
 
 typedef struct {

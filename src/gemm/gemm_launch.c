@@ -6,17 +6,19 @@
 #include "gemm/gemm.h"
 
 /* C[off + b * cstride + j * ldc + i] = alpha * sum_s part[part_off + ((s * batch + b) * N + j) * M + i]
-** + beta * C[...] (gemm_splitk_reduce of gemm.cl built with opts): the partial sums summed in split
-** order, so the result is deterministic. */
+** + beta * C[...] (gemm_splitk_reduce of gemm.cl built with opts), then the fused epilogue epi
+** (NULL: none; opts then carry its options): the partial sums summed in split order, so the
+** result is deterministic. */
 static cldnnStatus_t reduce_launch(cldnnHandle_t h, const char* opts, cl_mem part, cl_ulong part_off, cl_int nparts,
                                    cl_int M, cl_int N, cl_long batch, float alpha, float beta, cl_mem out,
-                                   cl_ulong out_off, cl_int ldc, cl_long cstride) {
+                                   cl_ulong out_off, cl_int ldc, cl_long cstride, const cldnn_epilogue* epi) {
     cl_kernel r;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_splitk_reduce", &r));
     /* gemm_splitk_reduce's list (kernels/gemm/gemm.cl), in its order. */
     CLDNN_TRY(CLDNN_KERNEL_ARGS(r, 0, CLDNN_ARG(M), CLDNN_ARG(N), CLDNN_ARG(batch), CLDNN_ARG(nparts), CLDNN_ARG(alpha),
                                 CLDNN_ARG(beta), CLDNN_ARG(part), CLDNN_ARG(part_off), CLDNN_ARG(out),
                                 CLDNN_ARG(out_off), CLDNN_ARG(ldc), CLDNN_ARG(cstride)));
+    CLDNN_TRY(cldnn_epilogue_args(r, epi));
     size_t group = h->prof.is_cpu ? 64 : 256;
     if (group > h->prof.max_wg_size)
         group = h->prof.max_wg_size;
@@ -27,7 +29,7 @@ cldnnStatus_t cldnn_gemm_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t 
                                          float alpha, float beta, cl_mem out, uint64_t out_off,
                                          cldnnDataType_t out_dt) {
     return reduce_launch(h, cldnn_dtype_build_option(out_dt), part, part_off, nparts, (cl_int)total, 1, 1, alpha,
-                         beta, out, out_off, (cl_int)total, 0);
+                         beta, out, out_off, (cl_int)total, 0, NULL);
 }
 
 /* Split-k (when the blocks of C cannot fill the device, k is cut into nsplit ranges whose partial
@@ -74,6 +76,7 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
                                 CLDNN_ARG(b->b), CLDNN_ARG(ob), CLDNN_ARG(ldb), CLDNN_ARG(sb), CLDNN_ARG(b->c),
                                 CLDNN_ARG(oc), CLDNN_ARG(ldc), CLDNN_ARG(sc), CLDNN_ARG(ks), CLDNN_ARG(ns),
                                 CLDNN_ARG(W)));
+    CLDNN_TRY(cldnn_epilogue_args(k, pr->epi));
     uint64_t global[3] = {(uint64_t)((pr->m + L->bm - 1) / L->bm) * (uint64_t)L->local[0],
                           (uint64_t)((pr->n + L->bn - 1) / L->bn) * (uint64_t)L->local[1],
                           (uint64_t)pr->batch * (uint64_t)nsplit};
@@ -82,5 +85,6 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
     if (nsplit == 1)
         return CLDNN_STATUS_SUCCESS;
 
-    return reduce_launch(h, L->reduce_opts, W, 0, ns, M, N, pr->batch, pr->alpha, pr->beta, b->c, oc, ldc, sc);
+    return reduce_launch(h, L->reduce_opts, W, 0, ns, M, N, pr->batch, pr->alpha, pr->beta, b->c, oc, ldc, sc,
+                         pr->epi);
 }

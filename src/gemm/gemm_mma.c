@@ -199,7 +199,7 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     /* C float beside half A and B (internal callers' workspaces of partial sums); the split-k
     ** reduction is gemm.cl's, built for the same storage of C. */
     const int c_float = pr->dtype == CLDNN_DATA_HALF && pr->dtype_c != CLDNN_DATA_HALF;
-    char opts[320], reduce_opts[64];
+    char opts[360], reduce_opts[112];
     snprintf(opts, sizeof opts,
              "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DMMA_VW=%d -DA_TRANS=%d "
              "-DB_TRANS=%d%s%s",
@@ -207,6 +207,8 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
              cldnn_dtype_build_option(pr->dtype), c_float ? " -DC_HALF=0" : "");
     snprintf(reduce_opts, sizeof reduce_opts, "%s%s", cldnn_dtype_build_option(pr->dtype),
              c_float ? " -DC_HALF=0" : "");
+    cldnn_epilogue_options(pr->epi, opts, sizeof opts);
+    cldnn_epilogue_options(pr->epi, reduce_opts, sizeof reduce_opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_mma.cl", opts, "gemm_mma", &k));
     size_t nt = (size_t)(32 * (q.bm / q.wm) * (q.bn / q.wn));

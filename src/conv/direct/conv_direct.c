@@ -98,9 +98,10 @@ static int rows_qmax(const cldnn_conv_problem* p) {
 
 /* conv_dw_fwd_rows: one work-item per output row. */
 static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
-    char opts[160];
+    char opts[224];
     snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=256 -DFR=%d -DFS=%d -DQMAX=%d -DSV=%d -DDW=%d%s", p->r,
              p->s, rows_qmax(p), p->v, p->dil_w, cldnn_dtype_build_option(p->dtype));
+    cldnn_epilogue_options(p->epi, opts, sizeof opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_rows", &k));
     cl_int total = (cl_int)((int64_t)p->n * p->k * p->p);
@@ -114,6 +115,7 @@ static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* 
                                 CLDNN_ARG(v.y_off), CLDNN_ARG(v.ys), CLDNN_ARG(v.H), CLDNN_ARG(v.Wd),
                                 CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.dil_h),
                                 CLDNN_ARG(v.flip), CLDNN_ARG(dv_p), CLDNN_ARG(dv_k), CLDNN_ARG(dv_kg)));
+    CLDNN_TRY(cldnn_epilogue_args(k, p->epi));
     return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 128, "conv_dw_fwd_rows");
 }
 
@@ -155,10 +157,11 @@ static cldnnStatus_t direct_fwd_tiled(cldnnHandle_t h, const cldnn_conv_problem*
     const int tx = ts.tx, ty = ts.ty, opy = ts.opy;
     const int tw = (tx - 1) * p->v + (p->s - 1) * p->dil_w + 1;
     const int th = (ty * opy - 1) * p->u + (p->r - 1) * p->dil_h + 1;
-    char opts[160];
+    char opts[224];
     snprintf(opts, sizeof opts,
              "-DCHLAST=0 -DKORD=0 -DWG=256 -DDW_TILED=1 -DFR=%d -DFS=%d -DTX=%d -DTY=%d -DOPY=%d -DDW_LOCAL=%d%s",
              p->r, p->s, tx, ty, opy, tw * th, cldnn_dtype_build_option(p->dtype));
+    cldnn_epilogue_options(p->epi, opts, sizeof opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_tiled", &k));
     const cldnn_conv_values v = cldnn_conv_values_of(p);
@@ -170,6 +173,7 @@ static cldnnStatus_t direct_fwd_tiled(cldnnHandle_t h, const cldnn_conv_problem*
                                 CLDNN_ARG(v.ys), CLDNN_ARG(v.H), CLDNN_ARG(v.Wd), CLDNN_ARG(v.Kg), CLDNN_ARG(v.pad_h),
                                 CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv), CLDNN_ARG(v.dil_h),
                                 CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv_kg)));
+    CLDNN_TRY(cldnn_epilogue_args(k, p->epi));
     uint64_t global[3] = {(uint64_t)((p->q + tx - 1) / tx) * (uint64_t)tx,
                           (uint64_t)((p->p + ty * opy - 1) / (ty * opy)) * (uint64_t)ty,
                           (uint64_t)p->n * (uint64_t)p->k};
@@ -215,8 +219,9 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
     /* Walk the written tensor in its memory order: channel fastest when its channel stride is 1. */
     const int64_t* os = fwd ? p->ys : p->xs;
     const int chlast = os[1] == 1 && (fwd ? p->k : p->c) > 1;
-    char opts[80];
+    char opts[160];
     snprintf(opts, sizeof opts, "-DCHLAST=%d -DKORD=0 -DWG=256%s", chlast, cldnn_dtype_build_option(p->dtype));
+    cldnn_epilogue_options(p->epi, opts, sizeof opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, fwd ? "conv_dw_fwd" : "conv_dw_bwd_data", &k));
     const int ch = fwd ? p->k : p->c, rows = fwd ? p->p : p->h, cols = fwd ? p->q : p->w;
@@ -235,6 +240,7 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
                                     CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv),
                                     CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv0),
                                     CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_kg)));
+        CLDNN_TRY(cldnn_epilogue_args(k, p->epi));
     } else {
         cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u), dv_v = cldnn_fastdiv((uint32_t)p->v);
         /* conv_dw_bwd_data (kernels/conv/conv_direct.cl), in its order: dx, w, dy, then dy's

@@ -40,11 +40,25 @@ typedef struct {
     cl_mem a, b, c;
 } gemm_call;
 
-/* math: the convolution's math type; under TENSOR_OP_MATH the GEMM family runs FLOAT products on
-** TF32 tensor cores and HALF ones on FP16 tensor cores where the device has them
-** (cldnn_gemm_run_any). */
+/* The share of p's fused epilogue of a forward GEMM whose C starts at y's element oc: the bias
+** from channel k0 on, along C's m (channels-last y) or n; z where C is. NULL for a plain
+** convolution. */
+static const cldnn_epilogue* gemm_epi(const cldnn_conv_problem* p, uint64_t oc, int64_t k0, int bias_m,
+                                      cldnn_epilogue* e) {
+    if (p->epi == NULL)
+        return NULL;
+    *e = *p->epi;
+    e->bias_m = bias_m;
+    e->bias_off += (uint64_t)k0;
+    e->z_off += oc - p->off_y;
+    return e;
+}
+
+/* epi: forward's fused epilogue, else NULL. math: the convolution's math type; under
+** TENSOR_OP_MATH the GEMM family runs FLOAT products on TF32 tensor cores and HALF ones on FP16
+** tensor cores where the device has them (cldnn_gemm_run_any). */
 static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, float beta, cldnnDataType_t dt,
-                              cldnnDataType_t dt_c, cldnnMathType_t math) {
+                              cldnnDataType_t dt_c, cldnnMathType_t math, const cldnn_epilogue* epi) {
     cldnn_gemm_problem g;
     memset(&g, 0, sizeof g);
     g.math = math;
@@ -67,6 +81,7 @@ static cldnnStatus_t run_gemm(cldnnHandle_t h, const gemm_call* c, float alpha, 
     g.off_c = c->oc;
     g.alpha = alpha;
     g.beta = beta;
+    g.epi = epi;
     cldnn_gemm_buffers bb = {c->a, c->b, c->c};
     return cldnn_gemm_run_any(h, &g, &bb);
 }
@@ -111,6 +126,7 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
     gemm_call g;
     memset(&g, 0, sizeof g);
     g.batch = 1;
+    cldnn_epilogue e;
     switch (p->dir) {
     case CLDNN_CONV_FWD: /* y = W x */
         if (nhwc)
@@ -118,18 +134,18 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
         else
             g = (gemm_call){HW, K, C, 0, 0, HW, C, HW, C * HW, 0, K * HW, N, p->off_x, p->off_w, p->off_y,
                             b->x, b->w, b->y};
-        return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math);
+        return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math, gemm_epi(p, p->off_y, 0, nhwc, &e));
     case CLDNN_CONV_BWD_DATA: /* dx = W^T dy */
         if (nhwc)
             g = (gemm_call){C, N * HW, K, 0, 0, C, K, C, 0, 0, 0, 1, p->off_w, p->off_y, p->off_x, b->w, b->y, b->x};
         else
             g = (gemm_call){HW, C, K, 0, 1, HW, C, HW, K * HW, 0, C * HW, N, p->off_y, p->off_w, p->off_x,
                             b->y, b->w, b->x};
-        return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math);
+        return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math, NULL);
     default: /* dw = dy x^T, summed over images */
         if (nhwc) {
             g = (gemm_call){C, K, N * HW, 0, 1, C, K, C, 0, 0, 0, 1, p->off_x, p->off_y, p->off_w, b->x, b->y, b->w};
-            return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math);
+            return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math, NULL);
         }
         /* NCHW: per-image products dw_i = x_i dy_i^T (a strided-batched GEMM into the
         ** workspace), then a fixed-order sum over the images of each chunk. */
@@ -140,7 +156,7 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
                 g = (gemm_call){C, K, HW, 1, 0, HW, HW, C, C * HW, K * HW, K * C, cnt,
                                 p->off_x + (uint64_t)(img0 * C * HW), p->off_y + (uint64_t)(img0 * K * HW),
                                 b->ws_off / 4, b->x, b->y, b->ws};
-                CLDNN_TRY(run_gemm(h, &g, 1.0f, 0.0f, p->dtype, CLDNN_DATA_FLOAT, p->math));
+                CLDNN_TRY(run_gemm(h, &g, 1.0f, 0.0f, p->dtype, CLDNN_DATA_FLOAT, p->math, NULL));
                 CLDNN_TRY(cldnn_gemm_reduce_partials(h, b->ws, b->ws_off / 4, (int)cnt, K * C, p->alpha,
                                                      img0 == 0 ? p->beta : 1.0f, b->w, p->off_w, p->dtype));
             }
@@ -296,7 +312,9 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
                 else /* per image: y(pixel, k) = col(pixel, t) W(t, k) */
                     c = (gemm_call){pq, Kg, taps, 0, 0, pq, taps, pq, taps * pq, 0, ys0, nb, ws, wg,
                                     p->off_y + (uint64_t)(img0 * ys0 + g * Kg * pq), b->ws, b->w, b->y};
-                CLDNN_TRY(run_gemm(h, &c, p->alpha, p->beta, dt, dt, p->math));
+                cldnn_epilogue e;
+                const cldnn_epilogue* epi = gemm_epi(p, c.oc, (int64_t)g * Kg, chlast, &e);
+                CLDNN_TRY(run_gemm(h, &c, p->alpha, p->beta, dt, dt, p->math, epi));
             } else if (p->dir == CLDNN_CONV_BWD_DATA) {
                 if (chlast) /* col(t, pixel) = W(t, k) dy(k, pixel) */
                     c = (gemm_call){taps, nb * pq, Kg, 0, 0, taps, K, taps, 0, 0, 0, 1, wg,
@@ -304,7 +322,7 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
                 else /* per image: col(pixel, t) = dy(pixel, k) W(k, t) */
                     c = (gemm_call){pq, taps, Kg, 0, 1, pq, taps, pq, ys0, 0, taps * pq, nb,
                                     p->off_y + (uint64_t)(img0 * ys0 + g * Kg * pq), wg, ws, b->y, b->w, b->ws};
-                CLDNN_TRY(run_gemm(h, &c, 1.0f, 0.0f, dt, CLDNN_DATA_FLOAT, p->math));
+                CLDNN_TRY(run_gemm(h, &c, 1.0f, 0.0f, dt, CLDNN_DATA_FLOAT, p->math, NULL));
                 CLDNN_TRY(col2im(h, p, b, chlast, (int)img0, (int)nb, g));
             } else {
                 CLDNN_TRY(im2col(h, p, b, chlast, (int)img0, (int)nb, g));
@@ -316,12 +334,12 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
                 if (chlast) { /* dw(t, k) += col(t, pixel) dy(pixel, k) over the chunk's pixels */
                     c = (gemm_call){taps, Kg, nb * pq, 0, 1, taps, K, taps, 0, 0, 0, 1, ws,
                                     p->off_y + (uint64_t)(img0 * ys0 + g * Kg), dst, b->ws, b->y, dm};
-                    CLDNN_TRY(run_gemm(h, &c, alpha, beta, dt, dt_c, p->math));
+                    CLDNN_TRY(run_gemm(h, &c, alpha, beta, dt, dt_c, p->math, NULL));
                 } else {
                     for (int64_t l = 0; l < nb; ++l) {
                         c = (gemm_call){taps, Kg, pq, 1, 0, pq, pq, taps, 0, 0, 0, 1, ws + (uint64_t)(l * taps * pq),
                                         p->off_y + (uint64_t)((img0 + l) * ys0 + g * Kg * pq), dst, b->ws, b->y, dm};
-                        CLDNN_TRY(run_gemm(h, &c, alpha, l == 0 ? beta : 1.0f, dt, dt_c, p->math));
+                        CLDNN_TRY(run_gemm(h, &c, alpha, l == 0 ? beta : 1.0f, dt, dt_c, p->math, NULL));
                     }
                 }
             }

@@ -192,6 +192,7 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
              "-DPADB=%d -DDIR=%d -DKORD=%d -DA_RUNIT=%d -DB_RUNIT=%d -DTAPLOOP=%d%s",
              q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc, q.vwm, q.vwn, q.vwb, q.pada, q.padb, (int)p->dir, p->kord, a_runit,
              b_runit, taploop, cldnn_dtype_build_option(p->dtype));
+    cldnn_epilogue_options(p->epi, opts, sizeof opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_igemm.cl", opts, "conv_igemm", &k));
 
@@ -218,8 +219,8 @@ cldnnStatus_t cldnn_conv_igemm_run(cldnnHandle_t h, const void* problem, const v
 }
 
 /* conv_igemm's list (kernels/conv/conv_igemm.cl; conv_igemm_mma.cl declares the same), in its
-** order: the GEMM's sizes, scalars and tensors, CONV_GEOMETRY_ARGS, CONV_DIVISOR_ARGS, then the
-** split of the reduction. */
+** order: the GEMM's sizes, scalars and tensors, CONV_GEOMETRY_ARGS, CONV_DIVISOR_ARGS, the split
+** of the reduction, then the fused epilogue's where p has one. */
 #define IGEMM_ARG_GEOMETRY 11u /* after M .. y_off */
 #define IGEMM_ARG_DIVISORS (IGEMM_ARG_GEOMETRY + CLDNN_CONV_GEOMETRY_NARGS)
 #define IGEMM_ARG_SPLIT (IGEMM_ARG_DIVISORS + CLDNN_CONV_DIVISOR_NARGS)
@@ -235,6 +236,7 @@ cldnnStatus_t cldnn_conv_igemm_args(cl_kernel k, const cldnn_conv_problem* p, co
                                 CLDNN_ARG(v.w_off), CLDNN_ARG(b->y), CLDNN_ARG(v.y_off)));
     CLDNN_TRY(cldnn_conv_geometry_args(k, IGEMM_ARG_GEOMETRY, p));
     CLDNN_TRY(cldnn_conv_divisor_args(k, IGEMM_ARG_DIVISORS, p, tap_div));
-    return CLDNN_KERNEL_ARGS(k, IGEMM_ARG_SPLIT, CLDNN_ARG(G), CLDNN_ARG(ks), CLDNN_ARG(ns), CLDNN_ARG(part),
-                             CLDNN_ARG(part_off));
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, IGEMM_ARG_SPLIT, CLDNN_ARG(G), CLDNN_ARG(ks), CLDNN_ARG(ns), CLDNN_ARG(part),
+                                CLDNN_ARG(part_off)));
+    return cldnn_epilogue_args(k, p->epi);
 }

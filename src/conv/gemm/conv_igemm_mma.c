@@ -278,12 +278,13 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
     cldnn_conv_mma_plan pl;
     cldnn_conv_igemm_mma_plan(p, q.bk, &pl);
     const int nsplit = p->dir == CLDNN_CONV_BWD_FILTER && q.splitk > 1 ? q.splitk : 1;
-    char opts[320];
+    char opts[384];
     snprintf(opts, sizeof opts,
              "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DA_TRANS=%d -DB_TRANS=%d "
              "-DDIR=%d -DKORD=%d -DCONV_AVW=%d -DCONV_BVW=%d -DMMA_EPI_MFAST=%d%s",
              q.bm, q.bn, q.bk, q.wm, q.wn, q.stages, pl.a_trans, pl.b_trans, (int)p->dir, p->kord, pl.avw, pl.bvw,
              conv_mma_store_mfast(p), cldnn_dtype_build_option(p->dtype));
+    cldnn_epilogue_options(p->epi, opts, sizeof opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_igemm_mma.cl", opts, "conv_igemm_mma", &k));
     /* Split ranges are whole k-tiles; the partial sums sit at the workspace's start. */

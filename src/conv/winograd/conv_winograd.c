@@ -175,8 +175,13 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
 
     /* U[xi][o][i] */
     CLDNN_TRY(filter_transform(h, p, b, &g, base, g.O * g.I, g.I, 1, group, opts));
+    /* The fused epilogue goes to wino_output, the pass that writes y; its program is the
+    ** transforms' with the epilogue's options. */
+    char oopts[112];
+    snprintf(oopts, sizeof oopts, "%s", opts);
+    cldnn_epilogue_options(p->epi, oopts, sizeof oopts);
     cl_kernel ko;
-    CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", opts, "wino_output", &ko));
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd.cl", oopts, "wino_output", &ko));
     cl_int4 os = {{(cl_int)g.out_s[0], (cl_int)g.out_s[1], (cl_int)g.out_s[2], (cl_int)g.out_s[3]}};
     cl_mem inm = p->dir == CLDNN_CONV_FWD ? b->x : b->y, outm = p->dir == CLDNN_CONV_FWD ? b->y : b->x;
     for (int64_t img0 = 0; img0 < p->n; img0 += chunk) {
@@ -215,6 +220,7 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
                                         CLDNN_ARG(i0), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->ws),
                                         CLDNN_ARG(mo), CLDNN_ARG(outm), CLDNN_ARG(yo), CLDNN_ARG(os), CLDNN_ARG(dv_t),
                                         CLDNN_ARG(dv_tt), CLDNN_ARG(dv_tw)));
+            CLDNN_TRY(cldnn_epilogue_args(ko, p->epi));
             CLDNN_TRY(cldnn_enqueue_1d(h, ko, (uint64_t)O * (uint64_t)T, group, "wino_output"));
         }
     }
@@ -441,13 +447,14 @@ cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv
     }
     wino_geom g;
     geom_of(p, wm, &g);
-    char opts[32], fopts[192];
+    char opts[32], fopts[256];
     snprintf(opts, sizeof opts, "-DWM=%d%s", wm, cldnn_dtype_build_option(p->dtype));
     /* channel-fastest patches and output pairs where the channels are unit-stride (NHWC) */
     snprintf(fopts, sizeof fopts,
              "-DWM=%d -DWG_T=%d -DWG_K=%d -DWG_C=%d -DWI_T=%d -DWI_K=%d -DPOS_GROUPS=%d -DIN_CFAST=%d -DOUT_KFAST=%d%s",
              wm, q->wg_t, q->wg_k, q->wg_c, q->wi_t, q->wi_k, q->pos_groups, g.in_s[1] == 1, g.out_s[1] == 1,
              cldnn_dtype_build_option(p->dtype));
+    cldnn_epilogue_options(p->epi, fopts, sizeof fopts);
     const uint64_t base = b->ws_off / 4;
     /* U[xi][i][o] (o fastest: the kernel copies rows of output channels) */
     CLDNN_TRY(filter_transform(h, p, b, &g, base, g.I * g.O, 1, g.O, h->prof.is_cpu ? 64 : 256, opts));
@@ -469,6 +476,7 @@ cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv
                                 CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(inm), CLDNN_ARG(xo), CLDNN_ARG(xs),
                                 CLDNN_ARG(b->ws), CLDNN_ARG(uo), CLDNN_ARG(outm), CLDNN_ARG(yo), CLDNN_ARG(ys),
                                 CLDNN_ARG(dv_tt), CLDNN_ARG(dv_tw), CLDNN_ARG(dv_kb)));
+    CLDNN_TRY(cldnn_epilogue_args(k, p->epi));
     const size_t wg = (size_t)fused_wg_size(q);
     return cldnn_enqueue_1d(h, k, (uint64_t)tblocks * (uint64_t)kblocks * wg, wg, "wino_fused");
 }
