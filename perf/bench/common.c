@@ -171,17 +171,43 @@ static float h2f(uint16_t h) { return gemm_half_to_float(h); }
 
 float bench_half_to_float(uint16_t h) { return h2f(h); }
 
+/* bfloat16: a float's high half, rounded to nearest even (NaN kept quiet), as the kernels store. */
+static uint16_t f2b(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u);
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+static float b2f(uint16_t b) {
+    const uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* The 16-bit encoding of f in dtype (HALF or BFLOAT16) and the float value of such bits. */
+static uint16_t to16(cldnnDataType_t dtype, float f) { return dtype == CLDNN_DATA_HALF ? f2h(f) : f2b(f); }
+static float from16(cldnnDataType_t dtype, uint16_t b) { return dtype == CLDNN_DATA_HALF ? h2f(b) : b2f(b); }
+
+float bench_bits16_to_float(cldnnDataType_t dtype, uint16_t b) { return from16(dtype, b); }
+
+double bench_round_tol(cldnnDataType_t dtype, double want) {
+    return dtype == CLDNN_DATA_HALF       ? ldexp(fabs(want), -10) + ldexp(1.0, -24)
+           : dtype == CLDNN_DATA_BFLOAT16 ? ldexp(fabs(want), -7)
+                                          : 0.0;
+}
+
 void bench_round(cldnnDataType_t dtype, float* p, size_t n) {
-    if (dtype != CLDNN_DATA_HALF) return;
-    for (size_t i = 0; i < n; i++) p[i] = h2f(f2h(p[i]));
+    if (dtype != CLDNN_DATA_HALF && dtype != CLDNN_DATA_BFLOAT16) return;
+    for (size_t i = 0; i < n; i++) p[i] = from16(dtype, to16(dtype, p[i]));
 }
 
 int bench_upload(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, const float* host, size_t n) {
     cl_int e;
-    if (dtype == CLDNN_DATA_HALF) {
+    if (dtype == CLDNN_DATA_HALF || dtype == CLDNN_DATA_BFLOAT16) {
         uint16_t* h = bench_alloc(n, sizeof *h);
         if (!h) return 1;
-        for (size_t i = 0; i < n; i++) h[i] = f2h(host[i]);
+        for (size_t i = 0; i < n; i++) h[i] = to16(dtype, host[i]);
         e = clEnqueueWriteBuffer(ctx->queue, mem, CL_TRUE, 0, n * sizeof *h, h, 0, NULL, NULL);
         free(h);
     } else {
@@ -193,11 +219,11 @@ int bench_upload(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, const float*
 
 int bench_download(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, float* host, size_t n) {
     cl_int e;
-    if (dtype == CLDNN_DATA_HALF) {
+    if (dtype == CLDNN_DATA_HALF || dtype == CLDNN_DATA_BFLOAT16) {
         uint16_t* h = bench_alloc(n, sizeof *h);
         if (!h) return 1;
         e = clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * sizeof *h, h, 0, NULL, NULL);
-        for (size_t i = 0; e == CL_SUCCESS && i < n; i++) host[i] = h2f(h[i]);
+        for (size_t i = 0; e == CL_SUCCESS && i < n; i++) host[i] = from16(dtype, h[i]);
         free(h);
     } else {
         e = clEnqueueReadBuffer(ctx->queue, mem, CL_TRUE, 0, n * sizeof *host, host, 0, NULL, NULL);
@@ -253,7 +279,9 @@ void bench_dims_str(int nd, const int64_t* dims, char* buf, size_t size) {
 
 const char* bench_layout_name(cldnnTensorFormat_t layout) { return layout == CLDNN_TENSOR_NHWC ? "NHWC" : "NCHW"; }
 
-const char* bench_dtype_name(cldnnDataType_t dtype) { return dtype == CLDNN_DATA_HALF ? "half" : "float"; }
+const char* bench_dtype_name(cldnnDataType_t dtype) {
+    return dtype == CLDNN_DATA_HALF ? "half" : dtype == CLDNN_DATA_BFLOAT16 ? "bfloat16" : "float";
+}
 
 int bench_parse_math(const char* mode, const char* name, cldnnMathType_t* out) {
     if (!strcmp(name, "default")) *out = CLDNN_DEFAULT_MATH;

@@ -41,7 +41,7 @@ const bench_flag bench_common_flags[] = {
     {"-D", BENCH_FLAG_STRING, NULL, "AxBxC...: 1 to 8 dims (logical N, C, spatial order), overrides -n -c -H -W"},
     {"-S", BENCH_FLAG_INT, NULL, "MiB: dims 1 x 1 x 1 x (MiB * 2^20 / element size); excludes -D"},
     {"-L", BENCH_FLAG_STRING, "NCHW", "NCHW|NHWC packed layout (NHWC: dim 1 fastest)"},
-    {"-d", BENCH_FLAG_STRING, "float", "float|half data type"},
+    {"-d", BENCH_FLAG_STRING, "float", "float|half|bfloat16 data type"},
     {"-V", BENCH_FLAG_INT, "1", "0|1 verify against the double reference (un-timed call)"},
     {"-t", BENCH_FLAG_INT, "1", "0|1 time (and measure the copy-bandwidth baseline)"},
     {"-i", BENCH_FLAG_INT, "20", "timed iterations per repetition (5 repetitions, median)"},
@@ -164,8 +164,13 @@ static int resolve(const bench_args* args, bench_opts* opts) {
         opts->elem_size = 2;
         opts->rtol = 2e-3;
         opts->atol = 2e-3;
+    } else if (strcmp(d, "bfloat16") == 0 || strcmp(d, "bf16") == 0) {
+        opts->dtype = CLDNN_DATA_BFLOAT16;
+        opts->elem_size = 2;
+        opts->rtol = 1.6e-2; /* half's two ulps, in bfloat16's 8 significant bits */
+        opts->atol = 1.6e-2;
     } else {
-        fprintf(stderr, "cldnn-bench: -d %s: expected float or half\n", d);
+        fprintf(stderr, "cldnn-bench: -d %s: expected float, half or bfloat16\n", d);
         return 2;
     }
     const char* l = bench_arg_str(args, "-L");

@@ -338,6 +338,27 @@ float fx_half_to_float(uint16_t h) {
 
 float fx_round_half(float f) { return fx_half_to_float(fx_float_to_half(f)); }
 
+uint16_t test_float_to_bf16(float f) {
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x40u);
+    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+float test_bf16_to_float(uint16_t b) {
+    const uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+float test_bf16_round(float f) { return test_bf16_to_float(test_float_to_bf16(f)); }
+
+double fx_round_to(cldnnDataType_t dt, double v) {
+    return dt == CLDNN_DATA_HALF ? fx_round_half((float)v) : dt == CLDNN_DATA_BFLOAT16 ? test_bf16_round((float)v) : (float)v;
+}
+
 /* ---------------------------------------------------------------------------- tensors */
 
 size_t fx_dtype_size(cldnnDataType_t t) {
@@ -356,6 +377,10 @@ size_t fx_dtype_size(cldnnDataType_t t) {
         return 1;
     }
     return 0;
+}
+
+const char* fx_dtype_name(cldnnDataType_t t) {
+    return t == CLDNN_DATA_FLOAT ? "float" : t == CLDNN_DATA_HALF ? "half" : t == CLDNN_DATA_BFLOAT16 ? "bfloat16" : "other";
 }
 
 /* Allocates buffer and mirrors for t whose desc, dtype and view are already set. */
@@ -442,8 +467,8 @@ void fx_tensor_free(fx_tensor* t) {
 
 /* Stores v at buffer element `at` of mirror p (converted to t's data type). */
 static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v) {
-    if (t->dtype == CLDNN_DATA_HALF) {
-        uint16_t h = fx_float_to_half((float)v);
+    if (t->elem == 2) {
+        uint16_t h = t->dtype == CLDNN_DATA_HALF ? fx_float_to_half((float)v) : test_float_to_bf16((float)v);
         memcpy(p + at * 2, &h, 2);
     } else {
         float f = (float)v;
@@ -453,10 +478,10 @@ static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v
 
 /* Loads buffer element `at` of mirror p as double. */
 static double load_elem(const fx_tensor* t, const unsigned char* p, size_t at) {
-    if (t->dtype == CLDNN_DATA_HALF) {
+    if (t->elem == 2) {
         uint16_t h;
         memcpy(&h, p + at * 2, 2);
-        return fx_half_to_float(h);
+        return t->dtype == CLDNN_DATA_HALF ? fx_half_to_float(h) : test_bf16_to_float(h);
     }
     float f;
     memcpy(&f, p + at * 4, 4);
@@ -483,9 +508,8 @@ void fx_tensor_set(fx_tensor* t, int64_t i, double v) { store_elem(t, t->host, e
 void fx_tensor_fill_uniform(fx_tensor* t, double lo, double hi) {
     for (int64_t i = 0; i < t->count; i++) {
         double v = fx_uniform(lo, hi);
-        if (t->dtype == CLDNN_DATA_HALF)
-            while (fx_round_half((float)v) == 0.0f)
-                v = fx_uniform(lo, hi);
+        while (fx_round_to(t->dtype, v) == 0.0)
+            v = fx_uniform(lo, hi);
         fx_tensor_set(t, i, v);
     }
 }

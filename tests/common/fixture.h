@@ -127,10 +127,23 @@ float fx_half_to_float(uint16_t h);
 /* f rounded through half. */
 float fx_round_half(float f);
 
+/* ------------------------------------------------------------------------------ bfloat16 */
+
+/* bfloat16 bits of f, round to nearest even (NaN stays a quiet NaN), as the kernels store. */
+uint16_t test_float_to_bf16(float f);
+/* Exact float value of bfloat16 bits. */
+float test_bf16_to_float(uint16_t b);
+/* f rounded through bfloat16. */
+float test_bf16_round(float f);
+/* v rounded through the storage type dt (HALF, BFLOAT16; FLOAT: through float). */
+double fx_round_to(cldnnDataType_t dt, double v);
+
 /* ---------------------------------------------------------------------------- tensors */
 
 /* Element size of a data type in bytes; 0 outside the enum. */
 size_t fx_dtype_size(cldnnDataType_t t);
+/* "float", "half", "bfloat16" (the cldnn-bench -d words), else "other". */
+const char* fx_dtype_name(cldnnDataType_t t);
 
 /* A device tensor: descriptor, view, buffer and a host mirror of the whole buffer.
 ** Buffer layout (elements): [0, off) before the view, [off, off + span) the view and its gaps,
@@ -166,7 +179,7 @@ void fx_tensor_free(fx_tensor* t);
 /* Fills the whole host mirror: NaN everywhere, or random values in [-4, 4] (non-zero). */
 void fx_tensor_poison_nan(fx_tensor* t);
 void fx_tensor_poison_random(fx_tensor* t);
-/* Sets view element i (row-major linear index) in the host mirror (rounded to half for HALF). */
+/* Sets view element i (row-major linear index) in the host mirror (rounded to the storage type). */
 void fx_tensor_set(fx_tensor* t, int64_t i, double v);
 /* Fills every view element with uniform non-zero values in [lo, hi). */
 void fx_tensor_fill_uniform(fx_tensor* t, double lo, double hi);

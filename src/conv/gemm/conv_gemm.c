@@ -95,7 +95,7 @@ size_t cldnn_conv_gemm1x1_workspace(const void* problem, const void* params) {
 int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     (void)dev;
-    if (p->dtype == CLDNN_DATA_HALF && p->dir == CLDNN_CONV_BWD_FILTER && !is_layout(p->xlayout, "NHWC") &&
+    if (p->dtype != CLDNN_DATA_FLOAT && p->dir == CLDNN_CONV_BWD_FILTER && !is_layout(p->xlayout, "NHWC") &&
         images_per_chunk_1x1(p) < p->n)
         return 0; /* chunks would round dw once each */
     return p->r == 1 && p->s == 1 && p->u == 1 && p->v == 1 && p->pad_h == 0 && p->pad_w == 0 && p->groups == 1 &&
@@ -163,9 +163,9 @@ static int64_t col_elem(const cldnn_conv_problem* p) {
     return p->dir == CLDNN_CONV_BWD_DATA ? 4 : (int64_t)cldnn_dtype_size(p->dtype);
 }
 
-/* HALF backward-filter: bytes of the float sum of dw (K * C/G * R * S) before the column matrix. */
+/* 16-bit backward-filter: bytes of the float sum of dw (K * C/G * R * S) before the column matrix. */
 static int64_t acc_bytes(const cldnn_conv_problem* p) {
-    return p->dir == CLDNN_CONV_BWD_FILTER && p->dtype == CLDNN_DATA_HALF
+    return p->dir == CLDNN_CONV_BWD_FILTER && p->dtype != CLDNN_DATA_FLOAT
                ? (int64_t)p->k * p->cg * p->r * p->s * 4
                : 0;
 }
