@@ -559,12 +559,6 @@ Test(gemm_half, random_problems) {
     random_problems(16);
 }
 
-/* BFLOAT16: a few random problems (each can be a new PoCL build) and the batched, split-k ones. */
-Test(gemm_bf16, random_problems) {
-    g_dt = CLDNN_DATA_BFLOAT16;
-    random_problems(8);
-}
-
 /* --------------------------------------------------------------------------- batched */
 
 /* A strided-batched case with stride gaps ga, gb, gc. */
@@ -596,9 +590,17 @@ Test(gemm_half, batch_counts) {
     batch_counts(1);
 }
 
-Test(gemm_bf16, batch_counts) {
+/* BFLOAT16: the kernels are HALF's with another load and store, so few problems (each transpose
+** is a PoCL build): 4-wide vector loads with beta in every transpose, 2-wide ones, and a batched
+** long-k product with scalar loads whose split partial sums gemm_splitk_reduce rounds. */
+Test(gemm_bf16, products) {
     g_dt = CLDNN_DATA_BFLOAT16;
-    batch_counts(1);
+    run_orientations(aligned(plain(67, 36, 41, 0.5f, 0.25f)), 1);
+    gcase two = plain(30, 18, 22, 1.0f, 0.0f);
+    two.oa = 8;
+    two.ob = 24;
+    run_masked(two, 0x1u);
+    run_masked(unaligned(batched(5, 7, 600, 3, 1, 2, 3, 1.0f)), 0x1u);
 }
 
 /* Strides larger than a matrix's span: by multiples of 4 (vector loads stay aligned) and not. */
