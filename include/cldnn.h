@@ -26,8 +26,8 @@
 **     multiple of the element size), BAD_PARAM_SIZE_INSUFFICIENT (the cl_mem smaller than the
 **     offset plus the descriptor's span, or a workspace smaller than needed),
 **     BAD_PARAM_QUEUE_MISMATCH (a cl_mem of another context than the handle's queue);
-**   - the run failures: NOT_SUPPORTED_DATA_TYPE (data other than FLOAT, or HALF where it is
-**     storage), INTERNAL_ERROR_COMPILATION_FAILED (a kernel did not build; the build log is in
+**   - the run failures: NOT_SUPPORTED_DATA_TYPE (data other than FLOAT, or HALF and BFLOAT16
+**     where they are storage), INTERNAL_ERROR_COMPILATION_FAILED (a kernel did not build; the build log is in
 **     the last-error string), INTERNAL_ERROR_HOST_ALLOCATION_FAILED,
 **     INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED (an internal scratch buffer), EXECUTION_FAILED_OPENCL
 **     (an OpenCL call failed; its error name is in the last-error string).
@@ -497,16 +497,17 @@ typedef enum {
 /** C = alpha * op(A) op(B) + beta * C with BLAS semantics: C is m x n, op(A) m x k, op(B) k x n,
 ** every matrix stored in `layout` with its leading dimension (lda >= rows of A as stored for
 ** COL_MAJOR, >= columns for ROW_MAJOR; likewise ldb, ldc). m, n, k >= 1. dataType FLOAT, or
-** HALF as storage (A, B and C hold IEEE halves; products are summed in float and C is rounded
-** once, to nearest even). alpha and beta point to float for both. With *beta == 0, C is not
+** HALF or BFLOAT16 as storage (A, B and C hold IEEE halves or bfloat16 values; products are
+** summed in float and C is rounded once, to nearest even). alpha and beta point to float for both. With *beta == 0, C is not
 ** read. Offsets are in bytes (multiples of the element size). The FP32 kernel's tile parameters
 ** come from the handle's tuning db when it holds a record for this problem (cldnn-tune gemm --db
 ** writes them; not in CLDNN_FIND_MODE_HEURISTIC), else from the library's per-device table;
-** cldnnSetGemmMathType(TENSOR_OP_MATH) lets FLOAT products run on TF32 tensor cores.
+** cldnnSetGemmMathType(TENSOR_OP_MATH) lets FLOAT products run on TF32 tensor cores (HALF on
+** FP16 ones; BFLOAT16 stays on the FP32 kernels).
 ** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
 ** BAD_PARAM_OUT_OF_BOUND (m, n or k < 1, a leading dimension too small, layout or an operation not
 ** of its enum); NOT_SUPPORTED_SHAPE (a size or leading dimension of 2^31 or more);
-** NOT_SUPPORTED_DATA_TYPE (neither FLOAT nor HALF).
+** NOT_SUPPORTED_DATA_TYPE (neither FLOAT, HALF nor BFLOAT16).
 ** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
 ** meanwhile); different handles may be used from different threads at once. */
 CLDNN_EXPORT cldnnStatus_t cldnnGemm(cldnnHandle_t handle, cldnnLayout_t layout, cldnnOperation_t transA,
@@ -828,12 +829,12 @@ CLDNN_EXPORT cldnnStatus_t cldnnGetConvolutionBackwardFilterWorkspaceSize(
 /** y = alpha * conv(x, w) + beta * y. x: N x C x H x W, w: K x C/groups x R x S (KCRS with an
 ** NCHW x, KRSC with an NHWC x), y: N x K x P x Q as cldnnGetConvolution2dForwardOutputDim says.
 ** x and y may have any strides; ws may be NULL when the algorithm needs no workspace. x, w and y
-** share one data type: FLOAT, or HALF as storage (sums in float, each output rounded once; the
-** convolution descriptor's computeType stays FLOAT). alpha and beta point to float.
+** share one data type: FLOAT, or HALF or BFLOAT16 as storage (sums in float, each output rounded
+** once; the convolution descriptor's computeType stays FLOAT). alpha and beta point to float.
 ** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
 ** BAD_PARAM_SHAPE_MISMATCH (descriptors that do not agree); BAD_PARAM (x, w and y of different
-** data types); NOT_SUPPORTED (algo does not apply); NOT_SUPPORTED_DATA_TYPE (neither FLOAT nor
-** HALF, or algo does not take HALF data); BAD_PARAM_SIZE_INSUFFICIENT also for a workspace
+** data types); NOT_SUPPORTED (algo does not apply); NOT_SUPPORTED_DATA_TYPE (neither FLOAT, HALF
+** nor BFLOAT16, or algo does not take such 16-bit data); BAD_PARAM_SIZE_INSUFFICIENT also for a workspace
 ** smaller than the algorithm needs.
 ** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
 ** meanwhile); different handles may be used from different threads at once. */
@@ -871,7 +872,7 @@ CLDNN_EXPORT cldnnStatus_t cldnnConvolutionBackwardFilter(cldnnHandle_t handle, 
                                                           const void* beta, const cldnnFilterDescriptor_t dwDesc,
                                                           cl_mem dw, size_t dwOffset);
 /** db = alpha * (sum of dy over every dim but C) + beta * db; db is 1 x K x 1 x 1. dy and db are
-** both FLOAT or both HALF (summed in float); alpha and beta point to float.
+** both FLOAT, both HALF or both BFLOAT16 (summed in float); alpha and beta point to float.
 ** Statuses: SUCCESS; the argument checks, the buffer checks and the run failures (file comment);
 ** BAD_PARAM_SHAPE_MISMATCH (db not 1 x K x 1 x 1 for dy's K); BAD_PARAM (dy and db of different
 ** data types); NOT_SUPPORTED_SHAPE (a tensor too large).

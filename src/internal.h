@@ -388,5 +388,7 @@ cl_uint4 cldnn_fastdiv(uint32_t d);
 /* The float value of IEEE binary16 bits h (exact; NaN stays NaN): HALF outputs read back by the
 ** host, as Tune compares them. */
 float cldnn_half_to_float(uint16_t h);
+/* The float value of bfloat16 bits b (exact: a float's high half). */
+float cldnn_bf16_to_float(uint16_t b);
 
 #endif /* CLDNN_INTERNAL_H_ */

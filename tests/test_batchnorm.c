@@ -43,6 +43,7 @@ TestSuite(bn_backward, .fini = fx_fini);
 TestSuite(bn_gradcheck, .fini = fx_fini);
 TestSuite(bn_stable, .fini = fx_fini);
 TestSuite(bn_misc, .fini = fx_fini);
+TestSuite(bn_bf16, .fini = fx_fini);
 TestSuite(bn_bad, .fini = fx_fini);
 
 #define SPATIAL CLDNN_BATCHNORM_SPATIAL
@@ -140,8 +141,14 @@ typedef struct {
     double rtol_fix;     /* > 0: this rtol for the statistics instead of the default */
 } train_case;
 
+/* The tolerance of one output rounding to a 16-bit storage type (scaled by the output's
+** magnitude bound): about four half-ulps of half, two of bfloat16; 0 for FLOAT. */
+static double store_rtol(cldnnDataType_t dt) {
+    return dt == CLDNN_DATA_HALF ? 2e-3 : dt == CLDNN_DATA_BFLOAT16 ? 8e-3 : 0.0;
+}
+
 static double train_once(const train_case* c, const layout* l) {
-    const double rt = c->dt == CLDNN_DATA_HALF ? 2e-3 : 0;
+    const double rt = store_rtol(c->dt);
     fx_tensor x, y, sc, bi, rm, rv, sm, si;
     memset(&y, 0, sizeof y);
     make_tensor(&x, l, &l->a, c->dt);
@@ -203,7 +210,7 @@ static double train_once(const train_case* c, const layout* l) {
         c->saved ? si.mem : NULL, si.offset));
     char ctx[256];
     snprintf(ctx, sizeof ctx, "train %s, layout \"%s\"%s%s, alpha %g beta %g, running %d saved %d factor %g",
-             mode_name(c->mode), l->name, c->inplace ? " in place" : "", c->dt == CLDNN_DATA_HALF ? " half" : "",
+             mode_name(c->mode), l->name, c->inplace ? " in place" : "", c->dt == CLDNN_DATA_FLOAT ? "" : c->dt == CLDNN_DATA_HALF ? " half" : " bfloat16",
              c->alpha, c->beta, c->running, c->saved, c->factor);
     double worst = check_out(out, want, scale, 1e-6, rtol, "y", ctx);
     if (c->saved) {
@@ -336,7 +343,7 @@ static double infer_once(int mode, const layout* l, float alpha, float beta, int
     char ctx[200];
     snprintf(ctx, sizeof ctx, "inference %s, layout \"%s\"%s, alpha %g beta %g", mode_name(mode), l->name,
              inplace ? " in place" : "", alpha, beta);
-    double rtol = dt == CLDNN_DATA_HALF ? 2e-3 : 1e-5;
+    double rtol = dt == CLDNN_DATA_FLOAT ? 1e-5 : store_rtol(dt);
     double worst = check_out(out, want, scale, 1e-6, rtol, "y", ctx);
     if (!inplace) {
         fx_expect_untouched(&x, "x", ctx);
@@ -444,9 +451,9 @@ static double backward_once(const bwd_case* c, const layout* l) {
                                           si.offset));
     char ctx[256];
     snprintf(ctx, sizeof ctx, "backward %s, layout \"%s\"%s, saved %d, data alpha %g beta %g, param alpha %g beta %g",
-             mode_name(c->mode), l->name, c->dt == CLDNN_DATA_HALF ? " half" : "", c->saved, c->ad, c->bd, c->ap,
+             mode_name(c->mode), l->name, c->dt == CLDNN_DATA_FLOAT ? "" : c->dt == CLDNN_DATA_HALF ? " half" : " bfloat16", c->saved, c->ad, c->bd, c->ap,
              c->bp);
-    const double rtol = c->dt == CLDNN_DATA_HALF ? 3e-3 : 1e-5 * growth(M);
+    const double rtol = c->dt == CLDNN_DATA_FLOAT ? 1e-5 * growth(M) : 1.5 * store_rtol(c->dt);
     double worst = check_out(&dx, want, scale, 1e-6, rtol, "dx", ctx);
     for (int64_t k = 0; k < K; k++) {
         double prior = c->bp != 0.0f ? c->bp * fx_tensor_host(&ds, k) : 0.0;
@@ -744,19 +751,30 @@ Test(bn_misc, backward_in_place) {
         }
 }
 
-Test(bn_misc, half_storage) {
-    const size_t ls[] = {0, 4, 9, 11}; /* 11: vload_half4 / vstore_half4_rte */
+/* Every direction in both modes on layouts ls[0..n) of k_layouts, in storage type dt. */
+static double storage_cases(cldnnDataType_t dt, const size_t* ls, size_t n) {
     double worst = 0;
-    for (size_t i = 0; i < sizeof ls / sizeof ls[0]; i++)
+    for (size_t i = 0; i < n; i++)
         for (int m = 0; m < 2; m++) {
             int mode = m ? SPATIAL : PERACT;
-            train_case c = {mode, 0.5f, 0.25f, 1, 1, 0.3, 0, CLDNN_DATA_HALF, -2.0, 3.0, 0};
+            train_case c = {mode, 0.5f, 0.25f, 1, 1, 0.3, 0, dt, -2.0, 3.0, 0};
             worst = dmax(worst, train_once(&c, &k_layouts[ls[i]]));
-            worst = dmax(worst, infer_once(mode, &k_layouts[ls[i]], 1.0f, 0.0f, 0, CLDNN_DATA_HALF));
-            bwd_case b = {mode, 1.0f, 0.0f, 1.0f, 0.0f, i % 2 == 0, CLDNN_DATA_HALF};
+            worst = dmax(worst, infer_once(mode, &k_layouts[ls[i]], 1.0f, 0.0f, 0, dt));
+            bwd_case b = {mode, 1.0f, 0.0f, 1.0f, 0.0f, i % 2 == 0, dt};
             worst = dmax(worst, backward_once(&b, &k_layouts[ls[i]]));
         }
-    cr_log_info("half: largest error / tolerance = %.3f", worst);
+    return worst;
+}
+
+Test(bn_misc, half_storage) {
+    const size_t ls[] = {0, 4, 9, 11}; /* 11: vload_half4 / vstore_half4_rte */
+    cr_log_info("half: largest error / tolerance = %.3f", storage_cases(CLDNN_DATA_HALF, ls, 4));
+}
+
+/* BFLOAT16 storage: a plain, an NHWC and the 4-vector layout. */
+Test(bn_bf16, storage) {
+    const size_t ls[] = {0, 4, 11}; /* 11: the 4-vector loads and stores */
+    cr_log_info("bfloat16: largest error / tolerance = %.3f", storage_cases(CLDNN_DATA_BFLOAT16, ls, 3));
 }
 
 /* ------------------------------------------------------------------------------ derive */

@@ -75,6 +75,7 @@ TestSuite(conv_grad, .fini = fx_fini);
 TestSuite(conv_bias, .fini = fx_fini);
 TestSuite(conv_desc, .fini = fx_fini);
 TestSuite(conv_half, .fini = fx_fini);
+TestSuite(conv_bf16, .fini = fx_fini);
 TestSuite(conv_wino, .fini = fx_fini);
 
 #define ATOL 1e-6
@@ -84,6 +85,7 @@ TestSuite(conv_wino, .fini = fx_fini);
 #define MAX_ALGOS 16
 #define HALF_REL (1.0 / 2048.0)     /* a half output's rounding: 0.5 ulp, relative (2^-11) */
 #define HALF_ABS (1.0 / 33554432.0) /* ... and absolute near 0 (half the subnormal spacing, 2^-25) */
+#define BF16_REL (1.0 / 256.0)      /* a bfloat16 output's rounding: 0.5 ulp, relative (2^-8) */
 
 /* The data type of this process's problems (x, w, y alike): FLOAT, or HALF for the conv_half
 ** suite, whose tests set it first (Criterion runs every test in its own process). The table's
@@ -274,28 +276,30 @@ static void prob_free(prob* pb) {
 }
 
 /* The view's first element in a host mirror as floats (the reference indexes it by stride): the
-** mirror itself for FLOAT; for HALF a widened copy of the whole buffer, left in *copy for the
-** caller to free (NULL for FLOAT). */
+** mirror itself for FLOAT; for HALF and BFLOAT16 a widened copy of the whole buffer, left in
+** *copy for the caller to free (NULL for FLOAT). */
 static const float* view_floats(const fx_tensor* t, float** copy) {
     *copy = NULL;
-    if (t->dtype != CLDNN_DATA_HALF)
+    if (t->dtype == CLDNN_DATA_FLOAT)
         return (const float*)(const void*)t->host + t->offset / 4;
     *copy = malloc(t->nbuf * sizeof(float));
     FX_ASSERT(*copy != NULL, "out of memory");
     for (size_t i = 0; i < t->nbuf; i++) {
         uint16_t h;
         memcpy(&h, t->host + 2 * i, 2);
-        (*copy)[i] = fx_half_to_float(h);
+        (*copy)[i] = t->dtype == CLDNN_DATA_HALF ? fx_half_to_float(h) : fx_bf16_to_float(h);
     }
     return *copy + t->offset / 2;
 }
 
 /* Turns scale[i] (the magnitude a float result's rounding error scales with) into element i's
-** tolerance: atol + rtol * scale, plus for HALF outputs their one rounding to half. */
+** tolerance: atol + rtol * scale, plus for HALF and BFLOAT16 outputs their one rounding. */
 static void out_tolerance(const double* want, double* scale, int64_t n, double atol, double rtol) {
     for (int64_t i = 0; i < n; i++) {
         double acc = atol + rtol * scale[i];
-        scale[i] = g_dt == CLDNN_DATA_HALF ? acc + HALF_REL * (fabs(want[i]) + acc) + HALF_ABS : acc;
+        scale[i] = g_dt == CLDNN_DATA_HALF       ? acc + HALF_REL * (fabs(want[i]) + acc) + HALF_ABS
+                   : g_dt == CLDNN_DATA_BFLOAT16 ? acc + BF16_REL * (fabs(want[i]) + acc)
+                                                 : acc;
     }
 }
 
@@ -531,7 +535,7 @@ static double check_output(prob* pb, int algo, float alpha, float beta, double r
     out_tolerance(want, scale, out->count, ATOL, rtol);
     int64_t bad = fx_compare(out, want, scale, 0.0, 1.0, msg, sizeof msg, &worst);
     FX_ASSERT(bad == 0, "%s %s %s %s, case %s, alpha %g beta %g: %lld of %lld wrong (rtol %g); first: %s",
-              ctx, g_dt == CLDNN_DATA_HALF ? "HALF" : "FLOAT", k_dir_name[pb->dir], algo_name(pb->dir, algo),
+              ctx, fx_dtype_name(g_dt), k_dir_name[pb->dir], algo_name(pb->dir, algo),
               describe(pb->cs, d, sizeof d), alpha, beta, (long long)bad, (long long)out->count, rtol, msg);
     int64_t gaps = fx_tensor_gaps_changed(out);
     FX_ASSERT(gaps == 0, "%s %s %s, case %s: %lld output elements outside the view changed", ctx,
@@ -1293,11 +1297,12 @@ Test(conv_bias, bad_input) {
 ** cases keep the PoCL builds of HALF kernel variants (about 60) modest. */
 static const size_t k_half_cases[] = {0, 3, 7, 8, 10, 11, 12, 16, 21};
 
-static void check_half(conv_dir dir) {
-    g_dt = CLDNN_DATA_HALF;
+/* Every algorithm that claims them on cases[0..n) of k_cases, in storage type dt (named tn). */
+static void check_storage(conv_dir dir, cldnnDataType_t dt, const char* tn, const size_t* cases, size_t n) {
+    g_dt = dt;
     double worst = 0;
-    for (size_t i = 0; i < sizeof k_half_cases / sizeof k_half_cases[0]; i++) {
-        const conv_case* c = &k_cases[k_half_cases[i]];
+    for (size_t i = 0; i < n; i++) {
+        const conv_case* c = &k_cases[cases[i]];
         char claimed[160] = "";
         size_t at = 0;
         for (int a = 0; a < k_algo_count[dir]; a++) {
@@ -1307,16 +1312,33 @@ static void check_half(conv_dir dir) {
             worst = w > worst ? w : worst;
         }
         char d[320];
-        FX_ASSERT(at > 0, "HALF %s, case %s: no algorithm claims it", k_dir_name[dir], describe(c, d, sizeof d));
-        cr_log_info("HALF %s, case %s: algorithms (error / tolerance) %s", k_dir_name[dir], describe(c, d, sizeof d),
-                    claimed);
+        FX_ASSERT(at > 0, "%s %s, case %s: no algorithm claims it", tn, k_dir_name[dir], describe(c, d, sizeof d));
+        cr_log_info("%s %s, case %s: algorithms (error / tolerance) %s", tn, k_dir_name[dir],
+                    describe(c, d, sizeof d), claimed);
     }
-    cr_log_info("HALF %s: largest error / tolerance = %.3f", k_dir_name[dir], worst);
+    cr_log_info("%s %s: largest error / tolerance = %.3f", tn, k_dir_name[dir], worst);
 }
 
-Test(conv_half, forward) { check_half(DIR_FWD); }
-Test(conv_half, backward_data) { check_half(DIR_BWD_DATA); }
-Test(conv_half, backward_filter) { check_half(DIR_BWD_FILTER); }
+#define CHECK_HALF(dir) check_storage(dir, CLDNN_DATA_HALF, "HALF", k_half_cases, sizeof k_half_cases / sizeof k_half_cases[0])
+Test(conv_half, forward) { CHECK_HALF(DIR_FWD); }
+Test(conv_half, backward_data) { CHECK_HALF(DIR_BWD_DATA); }
+Test(conv_half, backward_filter) { CHECK_HALF(DIR_BWD_FILTER); }
+
+/* BFLOAT16 storage: the kernels are HALF's with another load and store, so two cases reach every
+** algorithm family (3x3 stride 1 NHWC with alpha and beta: implicit GEMM, im2col, direct,
+** Winograd fused and not; 1x1 NCHW: the plain GEMM and its per-image backward-filter sums) and
+** keep the extra PoCL builds few. */
+static const size_t k_bf16_cases[] = {1, 7};
+#define CHECK_BF16(dir) check_storage(dir, CLDNN_DATA_BFLOAT16, "BFLOAT16", k_bf16_cases, 2)
+Test(conv_bf16, forward) { CHECK_BF16(DIR_FWD); }
+Test(conv_bf16, backward_data) { CHECK_BF16(DIR_BWD_DATA); }
+Test(conv_bf16, backward_filter) { CHECK_BF16(DIR_BWD_FILTER); }
+
+Test(conv_bf16, bias_and_find) {
+    g_dt = CLDNN_DATA_BFLOAT16;
+    bias_layouts();
+    check_find(&k_cases[0], DIR_FWD, 0);
+}
 
 /* Get_v7, the workspace queries and Find agree on HALF problems, and their choices run right. */
 Test(conv_half, get_v7_and_find) {

@@ -658,17 +658,17 @@ static void count_step(const cldnn_tune_step* st, void* arg) {
     ((size_t*)arg)[st->outcome]++;
 }
 
-/* cldnn-tune's path: one solver found by name, searched on HALF data (compared as halves), the
-** report's counts adding up, the record kept in memory only under the database path "". */
-Test(finddb, tune_searches_half_outputs_and_memory_only_records_stay_in_memory) {
+/* cldnn-tune's path: one solver found by name, searched on 16-bit data of type dt (compared as
+** such; vals: the bits of -0.5, 0.25, 0.5 and 1), the report's counts adding up, the record kept
+** in memory only under the database path "". */
+static void tune_16bit(cldnnDataType_t dt, const uint16_t vals[4]) {
     char dir[256], key[256], v[128];
     temp_dir(dir, sizeof dir);
     setenv("CLDNN_DB_PATH", dir, 1);
     cldnnHandle_t h = fx_handle();
     FX_OK(cldnnSetDatabasePath(h, ""));
     cldnn_gemm_problem pr = {.m = 33, .n = 17, .k = 40, .lda = 33, .ldb = 40, .ldc = 33, .batch = 1, .alpha = 1.0f,
-                             .dtype = CLDNN_DATA_HALF, .dtype_c = CLDNN_DATA_HALF};
-    static const uint16_t vals[4] = {0xb800u, 0x3400u, 0x3800u, 0x3c00u}; /* -0.5, 0.25, 0.5, 1 */
+                             .dtype = dt, .dtype_c = dt};
     uint16_t a[33 * 40], b[40 * 17];
     for (size_t i = 0; i < 33 * 40; ++i)
         a[i] = vals[i % 4];
@@ -688,7 +688,7 @@ Test(finddb, tune_searches_half_outputs_and_memory_only_records_stay_in_memory) 
     size_t steps[4] = {0};
     cldnn_tune_report r = {.progress = count_step, .progress_arg = steps, .poison = 1};
     FX_OK(cldnn_engine_tune(h, fam, s, &pr, key, &bufs, 0, 1.0, &r));
-    cr_assert_not_null(r.solver, "a HALF problem was not searched");
+    cr_assert_not_null(r.solver, "a 16-bit problem was not searched");
     cr_assert_geq(r.tried, 1);
     cr_assert_eq(steps[CLDNN_TUNE_TIMED] + steps[CLDNN_TUNE_REJECTED] + steps[CLDNN_TUNE_FAILED], r.tried);
     cr_assert_eq(steps[CLDNN_TUNE_REJECTED], r.rejected);
@@ -702,6 +702,16 @@ Test(finddb, tune_searches_half_outputs_and_memory_only_records_stay_in_memory) 
     clReleaseMemObject(bufs.b);
     clReleaseMemObject(bufs.c);
     remove_dir(dir);
+}
+
+Test(finddb, tune_searches_half_outputs_and_memory_only_records_stay_in_memory) {
+    static const uint16_t vals[4] = {0xb800u, 0x3400u, 0x3800u, 0x3c00u};
+    tune_16bit(CLDNN_DATA_HALF, vals);
+}
+
+Test(finddb, tune_searches_bfloat16_outputs) {
+    static const uint16_t vals[4] = {0xbf00u, 0x3e80u, 0x3f00u, 0x3f80u};
+    tune_16bit(CLDNN_DATA_BFLOAT16, vals);
 }
 
 Test(finddb, prepare_builds_the_programs_a_run_uses) {

@@ -47,6 +47,7 @@ TestSuite(gemm_params, .fini = fx_fini);
 TestSuite(gemm_errors, .fini = fx_fini);
 TestSuite(gemm_math, .fini = fx_fini);
 TestSuite(gemm_half, .fini = fx_fini);
+TestSuite(gemm_bf16, .fini = fx_fini);
 
 #define UNIT_ROUNDOFF (1.0 / 16777216.0) /* 2^-24 */
 #define TOL_TINY 1e-30
@@ -54,14 +55,19 @@ TestSuite(gemm_half, .fini = fx_fini);
 #define BCAST (-1) /* a stride gap meaning "stride 0": one matrix for every product */
 #define HALF_REL (1.0 / 2048.0)     /* a half output's rounding: 0.5 ulp, relative (2^-11) */
 #define HALF_ABS (1.0 / 33554432.0) /* ... and absolute near 0 (half the subnormal spacing, 2^-25) */
+#define BF16_REL (1.0 / 256.0)      /* a bfloat16 output's rounding: 0.5 ulp, relative (2^-8) */
 
-/* The data type of this process's cases: FLOAT, or HALF for the gemm_half suite, whose tests set
-** it first (Criterion runs every test in its own process). Host mirrors stay float and hold
-** values half represents exactly; a case's offsets (bytes of floats) and strides count the same
-** elements in both types, so a 4-byte float offset is a 2-byte half offset. */
+/* The data type of this process's cases: FLOAT, or HALF (BFLOAT16) for the gemm_half (gemm_bf16)
+** suite, whose tests set it first (Criterion runs every test in its own process). Host mirrors
+** stay float and hold values the type represents exactly; a case's offsets (bytes of floats) and
+** strides count the same elements in every type, so a 4-byte float offset is a 2-byte one. */
 static cldnnDataType_t g_dt = CLDNN_DATA_FLOAT;
 
-static size_t elem_size(void) { return g_dt == CLDNN_DATA_HALF ? 2 : 4; }
+static size_t elem_size(void) { return fx_dtype_size(g_dt); }
+
+/* g_dt's 16-bit encoding of f (rounded to nearest even) and the value of such bits. */
+static uint16_t to16(float f) { return g_dt == CLDNN_DATA_HALF ? fx_float_to_half(f) : fx_float_to_bf16(f); }
+static float from16(uint16_t b) { return g_dt == CLDNN_DATA_HALF ? fx_half_to_float(b) : fx_bf16_to_float(b); }
 
 /* One GEMM call. Leading dimensions are given as padding above the minimum, batch strides as
 ** gaps above one matrix's span, so a case stays valid for every layout and transpose. */
@@ -119,7 +125,7 @@ static void describe(const gcase* c, const operand* A, const operand* B, const o
              c->row ? "row-major" : "col-major", c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', (long long)c->m, (long long)c->n,
              (long long)c->k, (long long)A->ld, (long long)B->ld, (long long)C->ld, c->oa, c->ob, c->oc,
              (double)c->alpha, (double)c->beta, (long long)(c->batch ? c->batch : 1), (long long)A->stride,
-             (long long)B->stride, (long long)C->stride, ps, g_dt == CLDNN_DATA_HALF ? " HALF (offsets / 2)" : "");
+             (long long)B->stride, (long long)C->stride, ps, g_dt == CLDNN_DATA_HALF ? " HALF (offsets / 2)" : g_dt == CLDNN_DATA_BFLOAT16 ? " BFLOAT16 (offsets / 2)" : "");
 }
 
 /* Host floats for a whole buffer: random non-zero in [-1, 1) (rounded to half for HALF), or
@@ -131,22 +137,22 @@ static float* host_buffer(int64_t n, int nan) {
         ref_fill_nan(p, (size_t)n);
     else
         ref_fill_uniform(fx_rng(), p, (size_t)n, -1.0, 1.0);
-    for (int64_t i = 0; g_dt == CLDNN_DATA_HALF && !nan && i < n; i++)
-        p[i] = fx_round_half(p[i]);
+    for (int64_t i = 0; g_dt != CLDNN_DATA_FLOAT && !nan && i < n; i++)
+        p[i] = from16(to16(p[i]));
     return p;
 }
 
 /* A device buffer holding the n values of host in g_dt. */
 static cl_mem device_copy(const float* host, int64_t n) {
     cl_mem m = fx_buffer((size_t)n * elem_size());
-    if (g_dt != CLDNN_DATA_HALF) {
+    if (g_dt == CLDNN_DATA_FLOAT) {
         fx_write_floats(m, 0, host, (size_t)n);
         return m;
     }
     uint16_t* h = malloc((size_t)n * sizeof(uint16_t));
     FX_ASSERT(h != NULL, "out of host memory");
     for (int64_t i = 0; i < n; i++)
-        h[i] = fx_float_to_half(host[i]);
+        h[i] = to16(host[i]);
     fx_write(m, 0, h, (size_t)n * sizeof(uint16_t));
     free(h);
     return m;
@@ -154,7 +160,7 @@ static cl_mem device_copy(const float* host, int64_t n) {
 
 /* The n values of device buffer m (in g_dt) as floats. */
 static void read_values(cl_mem m, float* dst, int64_t n) {
-    if (g_dt != CLDNN_DATA_HALF) {
+    if (g_dt == CLDNN_DATA_FLOAT) {
         fx_read_floats(m, 0, dst, (size_t)n);
         return;
     }
@@ -162,14 +168,14 @@ static void read_values(cl_mem m, float* dst, int64_t n) {
     FX_ASSERT(h != NULL, "out of host memory");
     fx_read(m, 0, h, (size_t)n * sizeof(uint16_t));
     for (int64_t i = 0; i < n; i++)
-        dst[i] = fx_half_to_float(h[i]);
+        dst[i] = from16(h[i]);
     free(h);
 }
 
 /* 1 when two values are the same element of g_dt, bit for bit (NaN included). */
 static int same_value(float a, float b) {
-    if (g_dt == CLDNN_DATA_HALF)
-        return fx_float_to_half(a) == fx_float_to_half(b);
+    if (g_dt != CLDNN_DATA_FLOAT)
+        return to16(a) == to16(b);
     return memcmp(&a, &b, sizeof a) == 0;
 }
 
@@ -304,6 +310,8 @@ static void gemm_check(grun* r) {
         double tol = rel * mag + TOL_TINY, d;
         if (g_dt == CLDNN_DATA_HALF) /* C's one rounding to half */
             tol += HALF_REL * (fabs(want[e]) + tol) + HALF_ABS;
+        else if (g_dt == CLDNN_DATA_BFLOAT16) /* ... or to bfloat16 (float's exponent range) */
+            tol += BF16_REL * (fabs(want[e]) + tol);
         if (!ref_close((double)got[e], want[e], tol, &d) && bad++ == 0) {
             first_bad = e;
             bad_tol = tol;
@@ -580,6 +588,19 @@ Test(gemm_batched, batch_counts) { batch_counts(2); }
 Test(gemm_half, batch_counts) {
     g_dt = CLDNN_DATA_HALF;
     batch_counts(1);
+}
+
+/* BFLOAT16: the kernels are HALF's with another load and store, so few problems (each transpose
+** is a PoCL build): 4-wide vector loads with beta in every transpose, 2-wide ones, and a batched
+** long-k product with scalar loads whose split partial sums gemm_splitk_reduce rounds. */
+Test(gemm_bf16, products) {
+    g_dt = CLDNN_DATA_BFLOAT16;
+    run_orientations(aligned(plain(67, 36, 41, 0.5f, 0.25f)), 1);
+    gcase two = plain(30, 18, 22, 1.0f, 0.0f);
+    two.oa = 8;
+    two.ob = 24;
+    run_masked(two, 0x1u);
+    run_masked(unaligned(batched(5, 7, 600, 3, 1, 2, 3, 1.0f)), 0x1u);
 }
 
 /* Strides larger than a matrix's span: by multiples of 4 (vector loads stay aligned) and not. */
@@ -864,14 +885,14 @@ Test(gemm_errors, sizes_and_enums) {
         OOB, cldnnGemm(h, ROW, ON, (cldnnOperation_t)3, 5, 6, 7, &one, e.a, 0, 7, e.b, 0, 6, &zero, e.c, 0, 6, F32));
     FX_EXPECT_STATUS(OOB, cldnnGemmStridedBatched(h, (cldnnLayout_t)7, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7,
                                                   0, &zero, e.c, 0, 5, 30, 2, F32));
-    /* Data types: FLOAT and HALF are computed (HALF in test_half.c). */
+    /* Data types: FLOAT, HALF and BFLOAT16 are computed (the gemm_half and gemm_bf16 suites). */
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0,
                                                                      7, &zero, e.c, 0, 5, CLDNN_DATA_DOUBLE));
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
                      cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, CLDNN_DATA_INT8));
     FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
                      cldnnGemmStridedBatched(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, 0, e.b, 0, 7, 0, &zero, e.c, 0,
-                                             5, 30, 2, CLDNN_DATA_BFLOAT16));
+                                             5, 30, 2, CLDNN_DATA_INT32));
     FX_EXPECT_STATUS(
         OOB, cldnnGemm(h, COL, ON, ON, 5, 6, 7, &one, e.a, 0, 5, e.b, 0, 7, &zero, e.c, 0, 5, (cldnnDataType_t)99));
     ebufs_done(&e);
@@ -1149,6 +1170,8 @@ Test(gemm_math, tensor_core_selection) {
                      {CLDNN_DATA_HALF, CLDNN_DATA_HALF, 0, 1},
                      {CLDNN_DATA_HALF, CLDNN_DATA_FLOAT, 0, 1},
                      {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF, 0, 0},
+                     {CLDNN_DATA_BFLOAT16, CLDNN_DATA_BFLOAT16, 0, 0}, /* FP32-math kernels only */
+                     {CLDNN_DATA_BFLOAT16, CLDNN_DATA_FLOAT, 0, 0},
                      {CLDNN_DATA_DOUBLE, CLDNN_DATA_DOUBLE, 0, 0}};
         for (int m = 0; m < 3; m++)
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {

@@ -37,6 +37,7 @@ TestSuite(lrn_backward, .fini = fx_fini);
 TestSuite(lrn_gradcheck, .fini = fx_fini);
 TestSuite(lrn_solvers, .fini = fx_fini);
 TestSuite(lrn_half, .fini = fx_fini);
+TestSuite(lrn_bf16, .fini = fx_fini);
 TestSuite(lrn_desc, .fini = fx_fini);
 TestSuite(lrn_bad, .fini = fx_fini);
 
@@ -44,6 +45,7 @@ TestSuite(lrn_bad, .fini = fx_fini);
 #define ATOL 1e-6
 #define HALF_RTOL 3e-3
 #define HALF_ATOL 1e-4
+#define BF16_RTOL (HALF_RTOL * 8) /* bfloat16 keeps 3 fewer mantissa bits than half */
 
 /* Window parameters per n: alpha, beta, k (alpha large enough that the sum matters). */
 typedef struct {
@@ -93,8 +95,8 @@ static ref_lrn_params ref_params(cldnnLRNMode_t m, const win* w) {
 }
 
 static double rtol_for(cldnnLRNMode_t m, const win* w, cldnnDataType_t dt) {
-    if (dt == CLDNN_DATA_HALF)
-        return HALF_RTOL;
+    if (dt != CLDNN_DATA_FLOAT)
+        return dt == CLDNN_DATA_HALF ? HALF_RTOL : BF16_RTOL;
     double taps = m == CLDNN_LRN_CROSS_CHANNEL ? w->n : (double)w->n * w->n;
     return RTOL * fmax(1.0, sqrt(taps) / 2.0);
 }
@@ -129,10 +131,10 @@ static void forward_once(cldnnLRNMode_t m, const win* w, const layout* l, float 
     FX_OK(cldnnLRNForward(fx_handle(), d, m, &alpha, x.desc, x.mem, x.offset, &beta, y.desc, y.mem, y.offset));
     fx_tensor_download(&y);
     char msg[512];
-    double rtol = rtol_for(m, w, dt), atol = dt == CLDNN_DATA_HALF ? HALF_ATOL : ATOL;
+    double rtol = rtol_for(m, w, dt), atol = dt != CLDNN_DATA_FLOAT ? HALF_ATOL : ATOL;
     int64_t bad = fx_compare(&y, want, scale, atol, rtol, msg, sizeof msg, NULL);
     FX_ASSERT(bad == 0, "forward %s n %u, layout \"%s\", %s, alpha %g beta %g: %lld of %lld wrong; first: %s",
-              mode_name(m), w->n, l->name, dt == CLDNN_DATA_HALF ? "half" : "float", alpha, beta, (long long)bad,
+              mode_name(m), w->n, l->name, fx_dtype_name(dt), alpha, beta, (long long)bad,
               (long long)n, msg);
     int64_t gaps = fx_tensor_gaps_changed(&y);
     FX_ASSERT(gaps == 0, "forward %s n %u, layout \"%s\": %lld elements outside y's view changed", mode_name(m), w->n,
@@ -207,10 +209,10 @@ static void backward_once(cldnnLRNMode_t m, const win* w, const layout* l, float
                            x.mem, x.offset, &beta, dx.desc, dx.mem, dx.offset));
     fx_tensor_download(&dx);
     char msg[512];
-    double rtol = rtol_for(m, w, dt), atol = dt == CLDNN_DATA_HALF ? HALF_ATOL : ATOL;
+    double rtol = rtol_for(m, w, dt), atol = dt != CLDNN_DATA_FLOAT ? HALF_ATOL : ATOL;
     int64_t bad = fx_compare(&dx, want, scale, atol, rtol, msg, sizeof msg, NULL);
     FX_ASSERT(bad == 0, "backward %s n %u, layout \"%s\", %s, alpha %g beta %g: %lld of %lld wrong; first: %s",
-              mode_name(m), w->n, l->name, dt == CLDNN_DATA_HALF ? "half" : "float", alpha, beta, (long long)bad,
+              mode_name(m), w->n, l->name, fx_dtype_name(dt), alpha, beta, (long long)bad,
               (long long)n, msg);
     int64_t gaps = fx_tensor_gaps_changed(&dx);
     FX_ASSERT(gaps == 0, "backward %s n %u, layout \"%s\": %lld elements outside dx's view changed", mode_name(m),
@@ -404,6 +406,18 @@ Test(lrn_half, both_modes) {
     setenv("CLDNN_SOLVER", "lrn_cross_lines,lrn_within", 1);
     forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 0.5f, 0.25f, CLDNN_DATA_HALF);
     backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 1.0f, 0.0f, CLDNN_DATA_HALF);
+    unsetenv("CLDNN_SOLVER");
+}
+
+/* BFLOAT16 storage: both modes, both directions, the GPUs' NHWC solver forced once. */
+Test(lrn_bf16, both_modes) {
+    for (int m = 0; m < 2; m++) {
+        forward_once((cldnnLRNMode_t)m, &k_wins[2], &k_layouts[2], 0.5f, 0.25f, CLDNN_DATA_BFLOAT16);
+        backward_once((cldnnLRNMode_t)m, &k_wins[2], &k_layouts[5], 1.0f, 0.0f, CLDNN_DATA_BFLOAT16);
+    }
+    setenv("CLDNN_SOLVER", "lrn_cross_lines,lrn_within", 1);
+    forward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 1.0f, 0.0f, CLDNN_DATA_BFLOAT16);
+    backward_once(CLDNN_LRN_CROSS_CHANNEL, &k_wins[2], &k_layouts[3], 0.5f, 0.25f, CLDNN_DATA_BFLOAT16);
     unsetenv("CLDNN_SOLVER");
 }
 

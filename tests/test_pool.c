@@ -48,6 +48,7 @@ TestSuite(pool_backward, .fini = fx_fini);
 TestSuite(pool_gradcheck, .fini = fx_fini);
 TestSuite(pool_nan, .fini = fx_fini);
 TestSuite(pool_half, .fini = fx_fini);
+TestSuite(pool_bf16, .fini = fx_fini);
 TestSuite(pool_desc, .fini = fx_fini);
 TestSuite(pool_bad, .fini = fx_fini);
 
@@ -55,6 +56,7 @@ TestSuite(pool_bad, .fini = fx_fini);
 #define ATOL 1e-6
 #define HALF_RTOL 2e-3
 #define HALF_ATOL 1e-5
+#define BF16_RTOL 8e-3 /* two bfloat16 half-ulps, as HALF_RTOL is about two of half's */
 
 /* A mode and its NaN option. */
 typedef struct {
@@ -133,6 +135,12 @@ static double* dalloc(int64_t n) {
 }
 
 /* Checks out against want / scale and that nothing outside its view changed. */
+/* The output tolerances of a storage type. */
+static double out_rtol(cldnnDataType_t dt) {
+    return dt == CLDNN_DATA_HALF ? HALF_RTOL : dt == CLDNN_DATA_BFLOAT16 ? BF16_RTOL : RTOL;
+}
+static double out_atol(cldnnDataType_t dt) { return dt == CLDNN_DATA_FLOAT ? ATOL : HALF_ATOL; }
+
 static void check_out(fx_tensor* out, const double* want, const double* scale, double atol, double rtol,
                       const char* what, pmode m, const pcase* c, float alpha, float beta) {
     fx_tensor_download(out);
@@ -179,8 +187,7 @@ static void forward_case(pmode m, const pcase* c, float alpha, float beta, cldnn
     ref_pool_forward(&r, &xv, xf, res, mag);
     blend(&y, res, mag, alpha, beta, want, scale);
     FX_OK(cldnnPoolingForward(fx_handle(), d, &alpha, x.desc, x.mem, x.offset, &beta, y.desc, y.mem, y.offset));
-    int half = dt == CLDNN_DATA_HALF;
-    check_out(&y, want, scale, half ? HALF_ATOL : ATOL, half ? HALF_RTOL : RTOL, "forward", m, c, alpha, beta);
+    check_out(&y, want, scale, out_atol(dt), out_rtol(dt), "forward", m, c, alpha, beta);
     fx_expect_untouched(&x, "x", c->name);
     cldnnDestroyPoolingDescriptor(d);
     fx_tensor_free(&x);
@@ -239,8 +246,7 @@ static void backward_case(pmode m, const pcase* c, float alpha, float beta, cldn
     cldnnPoolingDescriptor_t d = make_desc(m, c);
     FX_OK(cldnnPoolingBackward(fx_handle(), d, &alpha, y.desc, y.mem, y.offset, dy.desc, dy.mem, dy.offset, x.desc,
                                x.mem, x.offset, &beta, dx.desc, dx.mem, dx.offset));
-    int half = dt == CLDNN_DATA_HALF;
-    check_out(&dx, want, scale, half ? HALF_ATOL : ATOL, half ? HALF_RTOL : RTOL,
+    check_out(&dx, want, scale, out_atol(dt), out_rtol(dt),
               quantized ? "backward (tied x)" : "backward", m, c, alpha, beta);
     fx_expect_untouched(&x, "x", c->name);
     fx_expect_untouched(&y, "y", c->name);
@@ -566,6 +572,15 @@ Test(pool_nan, ties_first_tap) {
 }
 
 /* --------------------------------------------------------------------------------- half */
+
+/* BFLOAT16 storage: each mode once per direction on two cases (padded, overlapping windows). */
+Test(pool_bf16, forward_backward) {
+    const pmode modes[3] = {M_MAX, M_AVG, M_AVGX};
+    for (int k = 0; k < 3; k++) {
+        forward_case(modes[k], &k_cases[k % 2 ? 3 : 6], 0.5f, 0.25f, CLDNN_DATA_BFLOAT16, 0);
+        backward_case(modes[k], &k_cases[k % 2 ? 6 : 3], 1.0f, 0.0f, CLDNN_DATA_BFLOAT16, k == 0);
+    }
+}
 
 Test(pool_half, forward_backward) {
     const pmode modes[3] = {M_MAX, M_AVG, M_AVGX};

@@ -49,6 +49,7 @@ TestSuite(sm_gradcheck, .fini = fx_fini);
 TestSuite(sm_stable, .fini = fx_fini);
 TestSuite(sm_invariant, .fini = fx_fini);
 TestSuite(sm_half, .fini = fx_fini);
+TestSuite(sm_bf16, .fini = fx_fini);
 TestSuite(sm_solvers, .fini = fx_fini);
 TestSuite(sm_bad, .fini = fx_fini);
 
@@ -58,6 +59,7 @@ TestSuite(sm_bad, .fini = fx_fini);
 #define ATOL 1e-6
 #define HALF_RTOL 2e-3
 #define HALF_ATOL 1e-5
+#define BF16_RTOL 8e-3 /* two bfloat16 half-ulps (2^-8 each), as HALF_RTOL is two of half's */
 
 typedef struct {
     cldnnSoftmaxAlgorithm_t algo;
@@ -171,8 +173,8 @@ static double forward_run(sm_case c, const layout* l, float alpha, float beta, i
         want[i] = f + prior;
         scale[i] = mag + fabs(prior);
     }
-    double rtol = dt == CLDNN_DATA_HALF ? HALF_RTOL : rtol_for(g);
-    double atol = dt == CLDNN_DATA_HALF ? HALF_ATOL : ATOL / (double)g;
+    double rtol = dt == CLDNN_DATA_HALF ? HALF_RTOL : dt == CLDNN_DATA_BFLOAT16 ? BF16_RTOL : rtol_for(g);
+    double atol = dt != CLDNN_DATA_FLOAT ? HALF_ATOL : ATOL / (double)g;
 
     FX_OK(cldnnSoftmaxForward(fx_handle(), c.algo, c.mode, &alpha, x.desc, x.mem, x.offset, &beta, out->desc,
                               out->mem, out->offset));
@@ -184,7 +186,7 @@ static double forward_run(sm_case c, const layout* l, float alpha, float beta, i
               "forward %s %s, layout \"%s\" (x %s, y %s)%s, %s, x in [%g, %g), alpha %g beta %g: %lld of %lld "
               "wrong (rtol %g atol %g); first: %s",
               algo_name(c.algo), mode_name(c.mode), l->name, describe(&x, dx_, sizeof dx_),
-              describe(out, dy_, sizeof dy_), inplace ? " in place" : "", dt == CLDNN_DATA_HALF ? "half" : "float",
+              describe(out, dy_, sizeof dy_), inplace ? " in place" : "", fx_dtype_name(dt),
               lo, hi, alpha, beta, (long long)bad, (long long)n, rtol, atol, msg);
     int64_t gaps = fx_tensor_gaps_changed(out);
     FX_ASSERT(gaps == 0, "forward %s %s, layout \"%s\"%s, alpha %g beta %g: %lld elements outside the view changed",
@@ -264,8 +266,8 @@ static double backward_run(sm_case c, const layout* l, float alpha, float beta, 
         want[i] = alpha * p[i] + prior;
         scale[i] = fabs(alpha) * scale[i] + fabs(prior);
     }
-    double rtol = dt == CLDNN_DATA_HALF ? HALF_RTOL : rtol_for(g);
-    double atol = dt == CLDNN_DATA_HALF ? HALF_ATOL : ATOL / (double)g;
+    double rtol = dt == CLDNN_DATA_HALF ? HALF_RTOL : dt == CLDNN_DATA_BFLOAT16 ? BF16_RTOL : rtol_for(g);
+    double atol = dt != CLDNN_DATA_FLOAT ? HALF_ATOL : ATOL / (double)g;
     fx_tensor_upload(&y);
     fx_tensor_upload(&dy);
     fx_tensor_upload(&dx);
@@ -280,7 +282,7 @@ static double backward_run(sm_case c, const layout* l, float alpha, float beta, 
               "backward %s %s, layout \"%s\" (y %s, dy %s, dx %s), %s, alpha %g beta %g: %lld of %lld wrong "
               "(rtol %g atol %g); first: %s",
               algo_name(c.algo), mode_name(c.mode), l->name, describe(&y, d1, sizeof d1),
-              describe(&dy, d2, sizeof d2), describe(&dx, d3, sizeof d3), dt == CLDNN_DATA_HALF ? "half" : "float",
+              describe(&dy, d2, sizeof d2), describe(&dx, d3, sizeof d3), fx_dtype_name(dt),
               alpha, beta, (long long)bad, (long long)n, rtol, atol, msg);
     int64_t gaps = fx_tensor_gaps_changed(&dx);
     FX_ASSERT(gaps == 0, "backward %s %s, layout \"%s\", alpha %g beta %g: %lld elements outside dx's view changed",
@@ -627,6 +629,27 @@ static void check_forced(const char* solver, cldnnSoftmaxAlgorithm_t algo) {
 Test(sm_solvers, tile_fast) { check_forced("tile", CLDNN_SOFTMAX_FAST); }
 Test(sm_solvers, tile_accurate) { check_forced("tile", CLDNN_SOFTMAX_ACCURATE); }
 Test(sm_solvers, tile_log) { check_forced("tile", CLDNN_SOFTMAX_LOG); }
+/* BFLOAT16 storage: one case per direction and solver family (inputs exact in bfloat16, outputs
+** rounded once). */
+Test(sm_bf16, forward_backward) {
+    const cldnnDataType_t B = CLDNN_DATA_BFLOAT16;
+    double worst = forward_once((sm_case){CLDNN_SOFTMAX_ACCURATE, CLDNN_SOFTMAX_MODE_CHANNEL}, &k_layouts[7], 0.5f,
+                                0.25f, 0, B, -4.0, 4.0);
+    worst = dmax(worst, forward_once((sm_case){CLDNN_SOFTMAX_LOG, CLDNN_SOFTMAX_MODE_INSTANCE}, &k_layouts[1], 1.0f,
+                                     0.0f, 1, B, -4.0, 4.0));
+    worst = dmax(worst, backward_once((sm_case){CLDNN_SOFTMAX_ACCURATE, CLDNN_SOFTMAX_MODE_INSTANCE}, &k_layouts[9],
+                                      1.0f, 0.0f, B));
+    worst = dmax(worst, backward_once((sm_case){CLDNN_SOFTMAX_LOG, CLDNN_SOFTMAX_MODE_CHANNEL}, &k_layouts[8], 0.5f,
+                                      0.25f, B));
+    setenv("CLDNN_SOLVER", "softmax_tile", 1);
+    worst = dmax(worst, forward_run((sm_case){CLDNN_SOFTMAX_FAST, CLDNN_SOFTMAX_MODE_CHANNEL}, &k_tile_layouts[1], 0.5f,
+                                    0.25f, 0, B, -4.0, 4.0, 0.1));
+    worst = dmax(worst, backward_run((sm_case){CLDNN_SOFTMAX_LOG, CLDNN_SOFTMAX_MODE_CHANNEL}, &k_tile_layouts[3], 1.0f,
+                                     0.0f, B, 0.0));
+    unsetenv("CLDNN_SOLVER");
+    cr_log_info("bfloat16: largest error / tolerance = %.3f", worst);
+}
+
 /* The other solvers on the tile's layouts (wi and wg serve them on CPUs and GPUs by default). */
 Test(sm_solvers, wi_accurate) { check_forced("wi", CLDNN_SOFTMAX_ACCURATE); }
 Test(sm_solvers, wg_log) { check_forced("wg", CLDNN_SOFTMAX_LOG); }

@@ -84,19 +84,20 @@
 /* Aligned vector loads (the host guarantees the alignment of global vectors: see VWA/VWB; local
  * tiles are 16-byte aligned with row lengths that keep VWM/VWN chunks aligned). */
 #define VLOADG_H0(W, p) (*(__global const VEC_T(W)*)(p))
-#define VLOADG_H1(W, p) CAT(VLOAD_HALF_, W)(p)
-#define VLOAD_HALF_1(p) vload_half(0, (p))
-#define VLOAD_HALF_2(p) vload_half2(0, (p))
-#define VLOAD_HALF_4(p) vload_half4(0, (p))
-/* A W-wide global load of an operand of storage flag H (common/helpers.h): half vectors widen
- * to float and need only 2-byte alignment. */
+#define VLOADG_H1(W, p) CAT(VLOADG_W, W)(1, p)
+#define VLOADG_H2(W, p) CAT(VLOADG_W, W)(2, p)
+#define VLOADG_W1(H, p) LOAD_OF(H, p, 0)
+#define VLOADG_W2(H, p) VLOADN_OF(H, 2, p, 0)
+#define VLOADG_W4(H, p) VLOADN_OF(H, 4, p, 0)
+/* A W-wide global load of an operand of storage flag H (common/helpers.h): half and bfloat16
+ * vectors widen to float and need only 2-byte alignment. */
 #define VLOADG(H, W, p) CAT(VLOADG_H, H)(W, p)
 #define VLOADL(W, p) (*(__local const VEC_T(W)*)(p))
 #define VSTORE_PRIV(W, v, p) CAT(vstore_w_private_, W)((v), (p))
 
 /*
- * Tile loader: moves an R x KWG tile of an operand X of storage flag XH (1 half, 0 float) (element (r, kk) at X[r * SR + kk * SK],
- * R_UNIT: unit stride along r, else along k) into registers (TILE_LOAD) and then into local
+ * Tile loader: moves an R x KWG tile of an operand X of storage flag XH (common/helpers.h;
+ * element (r, kk) at X[r * SR + kk * SK], R_UNIT: unit stride along r, else along k) into registers (TILE_LOAD) and then into local
  * memory laid out [kk][r] with row length LDL (TILE_STORE). The tile origin (r0, k0) and the
  * operand's extents (RTOT, KTOT) decide, per chunk, the vector or the guarded path.
  * Each work-item moves R * KWG / NTHREADS elements in chunks of W along the unit-stride dim.

@@ -52,6 +52,31 @@ inline ushort cldnn_float_to_bf16(float f) {
 }
 #endif
 
+/* N-wide forms (N = 2, 4, 8) for vector paths: VLOADN_OF(H, N, p, i) is elements N*i .. N*i+N-1
+ * as a floatN (every element exact), VSTOREN_OF(H, N, p, i, v) stores v there, each element
+ * rounded once as STORE_OF rounds it. A bfloat16 vector is a ushortN load widened by shifting. */
+#define VLOADN_OF_0(N, p, i) CAT(vload, N)((i), (p))
+#define VLOADN_OF_1(N, p, i) CAT(vload_half, N)((i), (p))
+#define VLOADN_OF_2(N, p, i) CAT(as_float, N)(CAT(convert_uint, N)(CAT(vload, N)((i), (p))) << 16)
+#define VLOADN_OF(H, N, p, i) CAT(VLOADN_OF_, H)(N, p, i)
+#define VSTOREN_OF_0(N, p, i, v) CAT(vstore, N)((v), (i), (p))
+#define VSTOREN_OF_1(N, p, i, v) CAT(CAT(vstore_half, N), _rte)((v), (i), (p))
+#define VSTOREN_OF_2(N, p, i, v) CAT(vstore, N)(CAT(cldnn_float_to_bf16_, N)(v), (i), (p))
+#define VSTOREN_OF(H, N, p, i, v) CAT(VSTOREN_OF_, H)(N, p, i, v)
+#ifdef __OPENCL_VERSION__
+/* cldnn_float_to_bf16 per component, branch-free (select on the NaN lanes). */
+#define CLDNN_BF16_VEC(N)                                                                              \
+    inline CAT(ushort, N) CAT(cldnn_float_to_bf16_, N)(CAT(float, N) f) {                             \
+        const CAT(uint, N) u = CAT(as_uint, N)(f);                                                    \
+        const CAT(uint, N) r = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;                                \
+        return CAT(convert_ushort, N)(select(r, (u >> 16) | 0x40u, (u & 0x7fffffffu) > 0x7f800000u)); \
+    }
+CLDNN_BF16_VEC(2)
+CLDNN_BF16_VEC(4)
+CLDNN_BF16_VEC(8)
+#undef CLDNN_BF16_VEC
+#endif
+
 #if defined(DATA_BF16) && DATA_BF16
 #define DATA_H 2
 #elif defined(DATA_HALF) && DATA_HALF

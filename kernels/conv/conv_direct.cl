@@ -14,8 +14,9 @@
  * (r' = R-1-r) on the activation side, as conv_igemm.cl does.
  *
  * Build options
- *   DATA_HALF  1: x, w, y (dx, dw, dy, db) and im2col's column matrix are half (common/helpers.h);
- *              sums stay float, as do col2im's column matrix and the per-image partial sums
+ *   DATA_HALF  1 (DATA_BF16 1): x, w, y (dx, dw, dy, db) and im2col's column matrix are half
+ *              (bfloat16; common/helpers.h); sums stay float, as do col2im's column matrix
+ *              and the per-image partial sums
  *   CHLAST   1: work-items walk the channel fastest (NHWC tensors), 0: the column (NCHW)
  *   KORD     tap order of the column matrix (0: c, r, s as KCRS; 1: r, s, c as KRSC)
  *   WG       work-group size of conv_bwd_bias and conv_dw_bwd_filter (a power of two; default 256)

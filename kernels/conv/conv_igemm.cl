@@ -32,9 +32,9 @@
  * the host guarantees every tensor spans fewer than 2^31 elements past its offset. Divisions by runtime sizes use host-computed magic numbers (fdiv below):
  * common/fastdiv.h, instead of an integer division per gathered element.
  *
- * Storage: -DDATA_HALF=1 (common/helpers.h) makes x, w and y (dx, dw, dy) half: every gathered
- * and tiled load widens to float, each output is rounded once when stored; the backward-filter
- * partial sums (Part) stay float.
+ * Storage: -DDATA_HALF=1 / -DDATA_BF16=1 (common/helpers.h) makes x, w and y (dx, dw, dy) half /
+ * bfloat16: every gathered and tiled load widens to float, each output is rounded once when
+ * stored; the backward-filter partial sums (Part) stay float.
  *
  * Edges: rows, columns and taps outside the problem, and activation positions outside the
  * (padded) input, load as zeros; stores are guarded. beta == 0 never reads the output.

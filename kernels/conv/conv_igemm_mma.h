@@ -77,7 +77,7 @@
  * a plain load and store (a rolled loop would wait for each load before issuing the next); FLOAT's
  * cp.async copies do not wait, and its loops stay rolled. */
 #ifndef CONV_CHUNK_UNROLL
-#if DATA_H
+#if DATA_H == 1
 #define CONV_CHUNK_UNROLL MMA_UNROLL
 #else
 #define CONV_CHUNK_UNROLL

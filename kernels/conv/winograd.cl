@@ -15,10 +15,10 @@
  * NHWC and padded views share one path. Index arithmetic is 32-bit: the host keeps every buffer
  * below 2^31 elements.
  *
- * Build options: WM (2 or 4); DATA_HALF=1 (common/helpers.h): x, w, y (dx, dw, dy) are half,
- * loaded as float and rounded once when stored; U, V, M and S stay float. EPI_ACT, EPI_Z:
- * forward's fused epilogue (common/epilogue.h: bias, z, activation) in wino_output's store, the
- * pass that writes y.
+ * Build options: WM (2 or 4); DATA_HALF=1 or DATA_BF16=1 (common/helpers.h): x, w, y (dx, dw,
+ * dy) are half or bfloat16, loaded as float and rounded once when stored; U, V, M and S stay
+ * float. EPI_ACT, EPI_Z: forward's fused epilogue (common/epilogue.h: bias, z, activation) in
+ * wino_output's store, the pass that writes y.
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"

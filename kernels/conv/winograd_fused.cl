@@ -43,8 +43,9 @@
  *   IN_CFAST    1: patches channel-fastest (input channel stride 1), else tile-fastest (default 0)
  *   OUT_KFAST   1: output pairs channel-fastest (output channel stride 1), else tile-fastest
  *               (default 0)
- *   DATA_HALF   1: in, out (and the filter the host transformed) are half, loaded as float and
- *               rounded once when stored (common/helpers.h); U and all arithmetic stay float
+ *   DATA_HALF   1 (DATA_BF16 1): in, out (and the filter the host transformed) are half
+ *               (bfloat16), loaded as float and rounded once when stored (common/helpers.h);
+ *               U and all arithmetic stay float
  *   EPI_ACT, EPI_Z  forward's fused epilogue (common/epilogue.h): bias, z and the activation
  *               applied in the store
  * The work-group is 1-d of WG_SIZE = (WG_T / WI_T) * (WG_K / WI_K) * POS_GROUPS work-items; the

@@ -16,9 +16,10 @@
  * raw sums to W[(s * batch + b) * M * N + n * M + m]; gemm_splitk_reduce then forms
  * C = alpha * sum_s W + beta * C. With nsplit == 1, W is not touched.
  *
- * Storage (common/helpers.h): -DDATA_HALF=1 makes A, B and C half (loads widen to float, C is
- * rounded once when stored); A_HALF / B_HALF / C_HALF (0 or 1, default DATA_H) set one operand,
- * for callers whose C is a float workspace of partial sums. Sums, alpha, beta and the split-k
+ * Storage (common/helpers.h): -DDATA_HALF=1 or -DDATA_BF16=1 makes A, B and C half or bfloat16
+ * (loads widen to float, C is rounded once when stored); A_HALF / B_HALF / C_HALF (storage flags
+ * H: 0 float, 1 half, 2 bfloat16; default DATA_H) set one operand, for callers whose C is a float
+ * workspace of partial sums. Sums, alpha, beta and the split-k
  * workspace W are float whatever the storage.
  *
  * Fused epilogue (common/epilogue.h: -DEPI_ACT=<mode>, EPI_Z, EPI_BIAS_M of common/gemm_tile.h):

@@ -76,7 +76,9 @@
 #ifndef MMA_STAGES
 #define MMA_STAGES 3
 #endif
-#if DATA_H
+#if DATA_H == 2
+#error "no bfloat16 tensor-core kernel: the host keeps BFLOAT16 problems on the FP32-math kernels"
+#elif DATA_H == 1
 #define MMA_ET ushort /* A, B and the local tiles hold raw half bits: no cl_khr_fp16 needed */
 #define MMA_ES 2      /* bytes per element */
 #define MMA_KSTEP 16  /* k of one mma.sync */
@@ -171,12 +173,12 @@
  *   g = 0..3) cover 128 distinct bytes: conflict-free.
  */
 /* AG m-tiles per A read, BG n-tiles (BW words) per B read: literals, for token pasting. */
-#if DATA_H && MMA_WM % 64 == 0
+#if DATA_H == 1 && MMA_WM % 64 == 0
 #define MMA_AG 4
 #else
 #define MMA_AG 2
 #endif
-#if DATA_H && MMA_WN % 64 == 0
+#if DATA_H == 1 && MMA_WN % 64 == 0
 #define MMA_BG 8
 #define MMA_BW 4
 #else
@@ -288,7 +290,7 @@ inline uint mma_tf32(float x) {
         "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
         : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
-#if DATA_H
+#if DATA_H == 1
 #define MMA_OP MMA_M16N8K16
 #else
 #define MMA_OP MMA_M16N8K8
@@ -440,7 +442,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
 #pragma unroll
         for (int kk = 0; kk < MMA_BK; kk += MMA_KSTEP) {
             uint af[MMA_TM][4], bf[MMA_TN][2];
-#if DATA_H
+#if DATA_H == 1
             const int k0 = kk + 2 * t4; /* k of the low halves of registers 0 (A: and 1) */
 #if A_TRANS
 #pragma unroll
@@ -537,7 +539,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
                 bf[j][1] = mma_tf32(v.y);
             }
 #endif
-#endif /* DATA_H */
+#endif /* DATA_H == 1 */
 #pragma unroll
             for (int i = 0; i < MMA_TM; ++i)
 #pragma unroll

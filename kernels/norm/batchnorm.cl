@@ -60,13 +60,8 @@
  * vstore4, partial sums are per component and summed at the end. M is then in vectors too. */
 #if VEC == 4
 #define VF float4
-#if defined(DATA_HALF) && DATA_HALF
-#define LOADV(p, i) vload_half4((i), (p))
-#define STOREV(p, i, v) vstore_half4_rte((v), (i), (p))
-#else
-#define LOADV(p, i) vload4((i), (p))
-#define STOREV(p, i, v) vstore4((v), (i), (p))
-#endif
+#define LOADV(p, i) VLOADN_OF(DATA_H, 4, p, i)
+#define STOREV(p, i, v) VSTOREN_OF(DATA_H, 4, p, i, v)
 #define LOAD1(p, i) (LOADV(p, i).x)
 #define VSUM(v) (((v).x + (v).y) + ((v).z + (v).w))
 #elif VEC == 1

@@ -171,7 +171,7 @@ static float h2f(uint16_t h) { return gemm_half_to_float(h); }
 
 float bench_half_to_float(uint16_t h) { return h2f(h); }
 
-/* bfloat16: a float's high half, rounded to nearest even (NaN stays NaN). */
+/* bfloat16: a float's high half, rounded to nearest even (NaN kept quiet), as the kernels store. */
 static uint16_t f2b(float f) {
     uint32_t u;
     memcpy(&u, &f, 4);
@@ -179,14 +179,23 @@ static uint16_t f2b(float f) {
     return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 static float b2f(uint16_t b) {
-    uint32_t u = (uint32_t)b << 16;
+    const uint32_t u = (uint32_t)b << 16;
     float f;
     memcpy(&f, &u, 4);
     return f;
 }
-/* The 2-byte types' conversions. */
+
+/* The 16-bit encoding of f in dtype (HALF or BFLOAT16) and the float value of such bits. */
 static uint16_t to16(cldnnDataType_t dtype, float f) { return dtype == CLDNN_DATA_HALF ? f2h(f) : f2b(f); }
-static float from16(cldnnDataType_t dtype, uint16_t h) { return dtype == CLDNN_DATA_HALF ? h2f(h) : b2f(h); }
+static float from16(cldnnDataType_t dtype, uint16_t b) { return dtype == CLDNN_DATA_HALF ? h2f(b) : b2f(b); }
+
+float bench_bits16_to_float(cldnnDataType_t dtype, uint16_t b) { return from16(dtype, b); }
+
+double bench_round_tol(cldnnDataType_t dtype, double want) {
+    return dtype == CLDNN_DATA_HALF       ? ldexp(fabs(want), -10) + ldexp(1.0, -24)
+           : dtype == CLDNN_DATA_BFLOAT16 ? ldexp(fabs(want), -7)
+                                          : 0.0;
+}
 
 void bench_round(cldnnDataType_t dtype, float* p, size_t n) {
     if (dtype != CLDNN_DATA_HALF && dtype != CLDNN_DATA_BFLOAT16) return;

@@ -122,6 +122,11 @@ int bench_upload(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, const float*
 int bench_download(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, float* host, size_t n);
 /* The float value of an IEEE binary16. */
 float bench_half_to_float(uint16_t h);
+/* The float value of 16 bits of dtype (HALF or BFLOAT16). */
+float bench_bits16_to_float(cldnnDataType_t dtype, uint16_t b);
+/* What one rounding of a result near want to dtype may add to a tolerance: an ulp of it (HALF
+** 2^-10 relative plus its subnormal spacing, BFLOAT16 2^-7); 0 for FLOAT. */
+double bench_round_tol(cldnnDataType_t dtype, double want);
 /* Rounds n floats in place to the values dtype can hold (no-op for FLOAT). */
 void bench_round(cldnnDataType_t dtype, float* p, size_t n);
 /* Host memory or NULL after printing why (n elements of size sz). */

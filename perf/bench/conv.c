@@ -601,7 +601,7 @@ static void check_elem(const conv_run* r, const conv_prob* p, int dir, const con
     const int tensor = r->math == CLDNN_TENSOR_OP_MATH;
     if (tensor && opts->dtype == CLDNN_DATA_HALF) f *= 2.0; /* FP16 mma: exact products, truncated additions */
     double tol = f * FLT_EPSILON * (sqrt((double)o->terms) + 1.0) * scale + FLT_MIN;
-    if (opts->dtype == CLDNN_DATA_HALF) tol += ldexp(fabs(want), -10) + ldexp(1.0, -24);
+    tol += bench_round_tol(opts->dtype, want);
     /* TF32 inputs: 2^-11 each; a transform algorithm rounds its transformed operands, whose sums of
     ** magnitudes exceed scale by the transforms' gains (the same factor f / 2 as its FP32 bound).
     ** HALF data on FP16 tensor cores multiplies its inputs exactly, but non-fused Winograd's

@@ -180,7 +180,7 @@ static cldnnStatus_t gemm_once(void* user) {
 /* Fills the first span elements (of dtype) of mem with the repeated block blk (see the file
 ** comment). Returns 0, or 1 after printing why. */
 static int fill_block(bench_ctx* ctx, cl_mem mem, cldnnDataType_t dtype, const float* blk, int64_t span) {
-    const size_t es = dtype == CLDNN_DATA_HALF ? 2 : 4;
+    const size_t es = dtype == CLDNN_DATA_FLOAT ? 4 : 2;
     size_t total = (size_t)span, done = total < GEMM_BLOCK ? total : GEMM_BLOCK;
     if (bench_upload(ctx, mem, dtype, blk, done)) return 1;
     while (done < total) {
@@ -228,7 +228,7 @@ static void ref_elem(const gemm_run* r, const gemm_prob* p, int64_t b, int64_t i
     }
     *want = w;
     *tol = (2.0 * r->input_eps + r->sum_eps * (sqrt((double)p->k) + 1.0)) * scale + FLT_MIN;
-    if (o->dtype == CLDNN_DATA_HALF) *tol += ldexp(fabs(w), -10) + ldexp(1.0, -24);
+    *tol += bench_round_tol(o->dtype, w);
 }
 
 /* Scores one checked element into res; prints the first failure. */
@@ -287,7 +287,7 @@ static int check_sampled(gemm_run* r, const gemm_prob* p, cl_mem c, gemm_result*
     int64_t* pos = bench_alloc((size_t)ns * 3, sizeof *pos);
     float* got = bench_alloc((size_t)ns, sizeof *got);
     uint16_t* got16 = bench_alloc((size_t)ns, sizeof *got16);
-    const int half = r->opts->dtype == CLDNN_DATA_HALF;
+    const int half = r->opts->elem_size == 2; /* HALF or BFLOAT16 */
     int rc = 1;
     if (!pos || !got || !got16) goto out;
     ref_rng rng;
@@ -318,7 +318,7 @@ static int check_sampled(gemm_run* r, const gemm_prob* p, cl_mem c, gemm_result*
         bench_print_cl("clFinish", e);
         goto out;
     }
-    for (int64_t s = 0; half && s < ns; s++) got[s] = bench_half_to_float(got16[s]);
+    for (int64_t s = 0; half && s < ns; s++) got[s] = bench_bits16_to_float(r->opts->dtype, got16[s]);
     for (int64_t s = 0; s < ns; s++) {
         const int64_t* q = pos + 3 * s;
         double want, tol;
@@ -422,7 +422,7 @@ static void gemm_one(gemm_run* r, const gemm_prob* p) {
     memset(&res, 0, sizeof res);
     res.us = -1;
     gemm_call c = {r->ctx, p, (float)o->alpha, (float)o->beta, NULL, NULL, NULL, o->dtype};
-    const size_t es = o->dtype == CLDNN_DATA_HALF ? 2 : 4;
+    const size_t es = o->elem_size;
     if (!(c.a = bench_buffer(r->ctx, (size_t)p->span_a * es)) ||
         !(c.b = bench_buffer(r->ctx, (size_t)p->span_b * es)) ||
         !(c.c = bench_buffer(r->ctx, (size_t)p->span_c * es)) || fill_block(r->ctx, c.a, o->dtype, r->blk_a, p->span_a) ||
@@ -435,7 +435,7 @@ static void gemm_one(gemm_run* r, const gemm_prob* p) {
         if (fill_block(r->ctx, c.c, o->dtype, r->blk_c, p->span_c)) goto fill_failed;
     } else {
         const float nan = NAN;
-        const uint16_t nan16 = 0x7e00; /* a quiet NaN half */
+        const uint16_t nan16 = o->dtype == CLDNN_DATA_HALF ? 0x7e00 : 0x7fc0; /* a quiet NaN of 16 bits */
         cl_int e = clEnqueueFillBuffer(r->ctx->queue, c.c, es == 2 ? (const void*)&nan16 : (const void*)&nan, es, 0,
                                        (size_t)p->span_c * es, 0, NULL, NULL);
         if (e != CL_SUCCESS) {

@@ -167,7 +167,7 @@ static int resolve(const bench_args* args, bench_opts* opts) {
     } else if (strcmp(d, "bfloat16") == 0 || strcmp(d, "bf16") == 0) {
         opts->dtype = CLDNN_DATA_BFLOAT16;
         opts->elem_size = 2;
-        opts->rtol = 1.6e-2;
+        opts->rtol = 1.6e-2; /* half's two ulps, in bfloat16's 8 significant bits */
         opts->atol = 1.6e-2;
     } else {
         fprintf(stderr, "cldnn-bench: -d %s: expected float, half or bfloat16\n", d);

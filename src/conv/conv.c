@@ -15,7 +15,7 @@
 **
 ** Invariants: a problem that validates has every size and index product below 2^31 (kernels
 ** index with int), dims consistent across x, w, y and the descriptor, one data type for x, w
-** and y (FLOAT, or HALF as storage: solvers that cannot load or store halves are not
+** and y (FLOAT, or HALF or BFLOAT16 as storage: solvers that cannot load or store them are not
 ** applicable to it), and buffers that hold their views. Nothing here enqueues work except through a solver.
 */
 #include "conv/conv.h"
@@ -247,10 +247,10 @@ static cldnnStatus_t conv_problem(cldnnHandle_t h, cldnn_conv_dir dir, const str
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "a convolution's tensors share one data type; %s is %s, %s %s, %s %s",
                           xn, cldnn_dtype_name(x->dtype), fn, cldnn_dtype_name(f->dtype), yn,
                           cldnn_dtype_name(y->dtype));
-    if (x->dtype != CLDNN_DATA_FLOAT && x->dtype != CLDNN_DATA_HALF)
+    if (x->dtype != CLDNN_DATA_FLOAT && x->dtype != CLDNN_DATA_HALF && x->dtype != CLDNN_DATA_BFLOAT16)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
-                          "convolutions take float or half data (computing in float); %s, %s and %s are %s", xn, fn,
-                          yn, cldnn_dtype_name(x->dtype));
+                          "convolutions take float, half or bfloat16 data (computing in float); %s, %s and %s are %s",
+                          xn, fn, yn, cldnn_dtype_name(x->dtype));
     int64_t out[4];
     CLDNN_TRY(conv_shapes(cd, x, f, out));
     if (y->nd != 4 || y->dims[0] != out[0] || y->dims[1] != out[1] || y->dims[2] != out[2] ||
@@ -374,13 +374,13 @@ static cl_mem conv_out(const void* problem, const void* buffers, cldnnDataType_t
 }
 
 /* Tune's tolerance: 1e-5 * sqrt(reduction) of the output's range (the tensor-core candidates round
-** their inputs to TF32 alike, so they differ only in the order of the sums), plus 2^-10 of it for
-** HALF data: sums that differ in their last bits may round the output to neighbouring halves. */
+** their inputs to TF32 alike, so they differ only in the order of the sums), plus one ulp of it for
+** HALF or BFLOAT16 data: sums that differ in their last bits may round the output to neighbours. */
 static double conv_tolerance(const void* problem) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     int64_t gm, gn, gk;
     cldnn_conv_gemm_dims(p, &gm, &gn, &gk);
-    return 1e-5 * sqrt((double)gk) + (p->dtype == CLDNN_DATA_HALF ? 1.0 / 1024.0 : 0.0);
+    return 1e-5 * sqrt((double)gk) + cldnn_dtype_storage_ulp(p->dtype);
 }
 
 static cldnnStatus_t conv_run_algo(cldnnHandle_t h, const void* problem, int algo, const void* buffers);
@@ -479,11 +479,12 @@ static void log_cmd(const cldnn_conv_problem* p, int algo) {
         snprintf(epi, sizeof epi, " --act %s --z %d --A2 %g --coef %g --swish-beta %g", act_name(p->epi->act),
                  p->epi->use_z, (double)p->epi->alpha2, (double)p->epi->coef, (double)p->epi->swish);
     cldnn_log_cmd("%s -n %d -c %d -H %d -W %d -k %d -y %d -x %d -p %d -q %d -u %d -v %d -l %d -j %d -g %d -F %d "
-                  "-a %d -L %s -A %g -B %g --mode %s%s%s%s",
+                  "-a %d -L %s -A %g -B %g --mode %s%s%s%s%s",
                   p->epi ? "convbiasact" : "conv", p->n, p->c, p->h, p->w, p->k, p->r, p->s, p->pad_h, p->pad_w, p->u,
                   p->v, p->dil_h, p->dil_w, p->groups, mask[p->dir], algo, p->xlayout ? p->xlayout : "NCHW",
                   (double)p->alpha, (double)p->beta, p->flip ? "conv" : "xcorr",
-                  p->dtype == CLDNN_DATA_HALF ? " -d half" : "", epi,
+                  p->dtype == CLDNN_DATA_FLOAT ? "" : " -d ",
+                  p->dtype == CLDNN_DATA_FLOAT ? "" : cldnn_dtype_name(p->dtype), epi,
                   p->xlayout && p->ylayout && !strcmp(p->xlayout, p->ylayout) ? ""
                                                                              : "  # tensors are strided");
 }
@@ -999,9 +1000,10 @@ cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, const void* alp
     if (dyDesc->dtype != dbDesc->dtype)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "dy holds %s but db holds %s", cldnn_dtype_name(dyDesc->dtype),
                           cldnn_dtype_name(dbDesc->dtype));
-    if (dyDesc->dtype != CLDNN_DATA_FLOAT && dyDesc->dtype != CLDNN_DATA_HALF)
+    if (dyDesc->dtype != CLDNN_DATA_FLOAT && dyDesc->dtype != CLDNN_DATA_HALF &&
+        dyDesc->dtype != CLDNN_DATA_BFLOAT16)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
-                          "the bias gradient takes float or half data (summing in float); got %s",
+                          "the bias gradient takes float, half or bfloat16 data (summing in float); got %s",
                           cldnn_dtype_name(dyDesc->dtype));
     if (dyDesc->nd != 4)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "dyDesc must have 4 dims, has %d", dyDesc->nd);
@@ -1017,12 +1019,13 @@ cldnnStatus_t cldnnConvolutionBackwardBias(cldnnHandle_t handle, const void* alp
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, dyDesc, dy, dyOffset, "dy"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, dbDesc, db, dbOffset, "db"));
     if (cldnn_log_cmd_enabled())
-        cldnn_log_cmd("conv -n %lld -c %lld -H %lld -W %lld -k %lld -y 1 -x 1 -p 0 -q 0 -F 8 -L %s -A %g -B %g%s",
+        cldnn_log_cmd("conv -n %lld -c %lld -H %lld -W %lld -k %lld -y 1 -x 1 -p 0 -q 0 -F 8 -L %s -A %g -B %g%s%s",
                       (long long)dyDesc->dims[0], (long long)dyDesc->dims[1], (long long)dyDesc->dims[2],
                       (long long)dyDesc->dims[3], (long long)dyDesc->dims[1],
                       cldnn_tensor_layout(dyDesc) ? cldnn_tensor_layout(dyDesc) : "NCHW",
                       (double)*(const float*)alpha, (double)*(const float*)beta,
-                      dyDesc->dtype == CLDNN_DATA_HALF ? " -d half" : "");
+                      dyDesc->dtype == CLDNN_DATA_FLOAT ? "" : " -d ",
+                      dyDesc->dtype == CLDNN_DATA_FLOAT ? "" : cldnn_dtype_name(dyDesc->dtype));
     const size_t es = cldnn_dtype_size(dyDesc->dtype);
     return cldnn_conv_bias_run(handle, dyDesc, dy, dyOffset / es, dbDesc, db, dbOffset / es, *(const float*)alpha,
                                *(const float*)beta);

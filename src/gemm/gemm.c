@@ -14,8 +14,9 @@
 ** load (copy) widths are lowered at run time to what the leading dimensions, offsets and batch
 ** strides allow.
 **
-** Data: FLOAT, or HALF as storage (A, B and C half, byte offsets multiples of 2, alpha and beta
-** float host values, products summed in float, C rounded once when stored; -DDATA_HALF=1).
+** Data: FLOAT, or HALF or BFLOAT16 as storage (A, B and C 16-bit, byte offsets multiples of 2,
+** alpha and beta float host values, products summed in float, C rounded once when stored;
+** cldnn_dtype_build_option). Tensor-core kernels take FLOAT and HALF only.
 ** Internal callers may keep C in float (dtype_c) for workspaces of partial sums.
 */
 #include "gemm/gemm.h"
@@ -62,8 +63,8 @@ void cldnn_gemm_problem_key(const cldnn_gemm_problem* p, char* buf, size_t size)
              (long long)p->ldb, (long long)p->ldc, (long long)p->batch, cldnn_dtype_key(p->dtype),
              p->dtype_c != p->dtype ? "-c" : "", p->dtype_c != p->dtype ? cldnn_dtype_key(p->dtype_c) : "",
              p->math != CLDNN_TENSOR_OP_MATH ? ""
-             : p->dtype == CLDNN_DATA_HALF   ? "-tcok"
-                                             : "-tf32ok");
+             : p->dtype == CLDNN_DATA_FLOAT  ? "-tf32ok"
+                                             : "-tcok");
 }
 
 /* Largest load width <= want that divides the leading dimension, the offset and the stride. */
@@ -95,7 +96,7 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
              "-DPADB=%d -DA_TRANS=%d -DB_TRANS=%d%s%s",
              q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc, q.vwm, q.vwn, q.vwa, q.vwb, q.pada, q.padb, pr->trans_a,
              pr->trans_b, cldnn_dtype_build_option(pr->dtype),
-             pr->dtype == CLDNN_DATA_HALF && pr->dtype_c != CLDNN_DATA_HALF ? " -DC_HALF=0" : "");
+             pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
     cldnn_epilogue_options(pr->epi, opts, sizeof opts);
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_tiled", &k));
@@ -199,11 +200,11 @@ static cl_mem gemm_out(const void* problem, const void* buffers, cldnnDataType_t
 }
 
 /* A tuner's tolerance: 1e-5 * sqrt(k) of C's range, as convolution's over its reduction, plus
-** 2^-10 of it for a HALF C (one rounding of C, which sums differing in their last bits may take
-** to neighbouring halves). */
+** one ulp of C's storage type for a HALF or BFLOAT16 C (one rounding of C, which sums differing
+** in their last bits may take to neighbouring values). */
 static double gemm_tolerance(const void* problem) {
     const cldnn_gemm_problem* p = (const cldnn_gemm_problem*)problem;
-    return 1e-5 * sqrt((double)p->k) + (p->dtype_c == CLDNN_DATA_HALF ? 1.0 / 1024.0 : 0.0);
+    return 1e-5 * sqrt((double)p->k) + cldnn_dtype_storage_ulp(p->dtype_c);
 }
 
 static const cldnn_family gemm_family = {
@@ -249,8 +250,8 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "batchCount = %lld must be >= 1", (long long)batch);
     if (cldnn_dtype_size(dt) == 0)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "dataType %d is not a cldnnDataType_t value", (int)dt);
-    if (dt != CLDNN_DATA_FLOAT && dt != CLDNN_DATA_HALF)
-        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "GEMM takes float or half data; got %s",
+    if (dt != CLDNN_DATA_FLOAT && dt != CLDNN_DATA_HALF && dt != CLDNN_DATA_BFLOAT16)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "GEMM takes float, half or bfloat16 data; got %s",
                           cldnn_dtype_name(dt));
     if (m > GEMM_INT_MAX || n > GEMM_INT_MAX || k > GEMM_INT_MAX || batch > GEMM_INT_MAX)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "m, n, k and batchCount must be below 2^31");
@@ -273,7 +274,7 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
     p.batch = batch;
     cl_mem ma = row ? B : A, mb = row ? A : B;
     size_t oa = row ? bOff : aOff, ob = row ? aOff : bOff;
-    p.alpha = *(const float*)alpha; /* float host scalars for FLOAT and HALF data alike */
+    p.alpha = *(const float*)alpha; /* float host scalars for every data type */
     p.beta = *(const float*)beta;
     p.math = h->gemm_math;
     p.dtype = p.dtype_c = dt;
@@ -295,10 +296,11 @@ static cldnnStatus_t gemm_common(cldnnHandle_t h, cldnnLayout_t layout, cldnnOpe
 
     if (cldnn_log_cmd_enabled())
         cldnn_log_cmd("gemm -m %lld -n %lld -k %lld --transA %d --transB %d --layout %s --lda %lld --ldb %lld "
-                      "--ldc %lld -A %g -B %g%s%lld%s",
+                      "--ldc %lld -A %g -B %g%s%lld%s%s",
                       (long long)m, (long long)n, (long long)k, (int)ta, (int)tb, row ? "row" : "col",
                       (long long)lda, (long long)ldb, (long long)ldc, (double)p.alpha, (double)p.beta,
-                      " --batch ", (long long)batch, dt == CLDNN_DATA_HALF ? " -d half" : "");
+                      " --batch ", (long long)batch, dt == CLDNN_DATA_FLOAT ? "" : " -d ",
+                      dt == CLDNN_DATA_FLOAT ? "" : cldnn_dtype_name(dt));
     char key[256];
     cldnn_gemm_problem_key(&p, key, sizeof key);
     cldnn_gemm_buffers bufs = {ma, mb, C};

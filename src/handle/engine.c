@@ -13,6 +13,7 @@
 ** form under (problem key, the space's db name).
 */
 #include "engine.h"
+#include "tensor/tensor.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -623,26 +624,25 @@ typedef struct {
     cl_mem mem;
     cldnnDataType_t dtype;
     size_t count, esize;
-    uint16_t* bits; /* HALF: the raw elements before widening */
+    uint16_t* bits; /* HALF, BFLOAT16: the raw elements before widening */
 } tune_output;
 
 /* Reads o into dst (o->count floats). */
 static cldnnStatus_t output_read(cldnnHandle_t h, const tune_output* o, float* dst) {
-    void* raw = o->dtype == CLDNN_DATA_HALF ? (void*)o->bits : (void*)dst;
+    void* raw = o->bits != NULL ? (void*)o->bits : (void*)dst;
     const cl_int err = clEnqueueReadBuffer(h->queue, o->mem, CL_TRUE, 0, o->count * o->esize, raw, 0, NULL, NULL);
     if (err != CL_SUCCESS)
         return CLDNN_CL_FAIL(err, "clEnqueueReadBuffer");
-    if (o->dtype == CLDNN_DATA_HALF)
-        for (size_t i = 0; i < o->count; ++i)
-            dst[i] = cldnn_half_to_float(o->bits[i]);
+    for (size_t i = 0; o->bits != NULL && i < o->count; ++i)
+        dst[i] = o->dtype == CLDNN_DATA_HALF ? cldnn_half_to_float(o->bits[i]) : cldnn_bf16_to_float(o->bits[i]);
     return CLDNN_STATUS_SUCCESS;
 }
 
 /* Fills o with NaN, so that what a run leaves unwritten cannot pass for the reference. */
 static cldnnStatus_t output_poison(cldnnHandle_t h, const tune_output* o) {
     const cl_float nan32 = NAN;
-    const cl_ushort nan16 = 0x7e00u; /* a quiet NaN half */
-    const void* pattern = o->dtype == CLDNN_DATA_HALF ? (const void*)&nan16 : (const void*)&nan32;
+    const cl_ushort nan16 = o->dtype == CLDNN_DATA_HALF ? 0x7e00u : 0x7fc0u; /* a quiet NaN of 16 bits */
+    const void* pattern = o->esize == 2 ? (const void*)&nan16 : (const void*)&nan32;
     const cl_int err =
         clEnqueueFillBuffer(h->queue, o->mem, pattern, o->esize, 0, o->count * o->esize, 0, NULL, NULL);
     return err == CL_SUCCESS ? CLDNN_STATUS_SUCCESS : CLDNN_CL_FAIL(err, "clEnqueueFillBuffer");
@@ -671,10 +671,10 @@ cldnnStatus_t cldnn_engine_tune(cldnnHandle_t h, const cldnn_family* fam, const 
     tune_output o = {0};
     o.dtype = CLDNN_DATA_FLOAT;
     o.mem = fam->output ? fam->output(problem, buffers, &o.dtype) : NULL;
-    o.esize = o.dtype == CLDNN_DATA_HALF ? 2 : 4;
-    if (o.mem == NULL || (o.dtype != CLDNN_DATA_FLOAT && o.dtype != CLDNN_DATA_HALF)) {
-        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s has no float or half output to compare; benchmarking as "
-                  "BENCHMARK", key);
+    o.esize = cldnn_dtype_size(o.dtype);
+    if (o.mem == NULL || (o.dtype != CLDNN_DATA_FLOAT && o.dtype != CLDNN_DATA_HALF && o.dtype != CLDNN_DATA_BFLOAT16)) {
+        cldnn_log(CLDNN_LOG_INFO, "find mode TUNE: %s has no float, half or bfloat16 output to compare; "
+                  "benchmarking as BENCHMARK", key);
         return CLDNN_STATUS_SUCCESS;
     }
     if (s == NULL || s->space == NULL || s->space->enumerate == NULL) {
@@ -690,11 +690,11 @@ cldnnStatus_t cldnn_engine_tune(cldnnHandle_t h, const cldnn_family* fam, const 
     const size_t cap = 4096, ps = s->params_size;
     float* ref = (float*)malloc(o.count * 4);
     float* got = (float*)malloc(o.count * 4);
-    o.bits = o.dtype == CLDNN_DATA_HALF ? (uint16_t*)malloc(o.count * 2) : NULL;
+    o.bits = o.esize == 2 ? (uint16_t*)malloc(o.count * 2) : NULL;
     unsigned char* space = (unsigned char*)malloc(cap * ps);
     cldnnStatus_t st = CLDNN_STATUS_SUCCESS;
     _Alignas(16) unsigned char def[CLDNN_PARAMS_MAX], best[CLDNN_PARAMS_MAX];
-    if (ref == NULL || got == NULL || space == NULL || (o.dtype == CLDNN_DATA_HALF && o.bits == NULL)) {
+    if (ref == NULL || got == NULL || space == NULL || (o.esize == 2 && o.bits == NULL)) {
         st = CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, "TUNE buffers of %zu bytes", bytes);
         goto out;
     }

@@ -32,8 +32,8 @@ typedef struct cldnn_family {
     /* Runs public algorithm algo on problem with the family's checks (workspace, buffers). */
     cldnnStatus_t (*run_algo)(cldnnHandle_t h, const void* problem, int algo, const void* buffers);
     /* Tune: the output buffer the candidates are compared on and its element type in *dtype (FLOAT
-    ** or HALF; NULL: nothing to compare), and the largest difference from the reference a
-    ** candidate may show per unit of the reference's largest magnitude (HALF outputs included:
+    ** HALF or BFLOAT16; NULL: nothing to compare), and the largest difference from the reference a
+    ** candidate may show per unit of the reference's largest magnitude (16-bit outputs included:
     ** their rounding is the family's to allow for). */
     cl_mem (*output)(const void* problem, const void* buffers, cldnnDataType_t* dtype);
     double (*tolerance)(const void* problem);

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 uint64_t cldnn_fnv1a(uint64_t h, const void* data, size_t n) {
     const unsigned char* p = (const unsigned char*)data;
@@ -39,6 +40,13 @@ cl_uint4 cldnn_fastdiv(uint32_t d) {
     r.s[2] = l > 0 ? 1 : 0;
     r.s[3] = l > 0 ? l - 1 : 0;
     return r;
+}
+
+float cldnn_bf16_to_float(uint16_t b) {
+    const uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 float cldnn_half_to_float(uint16_t h) {

@@ -27,7 +27,7 @@
 ** Training with M == 1 value per statistic is BAD_PARAM (the unbiased running variance divides
 ** by M - 1; PyTorch rejects it too); backward with M == 1 is defined (dx = 0 with beta 0).
 ** exponentialAverageFactor must lie in [0, 1]; with 1 the prior running values are not read.
-** x, y, dy, dx FLOAT or HALF (storage; float arithmetic), parameters FLOAT. An output may be
+** x, y, dy, dx FLOAT, HALF or BFLOAT16 (storage; float arithmetic), parameters FLOAT. An output may be
 ** its input exactly (y == x, dx == x or dy: same buffer, offset and strides); any other overlap
 ** with x is NOT_SUPPORTED. On CPUs each lane walks a contiguous block of its chunk instead of
 ** interleaving with its neighbours (bn_params.ls / st / le) and gets at least 64 values.

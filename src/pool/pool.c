@@ -2,8 +2,8 @@
 ** pool.c: the pooling descriptor, cldnnPoolingForward and cldnnPoolingBackward (cuDNN semantics).
 **
 ** Target shapes: ResNet-50's 3x3 s2 p1 max (32x64x112x112) and global 7x7 average (32x2048x7x7),
-** VGG-16's 2x2 s2 max; any window, stride and padding, NCHW, NHWC and arbitrary strides, float and
-** half storage. Memory-bound: every solver reads each input element once from DRAM (window
+** VGG-16's 2x2 s2 max; any window, stride and padding, NCHW, NHWC and arbitrary strides, float, half
+** and bfloat16 storage. Memory-bound: every solver reads each input element once from DRAM (window
 ** overlaps hit the cache) and writes each output once.
 **
 ** A call is described by a pool_problem in logical (n, c, h, w) order; the kernels

@@ -285,11 +285,16 @@ cldnnStatus_t cldnn_check_same_dims(const struct cldnnTensorStruct* a, const cha
     return CLDNN_STATUS_SUCCESS;
 }
 
+double cldnn_dtype_storage_ulp(cldnnDataType_t t) {
+    return t == CLDNN_DATA_HALF ? 0x1p-10 : t == CLDNN_DATA_BFLOAT16 ? 0x1p-7 : 0.0;
+}
+
 cldnnStatus_t cldnn_check_compute_dtype(cldnnDataType_t t, const char* what) {
-    if (t == CLDNN_DATA_FLOAT || t == CLDNN_DATA_HALF)
+    if (t == CLDNN_DATA_FLOAT || t == CLDNN_DATA_HALF || t == CLDNN_DATA_BFLOAT16)
         return CLDNN_STATUS_SUCCESS;
-    return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "%s holds %s; this call computes float and half storage",
-                      what, cldnn_dtype_name(t));
+    return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
+                      "%s holds %s; this call computes float from float, half and bfloat16 storage", what,
+                      cldnn_dtype_name(t));
 }
 
 cldnnStatus_t cldnn_check_tensor_buffer(cldnnHandle_t h, const struct cldnnTensorStruct* d, cl_mem m, size_t off,

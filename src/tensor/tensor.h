@@ -41,7 +41,11 @@ cldnnStatus_t cldnn_check_tensor(const struct cldnnTensorStruct* d, const char* 
 /* Same dims (count and extents) -> SUCCESS, else BAD_PARAM_SHAPE_MISMATCH naming both. */
 cldnnStatus_t cldnn_check_same_dims(const struct cldnnTensorStruct* a, const char* an,
                                     const struct cldnnTensorStruct* b, const char* bn);
-/* Data types a compute call handles: FLOAT everywhere, HALF as storage. */
+/* The relative spacing of a storage type's values beside float arithmetic's (2^-10 HALF, 2^-7
+** BFLOAT16, 0 FLOAT and others): a result whose float sums differ in their last bits may round to
+** a neighbour that far apart, which tolerances between candidates allow for. */
+double cldnn_dtype_storage_ulp(cldnnDataType_t t);
+/* Data types a compute call handles: FLOAT everywhere, HALF and BFLOAT16 as storage. */
 cldnnStatus_t cldnn_check_compute_dtype(cldnnDataType_t t, const char* what);
 /* Checks a tensor's buffer (alignment, context, CL_MEM_SIZE against the descriptor's span). */
 cldnnStatus_t cldnn_check_tensor_buffer(cldnnHandle_t h, const struct cldnnTensorStruct* d, cl_mem m, size_t off,

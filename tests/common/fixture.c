@@ -379,6 +379,10 @@ size_t fx_dtype_size(cldnnDataType_t t) {
     return 0;
 }
 
+const char* fx_dtype_name(cldnnDataType_t t) {
+    return t == CLDNN_DATA_FLOAT ? "float" : t == CLDNN_DATA_HALF ? "half" : t == CLDNN_DATA_BFLOAT16 ? "bfloat16" : "other";
+}
+
 /* Allocates buffer and mirrors for t whose desc, dtype and view are already set. */
 static void fx_tensor_alloc(fx_tensor* t, size_t offset_bytes) {
     t->elem = fx_dtype_size(t->dtype);
@@ -463,12 +467,9 @@ void fx_tensor_free(fx_tensor* t) {
 
 /* Stores v at buffer element `at` of mirror p (converted to t's data type). */
 static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v) {
-    if (t->dtype == CLDNN_DATA_HALF) {
-        uint16_t h = fx_float_to_half((float)v);
+    if (t->elem == 2) {
+        uint16_t h = t->dtype == CLDNN_DATA_HALF ? fx_float_to_half((float)v) : fx_float_to_bf16((float)v);
         memcpy(p + at * 2, &h, 2);
-    } else if (t->dtype == CLDNN_DATA_BFLOAT16) {
-        uint16_t b = fx_float_to_bf16((float)v);
-        memcpy(p + at * 2, &b, 2);
     } else {
         float f = (float)v;
         memcpy(p + at * 4, &f, 4);
@@ -477,15 +478,10 @@ static void store_elem(const fx_tensor* t, unsigned char* p, size_t at, double v
 
 /* Loads buffer element `at` of mirror p as double. */
 static double load_elem(const fx_tensor* t, const unsigned char* p, size_t at) {
-    if (t->dtype == CLDNN_DATA_HALF) {
+    if (t->elem == 2) {
         uint16_t h;
         memcpy(&h, p + at * 2, 2);
-        return fx_half_to_float(h);
-    }
-    if (t->dtype == CLDNN_DATA_BFLOAT16) {
-        uint16_t b;
-        memcpy(&b, p + at * 2, 2);
-        return fx_bf16_to_float(b);
+        return t->dtype == CLDNN_DATA_HALF ? fx_half_to_float(h) : fx_bf16_to_float(h);
     }
     float f;
     memcpy(&f, p + at * 4, 4);

@@ -140,6 +140,8 @@ float fx_round_dtype(cldnnDataType_t t, float f);
 
 /* Element size of a data type in bytes; 0 outside the enum. */
 size_t fx_dtype_size(cldnnDataType_t t);
+/* "float", "half", "bfloat16" (the cldnn-bench -d words), else "other". */
+const char* fx_dtype_name(cldnnDataType_t t);
 
 /* A device tensor: descriptor, view, buffer and a host mirror of the whole buffer.
 ** Buffer layout (elements): [0, off) before the view, [off, off + span) the view and its gaps,
@@ -175,7 +177,7 @@ void fx_tensor_free(fx_tensor* t);
 /* Fills the whole host mirror: NaN everywhere, or random values in [-4, 4] (non-zero). */
 void fx_tensor_poison_nan(fx_tensor* t);
 void fx_tensor_poison_random(fx_tensor* t);
-/* Sets view element i (row-major linear index) in the host mirror (rounded to half for HALF). */
+/* Sets view element i (row-major linear index) in the host mirror (rounded to the storage type). */
 void fx_tensor_set(fx_tensor* t, int64_t i, double v);
 /* Fills every view element with uniform non-zero values in [lo, hi). */
 void fx_tensor_fill_uniform(fx_tensor* t, double lo, double hi);

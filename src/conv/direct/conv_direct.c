@@ -11,7 +11,8 @@
 **              bandwidth-bound; a GEMM of width C/G = 1 would waste most of each tile.
 **   bias       db(k) = alpha * sum over n, p, q of dy + beta * db: one work-group per channel,
 **              a fixed-order tree (deterministic).
-** HALF data: the same kernels with -DDATA_HALF=1 (halves loaded as float, outputs rounded once);
+** HALF and BFLOAT16 data: the same kernels with cldnn_dtype_build_option (16-bit values loaded as
+** float, outputs rounded once);
 ** the per-image partial sums stay float.
 */
 #include "conv/conv.h"

@@ -13,11 +13,11 @@
 ** Column matrix of group g: element (tap t, output pixel) in the filter's tap order; laid out
 ** (t, pixel) for NCHW y and (pixel, t) for NHWC y, so each GEMM reads it with unit stride.
 **
-** HALF data: every GEMM reads half tensors and sums in float. Column matrices that copy x
-** (forward, backward-filter) are half; backward-data's (sums of products) is float. Where an
+** HALF and BFLOAT16 data: every GEMM reads 16-bit tensors and sums in float. Column matrices that
+** copy x (forward, backward-filter) are 16-bit; backward-data's (sums of products) is float. Where an
 ** output would be accumulated over several GEMMs (backward-filter over images and chunks), the
 ** sum goes to a float region at the workspace's start and is rounded into dw once. The NCHW
-** 1x1 backward-filter takes HALF only when one chunk holds every image.
+** 1x1 backward-filter takes 16-bit data only when one chunk holds every image.
 */
 #include "conv/conv.h"
 
@@ -110,7 +110,7 @@ size_t cldnn_conv_gemm1x1_workspace(const void* problem, const void* params) {
 int cldnn_conv_gemm1x1_applicable(const void* problem, const cldnn_device_profile* dev) {
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     (void)dev;
-    if (p->dtype == CLDNN_DATA_HALF && p->dir == CLDNN_CONV_BWD_FILTER && !is_layout(p->xlayout, "NHWC") &&
+    if (p->dtype != CLDNN_DATA_FLOAT && p->dir == CLDNN_CONV_BWD_FILTER && !is_layout(p->xlayout, "NHWC") &&
         images_per_chunk_1x1(p) < p->n)
         return 0; /* chunks would round dw once each */
     return p->r == 1 && p->s == 1 && p->u == 1 && p->v == 1 && p->pad_h == 0 && p->pad_w == 0 && p->groups == 1 &&
@@ -179,9 +179,9 @@ static int64_t col_elem(const cldnn_conv_problem* p) {
     return p->dir == CLDNN_CONV_BWD_DATA ? 4 : (int64_t)cldnn_dtype_size(p->dtype);
 }
 
-/* HALF backward-filter: bytes of the float sum of dw (K * C/G * R * S) before the column matrix. */
+/* 16-bit backward-filter: bytes of the float sum of dw (K * C/G * R * S) before the column matrix. */
 static int64_t acc_bytes(const cldnn_conv_problem* p) {
-    return p->dir == CLDNN_CONV_BWD_FILTER && p->dtype == CLDNN_DATA_HALF
+    return p->dir == CLDNN_CONV_BWD_FILTER && p->dtype != CLDNN_DATA_FLOAT
                ? (int64_t)p->k * p->cg * p->r * p->s * 4
                : 0;
 }
@@ -295,7 +295,7 @@ cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const 
     const int64_t ys0 = p->ys[0], chunk = images_per_chunk(p);
     const uint64_t ws = (uint64_t)((int64_t)b->ws_off + acc_bytes(p)) / (uint64_t)col_elem(p); /* column matrix */
     const cldnnDataType_t dt = p->dtype;
-    /* HALF backward-filter: GEMMs sum into the float region acc (dw's layout), rounded into dw at
+    /* 16-bit backward-filter: GEMMs sum into the float region acc (dw's layout), rounded into dw at
     ** the end; otherwise they accumulate in dw itself. */
     const int in_acc = acc_bytes(p) > 0;
     const uint64_t acc = b->ws_off / 4;

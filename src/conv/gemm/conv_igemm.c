@@ -8,7 +8,8 @@
 ** (VWA = 1, and VWB = 1 except forward's plain filter operand, whose width the alignment of
 ** C/G*R*S and the filter's offset decide).
 **
-** HALF data (x, w, y half, -DDATA_HALF=1) takes the same kernels; the partial sums stay float.
+** HALF and BFLOAT16 data (x, w, y 16-bit, cldnn_dtype_build_option) take the same kernels; the
+** partial sums stay float.
 **
 ** Backward-filter reduces over N*P*Q, usually far more than its M*N outputs can spread over the
 ** device: it splits the reduction into nsplit ranges whose partial sums go to the caller's

@@ -23,7 +23,8 @@
 ** Under TENSOR_OP_MATH the non-fused batched products run on TF32 tensor cores where the device
 ** has them (cldnn_gemm_run_any); the transforms and the fused kernel stay FP32.
 **
-** HALF data: the transforms load halves as float and round each output once (-DDATA_HALF=1);
+** HALF and BFLOAT16 data: the transforms load them as float and round each output once
+** (cldnn_dtype_build_option);
 ** the transformed operands and the products stay float.
 **
 ** Non-fused workspace: U (36 or 16 x O x I floats), then V and M for a chunk of images (as many
