@@ -47,6 +47,7 @@
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
+#include "common/coord4.h"
 
 #ifndef WG
 #define WG 256
@@ -105,36 +106,7 @@ inline bn_part bn_merge(bn_part a, bn_part b) {
     return r;
 }
 
-/* Coordinates of stat k (unused dims of sdims are 1) and their offset under strides s. */
-inline int4 bn_stat_coord(int k, int4 d) {
-    int4 c;
-    c.x = k % d.x;
-    k /= d.x;
-    c.y = k % d.y;
-    k /= d.y;
-    c.z = k % d.z;
-    c.w = k / d.z;
-    return c;
-}
-
-inline int4 bn_red_coord(int m, int nrd, int4 d, uint4 q0, uint4 q1, uint4 q2) {
-    if (nrd == 1)
-        return (int4)(m, 0, 0, 0);
-    const int t0 = fdiv(m, q0);
-    if (nrd == 2)
-        return (int4)(m - t0 * d.x, t0, 0, 0);
-    const int t1 = fdiv(t0, q1);
-    if (nrd == 3)
-        return (int4)(m - t0 * d.x, t0 - t1 * d.y, t1, 0);
-    const int t2 = fdiv(t1, q2);
-    return (int4)(m - t0 * d.x, t0 - t1 * d.y, t1 - t2 * d.z, t2);
-}
-
-inline IDX_T bn_off(int4 c, long4 s) {
-    return (IDX_T)c.x * (IDX_T)s.x + (IDX_T)c.y * (IDX_T)s.y + (IDX_T)c.z * (IDX_T)s.z + (IDX_T)c.w * (IDX_T)s.w;
-}
-
-#define BN_AT(b, rs, rc) ((b) + bn_off((rc), (rs)))
+#define BN_AT(b, rs, rc) ((b) + coord4_off((rc), (rs)))
 
 /* Runs BODY for the work-item's elements m = ms, ms + ST, ... < me with xi, yi, di the element's
  * offsets in x, y and dx. With at most 2 reduction dims (every packed NCHW / NHWC tensor) the
@@ -169,7 +141,7 @@ inline IDX_T bn_off(int4 c, long4 s) {
         }                                                                              \
     } else {                                                                           \
         for (int m = ms; m < me; m += ST) {                                            \
-            const int4 rc = bn_red_coord(m, nrd, rdims, rdiv0, rdiv1, rdiv2);          \
+            const int4 rc = coord4_fdiv(m, nrd, rdims, rdiv0, rdiv1, rdiv2);          \
             const IDX_T xi = BN_AT(xb, xrs, rc), yi = BN_AT(yb, yrs, rc);              \
             const IDX_T di = BN_AT(dxb, dxrs, rc);                                     \
             BODY                                                                       \
@@ -191,9 +163,9 @@ inline float bn_out(float v, float old, float alpha, float beta) {
     const int grp = (int)get_group_id(0), g = grp % G;                                 \
     const int k = (grp / G) * TK + lk;                                                 \
     const int active = k < K;                                                          \
-    const int4 sc = bn_stat_coord(active ? k : 0, sdims);                              \
-    const IDX_T xb = (IDX_T)xo + bn_off(sc, xss), yb = (IDX_T)yo + bn_off(sc, yss);    \
-    const IDX_T dxb = (IDX_T)dxo + bn_off(sc, dxss), pk = bn_off(sc, pss);             \
+    const int4 sc = coord4_div(active ? k : 0, sdims);                              \
+    const IDX_T xb = (IDX_T)xo + coord4_off(sc, xss), yb = (IDX_T)yo + coord4_off(sc, yss);    \
+    const IDX_T dxb = (IDX_T)dxo + coord4_off(sc, dxss), pk = coord4_off(sc, pss);             \
     const int m0 = g * chunk, m1 = (int)min((long)M, (long)m0 + (long)chunk);          \
     const int ms = (int)min((long)m1, (long)m0 + (long)lm * (long)LS);                 \
     const int me = (int)min((long)m1, (long)ms + (long)LE);                            \
@@ -356,9 +328,9 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void bn_bwd_reduce(BN_A
     const int k = (int)get_global_id(0);                                               \
     if (k >= K)                                                                        \
         return;                                                                        \
-    const int4 sc = bn_stat_coord(k, sdims);                                           \
-    const IDX_T pk = bn_off(sc, pss);                                                  \
-    const float piv = LOAD1(x, (IDX_T)xo + bn_off(sc, xss));                           \
+    const int4 sc = coord4_div(k, sdims);                                           \
+    const IDX_T pk = coord4_off(sc, pss);                                                  \
+    const float piv = LOAD1(x, (IDX_T)xo + coord4_off(sc, xss));                           \
     __global const float* pp = part + 5 * (size_t)k * (size_t)G;                       \
     bn_part r = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};                                        \
     for (int i = 0; i < G; ++i) {                                                      \

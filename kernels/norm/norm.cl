@@ -53,6 +53,7 @@
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
+#include "common/coord4.h"
 
 #ifndef VEC
 #define VEC 1
@@ -107,40 +108,6 @@
         __global STORAGE_T* dbias, ulong dbiaso, float alpha, float beta, float alpha2, float beta2,        \
         float eps, int flags, __global float* part
 
-/* Outer index o over odims (unused dims 1), innermost first. */
-inline int4 nm_outer(int o, int4 d) {
-    int4 c;
-    c.x = o % d.x;
-    o /= d.x;
-    c.y = o % d.y;
-    o /= d.y;
-    c.z = o % d.z;
-    c.w = o / d.z;
-    return c;
-}
-
-/* Inner index m over the ni dims of idims, peeling the innermost dim off per step. */
-inline int4 nm_inner(int m, int ni, int4 d, uint4 q0, uint4 q1, uint4 q2) {
-    int4 c = (int4)(m, 0, 0, 0);
-    if (ni > 1) {
-        c.y = fdiv(c.x, q0);
-        c.x -= c.y * d.x;
-    }
-    if (ni > 2) {
-        c.z = fdiv(c.y, q1);
-        c.y -= c.z * d.y;
-    }
-    if (ni > 3) {
-        c.w = fdiv(c.z, q2);
-        c.z -= c.w * d.z;
-    }
-    return c;
-}
-
-inline IDX_T nm_off(int4 c, long4 s) {
-    return (IDX_T)c.x * (IDX_T)s.x + (IDX_T)c.y * (IDX_T)s.y + (IDX_T)c.z * (IDX_T)s.z + (IDX_T)c.w * (IDX_T)s.w;
-}
-
 #define NM_OUT(v, OLD, a, b) ((b) != 0.0f ? (a) * (v) + (b) * (OLD) : (a) * (v))
 
 /* The calling work-item's outer o (active when < O), its bases in every operand, and its chunk
@@ -149,9 +116,9 @@ inline IDX_T nm_off(int4 c, long4 s) {
     const int lid = (int)get_local_id(0), TM = (int)get_local_size(0) / TK;                    \
     const int lk = lid % TK, lm = lid / TK, grp = (int)get_group_id(0), g = grp % G;           \
     const int o = (grp / G) * TK + lk, active = o < O;                                         \
-    const int4 oc = nm_outer(active ? o : 0, odims);                                           \
-    const IDX_T xb = (IDX_T)xo + nm_off(oc, xos), yb = (IDX_T)yo + nm_off(oc, yos);            \
-    const IDX_T dxb = (IDX_T)dxo + nm_off(oc, dxos), sb = nm_off(oc, sos), pb = nm_off(oc, pos); \
+    const int4 oc = coord4_div(active ? o : 0, odims);                                           \
+    const IDX_T xb = (IDX_T)xo + coord4_off(oc, xos), yb = (IDX_T)yo + coord4_off(oc, yos);            \
+    const IDX_T dxb = (IDX_T)dxo + coord4_off(oc, dxos), sb = coord4_off(oc, sos), pb = coord4_off(oc, pos); \
     const int m0 = g * chunk, m1 = active ? min(I, m0 + chunk) : m0;                           \
     const int rms = (flags & 4) != 0, affine = (flags & 1) != 0;                               \
     (void)dxb;                                                                                 \
@@ -163,7 +130,7 @@ inline IDX_T nm_off(int4 c, long4 s) {
 /* For every element m of the lane's share: ic its inner coordinates. */
 #define NM_FOR(BODY)                                                    \
     for (int m = m0 + lm; m < m1; m += TM) {                            \
-        const int4 ic = nm_inner(m, ni, idims, idiv0, idiv1, idiv2);    \
+        const int4 ic = coord4_fdiv(m, ni, idims, idiv0, idiv1, idiv2);    \
         BODY                                                            \
     }
 /* The same over the first NK of the share, j its slot. */
@@ -171,7 +138,7 @@ inline IDX_T nm_off(int4 c, long4 s) {
     NM_UNROLL for (int j = 0; j < NK; ++j) {                            \
         const int m = m0 + lm + j * TM;                                 \
         if (m < m1) {                                                   \
-            const int4 ic = nm_inner(m, ni, idims, idiv0, idiv1, idiv2); \
+            const int4 ic = coord4_fdiv(m, ni, idims, idiv0, idiv1, idiv2); \
             BODY                                                        \
         }                                                               \
     }
@@ -232,10 +199,10 @@ inline float4 nm_fwd_part(float s1, float s2, int cnt, float piv, int rms) {
         VF s1v = 0.0f, s2v = 0.0f;                                                         \
         int cnt = 0;                                                                       \
         if (cached) {                                                                      \
-            NM_FOR_CACHED(c[j] = LOADV(x, xb + nm_off(ic, xis)); const VF d = c[j] - piv;  \
+            NM_FOR_CACHED(c[j] = LOADV(x, xb + coord4_off(ic, xis)); const VF d = c[j] - piv;  \
                           s1v += d; s2v = mad(d, d, s2v); ++cnt;)                          \
         } else {                                                                           \
-            NM_FOR(const VF d = LOADV(x, xb + nm_off(ic, xis)) - piv; s1v += d;            \
+            NM_FOR(const VF d = LOADV(x, xb + coord4_off(ic, xis)) - piv; s1v += d;            \
                    s2v = mad(d, d, s2v); ++cnt;)                                           \
         }                                                                                  \
         out = nm_fwd_part(VSUM(s1v), VSUM(s2v), cnt * VEC, piv, rms);                      \
@@ -252,10 +219,10 @@ inline float2 nm_stats(float4 r, float eps, int rms) {
     {                                                                                      \
         VF w = ((v) - mu) * rs;                                                            \
         if (affine) {                                                                      \
-            const IDX_T pi = pb + nm_off(ic, pis);                                         \
+            const IDX_T pi = pb + coord4_off(ic, pis);                                         \
             w = mad(w, nm_param(scale, scaleo + pi, pvec), nm_param(bias, biaso + pi, pvec)); \
         }                                                                                  \
-        const IDX_T yi = yb + nm_off(ic, yis);                                             \
+        const IDX_T yi = yb + coord4_off(ic, yis);                                             \
         STOREV(y, yi, NM_OUT(w, LOADV(y, yi), alpha, beta));                               \
     }
 
@@ -279,7 +246,7 @@ __kernel void norm_fwd(NORM_ARGS) {
     if (cached) {
         NM_FOR_CACHED(NM_FWD_ELEM(c[j]))
     } else {
-        NM_FOR(NM_FWD_ELEM(LOADV(x, xb + nm_off(ic, xis))))
+        NM_FOR(NM_FWD_ELEM(LOADV(x, xb + coord4_off(ic, xis))))
     }
 }
 
@@ -315,7 +282,7 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
     const float2 st = nm_stats(nm_gather(part, o, G, active, lm, lk, t, 1), eps, rms);
     NM_SAVE_STATS(st)
     const float mu = st.x, rs = st.y;
-    NM_FOR(NM_FWD_ELEM(LOADV(x, xb + nm_off(ic, xis))))
+    NM_FOR(NM_FWD_ELEM(LOADV(x, xb + coord4_off(ic, xis))))
 }
 
 /* Backward: the row's saved statistics, g = dy * scale and xhat for one element. */
@@ -325,18 +292,18 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
 #define NM_G(gv, e)                                                        \
     VF gv = (e);                                                           \
     if (affine)                                                            \
-        gv *= nm_param(scale, scaleo + pb + nm_off(ic, pis), pvec)
+        gv *= nm_param(scale, scaleo + pb + coord4_off(ic, pis), pvec)
 
 #define NM_BWD_PARTIAL(out, cached, cx, cy)                                                 \
     float4 out;                                                                             \
     {                                                                                       \
         VF av = 0.0f, bv = 0.0f;                                                            \
         if (cached) {                                                                       \
-            NM_FOR_CACHED(cx[j] = LOADV(x, xb + nm_off(ic, xis)); cy[j] = LOADV(y, yb + nm_off(ic, yis)); \
+            NM_FOR_CACHED(cx[j] = LOADV(x, xb + coord4_off(ic, xis)); cy[j] = LOADV(y, yb + coord4_off(ic, yis)); \
                           NM_G(gv, cy[j]); av += gv; bv = mad(gv, (cx[j] - mu) * rs, bv);)  \
         } else {                                                                            \
-            NM_FOR(NM_G(gv, LOADV(y, yb + nm_off(ic, yis))); av += gv;                      \
-                   bv = mad(gv, (LOADV(x, xb + nm_off(ic, xis)) - mu) * rs, bv);)           \
+            NM_FOR(NM_G(gv, LOADV(y, yb + coord4_off(ic, yis))); av += gv;                      \
+                   bv = mad(gv, (LOADV(x, xb + coord4_off(ic, xis)) - mu) * rs, bv);)           \
         }                                                                                   \
         out = (float4)(rms ? 0.0f : VSUM(av), VSUM(bv), 0.0f, 0.0f);                        \
     }
@@ -346,7 +313,7 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
     {                                                                                      \
         NM_G(gv, dyv);                                                                     \
         const VF v = rs * (gv - ca - ((xv) - mu) * rs * cb);                               \
-        const IDX_T di = dxb + nm_off(ic, dxis);                                           \
+        const IDX_T di = dxb + coord4_off(ic, dxis);                                           \
         STOREV(dx, di, NM_OUT(v, LOADV(dx, di), alpha, beta));                             \
     }
 
@@ -362,7 +329,7 @@ __kernel void norm_bwd(NORM_ARGS) {
     if (cached) {
         NM_FOR_CACHED(NM_BWD_ELEM(cx[j], cy[j]))
     } else {
-        NM_FOR(NM_BWD_ELEM(LOADV(x, xb + nm_off(ic, xis)), LOADV(y, yb + nm_off(ic, yis))))
+        NM_FOR(NM_BWD_ELEM(LOADV(x, xb + coord4_off(ic, xis)), LOADV(y, yb + coord4_off(ic, yis))))
     }
 }
 
@@ -383,7 +350,7 @@ __kernel void norm_bwd_apply(NORM_ARGS) {
     NM_BWD_LOAD_STATS;
     const float4 r = nm_gather(part, o, G, active, lm, lk, t, 0);
     const float invl = 1.0f / ((float)I * (float)VEC), ca = r.x * invl, cb = r.y * invl;
-    NM_FOR(NM_BWD_ELEM(LOADV(x, xb + nm_off(ic, xis)), LOADV(y, yb + nm_off(ic, yis))))
+    NM_FOR(NM_BWD_ELEM(LOADV(x, xb + coord4_off(ic, xis)), LOADV(y, yb + coord4_off(ic, yis))))
 }
 
 /* Parameter gradients: outer = one parameter, inner = the elements it scales; element strides
@@ -392,9 +359,9 @@ __kernel void norm_bwd_apply(NORM_ARGS) {
     float4 out;                                                                           \
     {                                                                                     \
         float ss = 0.0f, sd = 0.0f;                                                       \
-        NM_FOR(const IDX_T si = sb + nm_off(ic, sis); const float e = LOAD(y, yb + nm_off(ic, yis)); \
+        NM_FOR(const IDX_T si = sb + coord4_off(ic, sis); const float e = LOAD(y, yb + coord4_off(ic, yis)); \
                const float mu = rms ? 0.0f : mean[meano + si];                            \
-               ss = mad(e, (LOAD(x, xb + nm_off(ic, xis)) - mu) * istd[istdo + si], ss); sd += e;) \
+               ss = mad(e, (LOAD(x, xb + coord4_off(ic, xis)) - mu) * istd[istdo + si], ss); sd += e;) \
         out = (float4)(ss, sd, 0.0f, 0.0f);                                               \
     }
 
@@ -431,5 +398,5 @@ __kernel void norm_par_final(NORM_ARGS) {
     float4 r = (float4)(0.0f);
     for (int i = 0; i < G; ++i)
         r += vload4((size_t)o * (size_t)G + (size_t)i, part);
-    nm_par_store(r, nm_off(nm_outer(o, odims), pos), dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags);
+    nm_par_store(r, coord4_off(coord4_div(o, odims), pos), dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags);
 }

@@ -85,26 +85,10 @@ static cldnnStatus_t bn_once(void* user) {
                                            r->saved ? p[P_SMEAN] : NULL, 0, r->saved ? p[P_SINV] : NULL, 0);
 }
 
-/* Compares n values of got (element i at got[off(i)], strided by v when non-NULL) with want /
-** scale; folds the outcome into res. Returns the failures. */
+/* bench_check_scaled with this mode's tolerance. */
 static int64_t bn_cmp(const bn_run* r, const char* what, const float* got, const ref_view* v, const double* want,
                       const double* scale, int64_t n, bench_result* res) {
-    int64_t bad = 0, first = -1;
-    for (int64_t i = 0; i < n; i++) {
-        double g = got[v ? ref_view_offset(v, i) : i], err, tol = r->opts->atol + r->opts->rtol * scale[i];
-        int ok = ref_close(g, want[i], tol, &err);
-        double rel = want[i] != 0.0 ? err / fabs(want[i]) : err;
-        if (rel > res->max_rel) res->max_rel = rel;
-        if (err / tol > res->tol_use) res->tol_use = err / tol;
-        if (!ok && bad++ == 0) first = i;
-    }
-    if (bad)
-        fprintf(stderr, "cldnn-bench: bnorm %s: %s: %lld of %lld outside tolerance; first at %lld: got %.9g want %.9g\n",
-                res->op, what, (long long)bad, (long long)n, (long long)first,
-                (double)got[v ? ref_view_offset(v, first) : first], want[first]);
-    res->bad += bad;
-    res->check = res->bad ? BENCH_CHECK_FAIL : BENCH_CHECK_PASS;
-    return bad;
+    return bench_check_scaled(r->opts, "bnorm", what, got, v, want, scale, n, 1.0, res);
 }
 
 /* Downloads parameter buffer i into pgot and compares it with kw / ks. */

@@ -457,6 +457,27 @@ void bench_report(const bench_opts* opts, const bench_result* r) {
     fflush(stdout);
 }
 
+int64_t bench_check_scaled(const bench_opts* opts, const char* mode, const char* what, const float* got,
+                           const ref_view* v, const double* want, const double* scale, int64_t n, double rfac,
+                           bench_result* res) {
+    int64_t bad = 0, first = -1;
+    for (int64_t i = 0; i < n; i++) {
+        double g = got[v ? ref_view_offset(v, i) : i], err, tol = opts->atol + rfac * opts->rtol * scale[i];
+        int ok = ref_close(g, want[i], tol, &err);
+        double rel = want[i] != 0.0 ? err / fabs(want[i]) : err;
+        if (rel > res->max_rel) res->max_rel = rel;
+        if (err / tol > res->tol_use) res->tol_use = err / tol;
+        if (!ok && bad++ == 0) first = i;
+    }
+    if (bad)
+        fprintf(stderr, "cldnn-bench: %s %s: %s: %lld of %lld outside tolerance; first at %lld: got %.9g want %.9g\n",
+                mode, res->op, what, (long long)bad, (long long)n, (long long)first,
+                (double)got[v ? ref_view_offset(v, first) : first], want[first]);
+    res->bad += bad;
+    res->check = res->bad ? BENCH_CHECK_FAIL : BENCH_CHECK_PASS;
+    return bad;
+}
+
 int bench_check_result(const bench_opts* opts, const ref_view* v, const float* got, const double* want,
                        bench_result* r) {
     int64_t first = -1;

@@ -231,6 +231,13 @@ void bench_report(const bench_opts* opts, const bench_result* r);
 ** 0 on pass, 1 on failure. */
 int bench_check_result(const bench_opts* opts, const ref_view* v, const float* got, const double* want,
                        bench_result* r);
+/* Compares n values of got (element i at got[i], or at v's offset of i when v is not NULL) with
+** want, each within atol + rfac * rtol * scale[i] (scale: the reference's magnitude where the
+** result is a sum of many terms); folds the outcome into r (check, max_rel, tol_use, bad) and
+** names `what` and the mode in the first failure on stderr. Returns the failures. */
+int64_t bench_check_scaled(const bench_opts* opts, const char* mode, const char* what, const float* got,
+                           const ref_view* v, const double* want, const double* scale, int64_t n, double rfac,
+                           bench_result* r);
 
 /* ---------------------------------------------------------------- modes */
 /* A mode: its name, a one-line summary, its own flags and the function that runs it. run

@@ -85,25 +85,11 @@ static cldnnStatus_t nm_once(void* user) {
                                       0, r->desc, m[B_DX], 0);
 }
 
-/* Compares n values of got (at view offsets when v is not NULL) with want / scale into res. */
+/* bench_check_scaled with the relative part 10x wider: normalized outputs divide by a standard
+** deviation computed from the whole row. */
 static void nm_cmp(const nm_run* r, const char* what, const float* got, const ref_view* v, const double* want,
                    const double* scale, int64_t n, bench_result* res) {
-    int64_t bad = 0, first = -1;
-    for (int64_t i = 0; i < n; i++) {
-        double g = got[v ? ref_view_offset(v, i) : i], err;
-        double tol = r->opts->atol + 10.0 * r->opts->rtol * scale[i];
-        int ok = ref_close(g, want[i], tol, &err);
-        double rel = want[i] != 0.0 ? err / fabs(want[i]) : err;
-        if (rel > res->max_rel) res->max_rel = rel;
-        if (err / tol > res->tol_use) res->tol_use = err / tol;
-        if (!ok && bad++ == 0) first = i;
-    }
-    if (bad)
-        fprintf(stderr, "cldnn-bench: norm %s: %s: %lld of %lld outside tolerance; first at %lld: got %.9g want %.9g\n",
-                res->op, what, (long long)bad, (long long)n, (long long)first,
-                (double)got[v ? ref_view_offset(v, first) : first], want[first]);
-    res->bad += bad;
-    res->check = res->bad ? BENCH_CHECK_FAIL : BENCH_CHECK_PASS;
+    bench_check_scaled(r->opts, "norm", what, got, v, want, scale, n, 10.0, res);
 }
 
 /* The outputs before a verified call: NaN where beta is 0, else the prior. */

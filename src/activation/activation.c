@@ -154,7 +154,7 @@ cldnnStatus_t cldnnActivationForward(cldnnHandle_t handle, const cldnnActivation
     CLDNN_TRY(cldnn_check_tensor(xDesc, "xDesc"));
     CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
     CLDNN_TRY(cldnn_check_same_dims(xDesc, "xDesc", yDesc, "yDesc"));
-    CLDNN_TRY(cldnn_elt_check_dtype(xDesc->dtype, "xDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(xDesc->dtype, "xDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
     log_cmd(activationDesc, 1, xDesc, alpha, beta);
@@ -187,7 +187,7 @@ cldnnStatus_t cldnnActivationBackward(cldnnHandle_t handle, const cldnnActivatio
     CLDNN_TRY(cldnn_check_same_dims(yDesc, "yDesc", dxDesc, "dxDesc"));
     CLDNN_TRY(cldnn_check_same_dims(dyDesc, "dyDesc", dxDesc, "dxDesc"));
     CLDNN_TRY(cldnn_check_same_dims(xDesc, "xDesc", dxDesc, "dxDesc"));
-    CLDNN_TRY(cldnn_elt_check_dtype(dxDesc->dtype, "dxDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(dxDesc->dtype, "dxDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, dyDesc, dy, dyOffset, "dy"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));

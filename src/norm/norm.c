@@ -501,13 +501,6 @@ static cldnnStatus_t check_x_for(const struct cldnnNormStruct* nd, const struct 
     return CLDNN_STATUS_SUCCESS;
 }
 
-static cldnnStatus_t check_dtype(const struct cldnnTensorStruct* t, const char* what) {
-    if (t->dtype == CLDNN_DATA_FLOAT || t->dtype == CLDNN_DATA_HALF || t->dtype == CLDNN_DATA_BFLOAT16)
-        return CLDNN_STATUS_SUCCESS;
-    return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "%s holds %s; normalization computes float, half and "
-                      "bfloat16 storage", what, cldnn_dtype_name(t->dtype));
-}
-
 /* A data tensor beside x: dims, type, buffer. */
 static cldnnStatus_t check_data(cldnnHandle_t h, const struct cldnnTensorStruct* x, const struct cldnnTensorStruct* t,
                                 const char* tn, cl_mem m, size_t off, const char* mn) {
@@ -574,7 +567,7 @@ static cldnnStatus_t check_head(cldnnHandle_t h, const struct cldnnNormStruct* n
     CLDNN_TRY(cldnn_check_handle(h));
     CLDNN_TRY(check_norm_desc(nd));
     CLDNN_TRY(cldnn_check_tensor(x, "xDesc"));
-    CLDNN_TRY(check_dtype(x, "xDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(x->dtype, "xDesc"));
     CLDNN_TRY(check_x_for(nd, x));
     return cldnn_check_tensor_buffer(h, x, xm, xo, "x");
 }

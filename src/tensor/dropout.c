@@ -86,7 +86,7 @@ static cldnnStatus_t dropout_run(cldnnHandle_t h, const struct cldnnDropoutStruc
     CLDNN_TRY(cldnn_check_tensor(inDesc, in_desc));
     CLDNN_TRY(cldnn_check_tensor(outDesc, out_desc));
     CLDNN_TRY(cldnn_check_same_dims(inDesc, in_desc, outDesc, out_desc));
-    CLDNN_TRY(cldnn_elt_check_dtype(outDesc->dtype, out_desc));
+    CLDNN_TRY(cldnn_check_compute_dtype(outDesc->dtype, out_desc));
     CLDNN_TRY(cldnn_check_tensor_buffer(h, inDesc, in, inOff, in_name));
     CLDNN_TRY(cldnn_check_tensor_buffer(h, outDesc, out, outOff, out_name));
     CLDNN_TRY(cldnn_elt_check_alias(outDesc, out, outOff, out_name, inDesc, in, inOff, in_name));

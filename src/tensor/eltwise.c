@@ -88,13 +88,6 @@ void cldnn_elt_problem_init(cldnn_elt_problem* p, cldnn_elt_op op, cldnnDataType
     }
 }
 
-cldnnStatus_t cldnn_elt_check_dtype(cldnnDataType_t t, const char* what) {
-    if (t == CLDNN_DATA_FLOAT || t == CLDNN_DATA_HALF || t == CLDNN_DATA_BFLOAT16)
-        return CLDNN_STATUS_SUCCESS;
-    return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE,
-                      "%s holds %s; this call computes float, half and bfloat16 storage", what, cldnn_dtype_name(t));
-}
-
 cldnnStatus_t cldnn_elt_check_alias(const struct cldnnTensorStruct* out, cl_mem om, size_t ooff, const char* oname,
                                     const struct cldnnTensorStruct* in, cl_mem im, size_t ioff, const char* iname) {
     if (om != im)

@@ -57,9 +57,6 @@ typedef struct {
 ** dimensions that are contiguous in every operand and dropping size-1 ones. */
 void cldnn_elt_problem_init(cldnn_elt_problem* p, cldnn_elt_op op, cldnnDataType_t dtype, int nd,
                             const int64_t* dims, int nops, const int64_t* const* strides, const size_t* byte_offsets);
-/* The storage types the family computes: FLOAT, HALF and BFLOAT16, else NOT_SUPPORTED_DATA_TYPE
-** naming `what`. */
-cldnnStatus_t cldnn_elt_check_dtype(cldnnDataType_t t, const char* what);
 /* BAD_PARAM when `out` (descriptor, buffer, byte offset) overlaps input `in` without being the
 ** very same view (equal dims, strides and offset: an in-place call); SUCCESS otherwise. */
 cldnnStatus_t cldnn_elt_check_alias(const struct cldnnTensorStruct* out, cl_mem om, size_t ooff, const char* oname,

@@ -40,7 +40,7 @@ cldnnStatus_t cldnnAddTensor(cldnnHandle_t handle, const void* alpha, const cldn
     if (aDesc->dtype != cDesc->dtype)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "aDesc holds %s but cDesc holds %s", cldnn_dtype_name(aDesc->dtype),
                           cldnn_dtype_name(cDesc->dtype));
-    CLDNN_TRY(cldnn_elt_check_dtype(cDesc->dtype, "cDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(cDesc->dtype, "cDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, aDesc, A, aOffset, "A"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, cDesc, C, cOffset, "C"));
     /* cldnn-bench add: -b 1 is A = 1 x C x 1 x 1 (a bias), -b 0 A of C's shape. */
@@ -68,7 +68,7 @@ cldnnStatus_t cldnnSetTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t
     if (value == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "value is NULL");
     CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
-    CLDNN_TRY(cldnn_elt_check_dtype(yDesc->dtype, "yDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(yDesc->dtype, "yDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
     log_tensor_cmd("set", yDesc, "", value, NULL);
 
@@ -92,7 +92,7 @@ cldnnStatus_t cldnnScaleTensor(cldnnHandle_t handle, const cldnnTensorDescriptor
     if (alpha == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "alpha is NULL");
     CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
-    CLDNN_TRY(cldnn_elt_check_dtype(yDesc->dtype, "yDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(yDesc->dtype, "yDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
     log_tensor_cmd("scale", yDesc, "", alpha, NULL);
 
@@ -118,7 +118,7 @@ cldnnStatus_t cldnnTransformTensor(cldnnHandle_t handle, const void* alpha, cons
     CLDNN_TRY(cldnn_check_tensor(xDesc, "xDesc"));
     CLDNN_TRY(cldnn_check_tensor(yDesc, "yDesc"));
     CLDNN_TRY(cldnn_check_same_dims(xDesc, "xDesc", yDesc, "yDesc"));
-    CLDNN_TRY(cldnn_elt_check_dtype(yDesc->dtype, "yDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(yDesc->dtype, "yDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, xDesc, x, xOffset, "x"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, yDesc, y, yOffset, "y"));
     log_tensor_cmd("transform", xDesc, "", alpha, beta);

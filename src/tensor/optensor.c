@@ -126,7 +126,7 @@ cldnnStatus_t cldnnOpTensor(cldnnHandle_t handle, const cldnnOpTensorDescriptor_
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "aDesc holds %s, %s%s and cDesc %s: they must agree",
                           cldnn_dtype_name(aDesc->dtype), binary ? "bDesc " : "",
                           binary ? cldnn_dtype_name(bDesc->dtype) : "", cldnn_dtype_name(cDesc->dtype));
-    CLDNN_TRY(cldnn_elt_check_dtype(cDesc->dtype, "cDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(cDesc->dtype, "cDesc"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, aDesc, A, aOffset, "A"));
     if (binary)
         CLDNN_TRY(cldnn_check_tensor_buffer(handle, bDesc, B, bOffset, "B"));

@@ -374,9 +374,7 @@ static cldnnStatus_t rd_describe(cldnnHandle_t h, const struct cldnnReduceTensor
     if (a->dtype != c->dtype)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "aDesc holds %s and cDesc %s: one data type per call",
                           cldnn_dtype_name(a->dtype), cldnn_dtype_name(c->dtype));
-    if (a->dtype != CLDNN_DATA_FLOAT && a->dtype != CLDNN_DATA_HALF && a->dtype != CLDNN_DATA_BFLOAT16)
-        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_DATA_TYPE, "aDesc holds %s; reductions take float, half and "
-                          "bfloat16", cldnn_dtype_name(a->dtype));
+    CLDNN_TRY(cldnn_check_compute_dtype(a->dtype, "aDesc"));
     if (a->nd != c->nd)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, "aDesc has %d dims and cDesc %d", a->nd, c->nd);
     for (int d = 0; d < a->nd; ++d)
