@@ -28,6 +28,16 @@
 #define IDX_T ulong
 #endif
 
+/* UNROLL_GPU: a full unroll that GPU compilers need where a loop indexes a private array (acc
+** tiles): kept rolled, NVIDIA's compiler moves the array to local memory (stack). CPU compilers
+** keep such arrays in registers or cache either way, and PoCL's compile time grows several-fold on
+** the unrolled tile stores, so the host defines CLDNN_CPU_DEVICE on CPU devices (cache.c). */
+#if defined(CLDNN_CPU_DEVICE) && CLDNN_CPU_DEVICE
+#define UNROLL_GPU
+#else
+#define UNROLL_GPU _Pragma("unroll")
+#endif
+
 #define STORAGE_OF_0 float
 #define STORAGE_OF_1 half
 #define STORAGE_OF(H) CAT(STORAGE_OF_, H)

@@ -301,9 +301,9 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global STORAGE_
 
     /* Stores: C(m, n) to the output tensor (or to this split's partial sums), unrolled by force
      * as gemm.cl's (a fused epilogue must not push acc into local memory). */
-#pragma unroll
+UNROLL_GPU
     for (int i = 0; i < MWI / VWM; ++i)
-#pragma unroll
+UNROLL_GPU
         for (int v = 0; v < VWM; ++v) {
             const int m = m0 + (i * MDIMC + tx) * VWM + v;
             if (m >= M)
@@ -326,9 +326,9 @@ void conv_igemm(int M, int N, int KR, float alpha, float beta, __global STORAGE_
             const int pb = ((int)split * groups + g) * (int)Kg * CgRS + (int)m * CgRS; /* partial sums */
             const int on = 1;
 #endif
-#pragma unroll
+UNROLL_GPU
             for (int j = 0; j < NWI / VWN; ++j)
-#pragma unroll
+UNROLL_GPU
                 for (int w = 0; w < VWN; ++w) {
                     const int n = n0 + (j * NDIMC + ty) * VWN + w;
                     if (n >= N)

@@ -106,16 +106,16 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
         W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N;
     /* Unrolled by force: a fused epilogue (RELU) made NVIDIA's compiler keep these loops, which
      * indexes acc at run time and moves it to local memory (a 256-byte stack frame, 1.3x time). */
-#pragma unroll
+UNROLL_GPU
     for (int i = 0; i < MWI / VWM; ++i)
-#pragma unroll
+UNROLL_GPU
         for (int v = 0; v < VWM; ++v) {
             const int m = m0 + (i * MDIMC + tx) * VWM + v;
             if (m >= M)
                 continue;
-#pragma unroll
+UNROLL_GPU
             for (int j = 0; j < NWI / VWN; ++j)
-#pragma unroll
+UNROLL_GPU
                 for (int w = 0; w < VWN; ++w) {
                     const int n = n0 + (j * NDIMC + ty) * VWN + w;
                     if (n >= N)

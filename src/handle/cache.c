@@ -508,11 +508,14 @@ static void entry_remove(struct cldnn_program_set* s, program_entry* e) {
     free(e);
 }
 
-/* The options a program is built and keyed with: the language version, the caller's options and
-** the test hook's for its source. cache_lock held. */
-static void full_options(const char* source, const char* options, char* opts, size_t size) {
+/* The options a program is built and keyed with: the language version, the device class
+** (CLDNN_CPU_DEVICE: kernels/common/helpers.h says what it changes), the caller's options and the
+** test hook's for its source. cache_lock held. */
+static void full_options(const cldnn_device_profile* dev, const char* source, const char* options, char* opts,
+                         size_t size) {
     int hooked = test_options[0] != '\0' && strcmp(source, test_source) == 0;
-    snprintf(opts, size, "-cl-std=CL1.2 %s%s%s", options ? options : "", hooked ? " " : "", hooked ? test_options : "");
+    snprintf(opts, size, "-cl-std=CL1.2 %s%s%s%s", dev->is_cpu ? "-DCLDNN_CPU_DEVICE=1 " : "", options ? options : "",
+             hooked ? " " : "", hooked ? test_options : "");
 }
 
 /* The program of (source, opts), called with cache_lock held and returning with it released: from
@@ -685,7 +688,7 @@ cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h) {
 cldnnStatus_t cldnn_program_get(cldnnHandle_t h, const char* source, const char* options, cl_program* out) {
     char opts[1024];
     pthread_mutex_lock(&cache_lock);
-    full_options(source, options, opts, sizeof opts);
+    full_options(&h->prof, source, options, opts, sizeof opts);
     if (h->collect) {
         const program_entry* e = entry_find(h->programs, source, opts);
         *out = e && !e->building ? e->program : NULL;
