@@ -41,6 +41,7 @@ Stages (TAG: h100 or h200 after nvidia-smi's card name, pocl for DEVICE=cpu, gpu
   gemm           FP32 GEMM vs cuBLAS + CLBlast (cpu: OpenBLAS + CLBlast)         -> gemm-TAG.md
   gemm-tf32      TF32 tensor-core GEMM (--math tensor) vs cuBLAS TF32            -> gemm-tf32-TAG.md
   gemm-fp16      FP16 tensor-core GEMM (-d half --math tensor) vs cuBLAS FP16    -> gemm-fp16-TAG.md
+  gemm-bf16      BF16 tensor-core GEMM (-d bfloat16 --math tensor) vs cuBLAS BF16 -> gemm-bf16-TAG.md
   mma-check      tensor-core GEMM correctness: edge shapes, transposes, ld's, batch, split-k -> mma-TAG.txt
   mma-sweep      GEMM_SHAPES per CLDNN_SOLVER_PARAMS set of MMA_SETS, cuBLAS TF32 + FP32 -> mma-TAG.txt
   fp16-check     the FP16 GEMM verified: edge shapes, then DeepBench and the squares -> mma-TAG.txt
@@ -50,6 +51,7 @@ Stages (TAG: h100 or h200 after nvidia-smi's card name, pocl for DEVICE=cpu, gpu
                                                   -> conv-tf32-1x1-TAG.md, conv-fp32-1x1-TAG.md
   conv-tf32      every conv-nets layer verified under TENSOR_OP_MATH vs cuDNN    -> conv-tf32-TAG.md
   conv-fp16      every conv-nets layer verified, HALF data, TENSOR_OP_MATH, vs cuDNN FP16 -> conv-fp16-TAG.md
+  conv-bf16      every conv-nets layer verified, BFLOAT16 data, TENSOR_OP_MATH, vs cuDNN BF16 -> conv-bf16-TAG.md
   ops            pooling, batch norm, LRN, softmax (ops-nets.csv) vs cudnn_ops   -> pool-norm-TAG.md (+ logs)
   ops-v11        op tensor, reduce, dropout, layer / RMS / group norm (ops-v11.csv) vs cudnn_ops and
                  PyTorch (perf/baselines/torch_ops.py), verified            -> ops-v11-TAG.md (+ logs)
@@ -312,7 +314,7 @@ stage_sweep() {
 }
 
 # gemm_sweep OUTNAME MATH DTYPE DEFAULT_BASELINES: cldnn-bench gemm over GEMM_SHAPES and the baselines over
-# the same files, merged into $out/OUTNAME. MATH: "" or tensor; DTYPE: "" or half.
+# the same files, merged into $out/OUTNAME. MATH: "" or tensor; DTYPE: "", half or bfloat16.
 gemm_sweep() {
   local outname=$1 mth=$2 dt=$3 defbase=$4 f t bin tms start log rc=0 math_desc
   local ms=${MS:-50} verify=${VERIFY:-1} shapes=() tools=() logs
@@ -351,18 +353,22 @@ gemm_sweep() {
       local bargs=()
       if [ "$mth" = tensor ] && [ "$dt" = half ]; then
         case $t in cublas) bargs=(--fp16 --verify 200) ;; *) notes+=("$t has no FP16 mode here: its figures are FP32") ;; esac
+      elif [ "$mth" = tensor ] && [ "$dt" = bfloat16 ]; then
+        case $t in cublas) bargs=(--bf16 --verify 200) ;; *) notes+=("$t has no BF16 mode here: its figures are FP32") ;; esac
       elif [ "$mth" = tensor ]; then
         case $t in cublas) bargs=(--tf32 --verify 200) ;; *) notes+=("$t has no TF32 mode: its figures are FP32") ;; esac
-      elif [ "$dt" = half ]; then
-        notes+=("$t runs FP32 data: HALF storage without --math tensor has no FP16 baseline here")
+      elif [ -n "$dt" ]; then
+        notes+=("$t runs FP32 data: $dt storage without --math tensor has no 16-bit baseline here")
       fi
       run_tool "$logs/$t.log" env CLDNN_DEVICE="$device" "$bin" "$f" --ms "$tms" "${bargs[@]+"${bargs[@]}"}"
     done
   done
   case "$mth/$dt" in
     tensor/half) math_desc="FP16 tensor cores (FP32 accumulation), TENSOR_OP_MATH" ;;
+    tensor/bfloat16) math_desc="BF16 tensor cores (FP32 accumulation), TENSOR_OP_MATH" ;;
     tensor/*) math_desc="TF32 tensor cores, TENSOR_OP_MATH" ;;
     */half) math_desc="FP32 arithmetic on HALF storage" ;;
+    */bfloat16) math_desc="FP32 arithmetic on BFLOAT16 storage" ;;
     *) math_desc=FP32 ;;
   esac
   merge_args
@@ -378,6 +384,7 @@ gemm_sweep() {
 stage_gemm() { gemm_sweep "gemm-$TAG.md" "" "" "$([ $on_cpu = 1 ] && echo openblas clblast || echo cublas clblast)"; }
 stage_gemm_tf32() { gemm_sweep "gemm-tf32-$TAG.md" tensor "" cublas; }
 stage_gemm_fp16() { gemm_sweep "gemm-fp16-$TAG.md" tensor half cublas; }
+stage_gemm_bf16() { gemm_sweep "gemm-bf16-$TAG.md" tensor bfloat16 cublas; }
 
 # The tensor-core GEMM checks and sweeps append to one log, $out/mma-TAG.txt (its tail is printed at the end).
 mma_log=""
@@ -539,6 +546,11 @@ stage_conv_fp16() {
   conv_ms=${MS:-10}
   conv_run "conv-fp16-$TAG.md" "${BUDGET:-540}" "-F 7 -a find -V 1 --ms $conv_ms -d half --math tensor" \
     "-F 7 --ms $conv_ms --half --math tensor" perf/shapes/conv-nets.csv
+}
+stage_conv_bf16() {
+  conv_ms=${MS:-10}
+  conv_run "conv-bf16-$TAG.md" "${BUDGET:-540}" "-F 7 -a find -V 1 --ms $conv_ms -d bfloat16 --math tensor" \
+    "-F 7 --ms $conv_ms --bf16 --math tensor" perf/shapes/conv-nets.csv
 }
 
 # bench_cases LOG ONLY: the `NAME:DIR<TAB>ARGS` lines on stdin (merge.py ops-commands, ops-v11-commands) whose
@@ -857,8 +869,8 @@ stage_host_cost() {
 }
 
 # --------------------------------------------------------------------------------------------- main
-stages="prepare prepare-tests build tests sweep gemm gemm-tf32 gemm-fp16 mma-check mma-sweep fp16-check mma-peak
-        conv conv-1x1 conv-tf32 conv-fp16 ops ops-v11 convbiasact train first-iter get-vs-find tune sysdb host-cost"
+stages="prepare prepare-tests build tests sweep gemm gemm-tf32 gemm-fp16 gemm-bf16 mma-check mma-sweep fp16-check mma-peak
+        conv conv-1x1 conv-tf32 conv-fp16 conv-bf16 ops ops-v11 convbiasact train first-iter get-vs-find tune sysdb host-cost"
 if [ $# = 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then usage; exit 0; fi
 for s in "$@"; do
   case " $(echo $stages) " in *" $s "*) ;; *) echo "run-device.sh: no stage '$s'" >&2; usage >&2; exit 2 ;; esac

@@ -36,11 +36,11 @@
 **                          halves, 16-byte row padding of 8 halves, k-tiles up to 64). What this
 **                          leaves to the GPU: the fragments and the PTX, which the GEMM's TF32 and
 **                          FP16 tests cover.
-**   conv_mma/tensor_cores_tf32, tensor_cores_f16  where the device has tensor cores (else an info
-**                          line): the public calls under TENSOR_OP_MATH, FLOAT and HALF data,
-**                          against the double reference within the FP32 tolerance plus the TF32
-**                          rounding of both inputs, or (HALF) with truncating FP32 sums plus the
-**                          output's rounding to half.
+**   conv_mma/tensor_cores_tf32, tensor_cores_f16, tensor_cores_bf16  where the device has tensor
+**                          cores (else an info line): the public calls under TENSOR_OP_MATH, FLOAT,
+**                          HALF and BFLOAT16 data, against the double reference within the FP32
+**                          tolerance plus the TF32 rounding of both inputs, or (16-bit) with
+**                          truncating FP32 sums plus the output's rounding to its type.
 */
 #include "fixture.h"
 #include "internal.h"
@@ -941,10 +941,10 @@ static float* host_buffer_floats(const fx_tensor* t) {
     float* f = malloc(t->nbuf * sizeof(float));
     FX_ASSERT(f != NULL, "out of host memory");
     for (size_t i = 0; i < t->nbuf; ++i) {
-        if (t->dtype == CLDNN_DATA_HALF) {
+        if (t->dtype != CLDNN_DATA_FLOAT) {
             uint16_t hb;
             memcpy(&hb, t->host + 2 * i, 2);
-            f[i] = fx_half_to_float(hb);
+            f[i] = t->dtype == CLDNN_DATA_HALF ? fx_half_to_float(hb) : fx_bf16_to_float(hb);
         } else {
             memcpy(&f[i], t->host + 4 * i, 4);
         }
@@ -954,6 +954,7 @@ static float* host_buffer_floats(const fx_tensor* t) {
 
 #define HALF_REL (1.0 / 2048.0)     /* a half output's rounding: 0.5 ulp, relative (2^-11) */
 #define HALF_ABS (1.0 / 33554432.0) /* ... and absolute near 0 (half the subnormal spacing, 2^-25) */
+#define BF16_REL (1.0 / 256.0)      /* a bfloat16 output's rounding: 0.5 ulp, relative (2^-8) */
 
 /* Case c in direction dir and data type dt through the public call with the implicit-GEMM
 ** algorithm under TENSOR_OP_MATH (which the tables give to the tensor-core solver where it
@@ -964,12 +965,14 @@ static float* host_buffer_floats(const fx_tensor* t) {
 **   HALF (FP16): the products are exact (half inputs), the FP32 sums truncate (at most one ulp,
 **     2^-23, per m16n8k16 step, biased: (reduction / 16) 2^-23 <= 4e-5 for reductions up to
 **     5000), so tol = 1e-6 + 4e-5 S, plus the output's one rounding to half:
-**     2^-11 (|want| + tol) + 2^-25 (as test_gemm.c's tensor_cores_f16).
+**     2^-11 (|want| + tol) + 2^-25 (as test_gemm.c's tensor_cores_f16);
+**   BFLOAT16 (BF16): the same with the output's rounding to bfloat16, 2^-8 (|want| + tol).
 ** The inputs must come back unchanged. */
 static void check_mma(const map_case* c, cldnn_conv_dir dir, cldnnDataType_t dt) {
     cldnnHandle_t h = fx_handle();
     const shape* s = &c->s;
-    const int half = dt == CLDNN_DATA_HALF;
+    const int half = dt != CLDNN_DATA_FLOAT; /* 16-bit: HALF or BFLOAT16 */
+    const double out_rel = dt == CLDNN_DATA_HALF ? HALF_REL : BF16_REL;
     const size_t es = half ? 2 : 4;
     descs d;
     descs_make(&d, s, dt, CLDNN_TENSOR_OP_MATH);
@@ -1033,13 +1036,13 @@ static void check_mma(const map_case* c, cldnn_conv_dir dir, cldnnDataType_t dt)
         want[i] = (double)c->alpha * v + prior;
         const double sc = fabs((double)c->alpha) * mag + fabs(prior);
         const double tol = half ? 1e-6 + 4e-5 * sc : 1e-6 + (1e-5 + 2.0 / 2048.0) * sc;
-        scale[i] = half ? tol + HALF_REL * (fabs(want[i]) + tol) + HALF_ABS : tol;
+        scale[i] = half ? tol + out_rel * (fabs(want[i]) + tol) + HALF_ABS : tol;
     }
     char msg[512];
     double worst = 0.0;
     int64_t bad = fx_compare(out, want, scale, 0.0, 1.0, msg, sizeof msg, &worst);
     FX_ASSERT(bad == 0, "%s: %lld of %lld elements outside the %s tolerance; %s", p.key, (long long)bad,
-              (long long)out->count, half ? "FP16" : "TF32", msg);
+              (long long)out->count, cldnn_dtype_name(dt), msg);
     FX_ASSERT(fx_tensor_gaps_changed(out) == 0, "%s: the output's buffer changed outside its view", p.key);
     fx_expect_untouched(ins[0], fwd ? "x" : "dy", p.key);
     fx_expect_untouched(ins[1], fwd || !bwf ? "w" : "x", p.key);
@@ -1088,9 +1091,9 @@ Test(conv_mma, tensor_cores_tf32) {
     }
 }
 
-/* HALF data on FP16 tensor cores: the map cases (single halves and 8-half runs), the TF32 cases
-** and k_f16_cases, every direction. */
-Test(conv_mma, tensor_cores_f16) {
+/* HALF (BFLOAT16) data on FP16 (BF16) tensor cores: the map cases (single elements and 8-element
+** runs), the TF32 cases and k_f16_cases, every direction. */
+static void tensor_cores_16bit(cldnnDataType_t dt) {
     cldnnHandle_t h = fx_handle();
     if (!cldnn_mma_available(&h->prof)) {
         cr_log_info("%s has no tensor cores: nothing to test here", h->prof.name);
@@ -1106,5 +1109,7 @@ Test(conv_mma, tensor_cores_f16) {
     for (int dir = 0; dir < 3; ++dir)
         for (size_t s = 0; s < sizeof sets / sizeof sets[0]; ++s)
             for (size_t i = 0; i < sets[s].n; ++i)
-                check_mma(&sets[s].cases[i], (cldnn_conv_dir)dir, CLDNN_DATA_HALF);
+                check_mma(&sets[s].cases[i], (cldnn_conv_dir)dir, dt);
 }
+Test(conv_mma, tensor_cores_f16) { tensor_cores_16bit(CLDNN_DATA_HALF); }
+Test(conv_mma, tensor_cores_bf16) { tensor_cores_16bit(CLDNN_DATA_BFLOAT16); }

@@ -1138,7 +1138,8 @@ Test(gemm_math, set_and_get) {
 }
 
 /* Which devices, math types and data types are offered the tensor-core solvers: TF32 for FLOAT,
-** FP16 for HALF A and B (C half, or float for internal callers), only under TENSOR_OP_MATH. */
+** the 16-bit one for HALF or BFLOAT16 A and B (C of their type, or float for internal callers),
+** only under TENSOR_OP_MATH. */
 Test(gemm_math, tensor_core_selection) {
     cldnn_gemm_problem pr;
     memset(&pr, 0, sizeof pr);
@@ -1170,8 +1171,9 @@ Test(gemm_math, tensor_core_selection) {
                      {CLDNN_DATA_HALF, CLDNN_DATA_HALF, 0, 1},
                      {CLDNN_DATA_HALF, CLDNN_DATA_FLOAT, 0, 1},
                      {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF, 0, 0},
-                     {CLDNN_DATA_BFLOAT16, CLDNN_DATA_BFLOAT16, 0, 0}, /* FP32-math kernels only */
-                     {CLDNN_DATA_BFLOAT16, CLDNN_DATA_FLOAT, 0, 0},
+                     {CLDNN_DATA_BFLOAT16, CLDNN_DATA_BFLOAT16, 0, 1},
+                     {CLDNN_DATA_BFLOAT16, CLDNN_DATA_FLOAT, 0, 1},
+                     {CLDNN_DATA_BFLOAT16, CLDNN_DATA_HALF, 0, 0},
                      {CLDNN_DATA_DOUBLE, CLDNN_DATA_DOUBLE, 0, 0}};
         for (int m = 0; m < 3; m++)
             for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
@@ -1206,8 +1208,8 @@ Test(gemm_math, tensor_core_selection) {
 Test(gemm_math, tensor_core_params) {
     const cldnn_device_profile devs[3] = {wb_nv_profile(9, 0), wb_nv_profile(8, 0), wb_nv_profile(8, 6)};
     const int64_t shapes[][3] = {{1, 1, 1}, {64, 64, 64}, {65, 4096, 17}, {4096, 64, 4096}, {8192, 8192, 8192}};
-    const cldnnDataType_t dts[2] = {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF};
-    for (size_t d = 0; d < 6; d++)
+    const cldnnDataType_t dts[3] = {CLDNN_DATA_FLOAT, CLDNN_DATA_HALF, CLDNN_DATA_BFLOAT16};
+    for (size_t d = 0; d < 9; d++)
         for (size_t s = 0; s < 4 * sizeof shapes / sizeof shapes[0]; s++) {
             const cldnnDataType_t dt = dts[d / 3];
             cldnn_gemm_problem pr;
@@ -1229,7 +1231,7 @@ Test(gemm_math, tensor_core_params) {
                       "default %s for %s %lldx%lldx%lld %c%c does not fit cc %d.%d", buf, cldnn_dtype_name(dt),
                       (long long)pr.m, (long long)pr.n, (long long)pr.k, pr.trans_a ? 'T' : 'N',
                       pr.trans_b ? 'T' : 'N', dev->nv_cc_major, dev->nv_cc_minor);
-            FX_ASSERT(q.vw == (dt == CLDNN_DATA_HALF ? 8 : 4), "default %s for %s: copies are not 16 bytes wide", buf,
+            FX_ASSERT(q.vw == (dt == CLDNN_DATA_FLOAT ? 4 : 8), "default %s for %s: copies are not 16 bytes wide", buf,
                       cldnn_dtype_name(dt));
             cldnn_gemm_mma_params back;
             FX_ASSERT(cldnn_gemm_mma_params_parse(buf, &back) && memcmp(&back, &q, sizeof q) == 0,
@@ -1382,19 +1384,20 @@ Test(gemm_math, tensor_cores_tf32) {
     FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
 }
 
-/* HALF data under TENSOR_OP_MATH on a device with tensor cores runs the FP16 kernel: every layout
-** and transpose, edges around its tiles, copies of 8, 4, 2 and 1 halves (leading dimensions and
-** offsets multiples of 8, of 4, even, odd), batches, split-k and beta. Tolerance: the inputs are halves
-** (no rounding: the products are exact in float), so it is the FP32 one with the accumulator's
-** additions counted as truncating (one unit in the last place instead of half: the tensor core
-** aligns and truncates), plus C's rounding to half. On PoCL HALF runs gemm_half's kernels. */
-Test(gemm_math, tensor_cores_f16) {
+/* HALF (BFLOAT16) data under TENSOR_OP_MATH on a device with tensor cores runs the FP16 (BF16)
+** kernel: every layout and transpose, edges around its tiles, copies of 8, 4, 2 and 1 elements
+** (leading dimensions and offsets multiples of 8, of 4, even, odd), batches, split-k and beta.
+** Tolerance: the inputs are 16-bit (no rounding: the products are exact in float), so it is the FP32
+** one with the accumulator's additions counted as truncating (one unit in the last place instead of
+** half: the tensor core aligns and truncates), plus C's rounding to the storage type. Devices without
+** tensor cores run the portable kernels in gemm_half and gemm_bf16. */
+static void tensor_cores_16bit(cldnnDataType_t dt) {
     cldnnHandle_t h = fx_handle();
     if (!cldnn_mma_available(&h->prof)) {
         cr_log_info("%s has no tensor cores: nothing to test here", h->prof.name);
         return;
     }
-    g_dt = CLDNN_DATA_HALF;
+    g_dt = dt;
     FX_OK(cldnnSetGemmMathType(h, CLDNN_TENSOR_OP_MATH));
     g_sum_units = 2.0;
     run_orientations(plain(1, 1, 1, 1.0f, 0.0f), 2);
@@ -1419,6 +1422,8 @@ Test(gemm_math, tensor_cores_f16) {
     g_sum_units = 1.0;
     FX_OK(cldnnSetGemmMathType(h, CLDNN_DEFAULT_MATH));
 }
+Test(gemm_math, tensor_cores_f16) { tensor_cores_16bit(CLDNN_DATA_HALF); }
+Test(gemm_math, tensor_cores_bf16) { tensor_cores_16bit(CLDNN_DATA_BFLOAT16); }
 
 /* Table rows keyed by compute capability serve every part of the architecture: an "sm_90" row
 ** matches any NVIDIA profile of cc 9.0 (the H100's rows serve the H200), no other cc and no other

@@ -1,6 +1,6 @@
 /*
  * conv_igemm_mma.cl: implicit-GEMM 2-d convolution on NVIDIA tensor cores (FP32 accumulation:
- * TF32 mma.sync for FLOAT data, FP16 m16n8k16 with -DDATA_HALF=1), forward, backward-data and
+ * TF32 mma.sync for FLOAT data, FP16 / BF16 m16n8k16 with -DDATA_HALF=1 / -DDATA_BF16=1), forward, backward-data and
  * backward-filter: the tensor-core GEMM family's body (gemm/gemm_mma.cl: cp.async pipeline, warp
  * tiles, fragments) with the convolution's operand loaders and output maps
  * (conv/conv_igemm_mma.h, which documents the GEMMs, the k order and the options). The operands
@@ -8,7 +8,7 @@
  * partial sums (Part) need memory besides the tensors.
  *
  * Arguments are conv/conv_igemm.cl's, so one host routine sets both kernels'; the tensors are
- * MMA_ET (floats, or raw half bits with -DDATA_HALF=1: no cl_khr_fp16 needed), the partial sums
+ * MMA_ET (floats, or raw 16-bit patterns for HALF and BFLOAT16: no cl_khr_fp16 needed), the partial sums
  * float. NVIDIA compute capability >= 8.0 only, under TENSOR_OP_MATH
  * (src/conv/gemm/conv_igemm_mma.c). Forward takes the fused epilogue of common/epilogue.h
  * (-DEPI_ACT=...) in its store, as conv_igemm.cl.

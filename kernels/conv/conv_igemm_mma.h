@@ -29,9 +29,10 @@
  * (image base, first input row and column) are decoded once per work-item.
  *
  * Elements: MMA_ET and MMA_ES (gemm_mma.cl's element type and size) in the tiles and the copies:
- * floats, or with -DDATA_HALF=1 raw half bits (x, w, y half in memory, FP16 mma); the stores
- * (CONV_STORE_AB) read and write the output through common/helpers.h's LOAD and STORE (half:
- * rounded once), and backward-filter's partial sums (Part) stay float.
+ * floats, or with -DDATA_HALF=1 / -DDATA_BF16=1 raw 16-bit patterns (x, w, y half or bfloat16 in
+ * memory, FP16 or BF16 mma); the stores (CONV_STORE_AB) read and write the output through
+ * common/helpers.h's LOAD and STORE (rounded once), and backward-filter's partial sums (Part) stay
+ * float.
  *
  * Options (besides gemm_mma.cl's; the host checks every combination):
  *   DIR        0, 1 or 2 as above
@@ -73,11 +74,11 @@
 #ifndef MMA_UNROLL
 #define MMA_UNROLL _Pragma("unroll")
 #endif
-/* Loops over a work-item's chunks of a stage: unrolled for halves, whose single-element copies are
+/* Loops over a work-item's chunks of a stage: unrolled for 16-bit data, whose single-element copies are
  * a plain load and store (a rolled loop would wait for each load before issuing the next); FLOAT's
  * cp.async copies do not wait, and its loops stay rolled. */
 #ifndef CONV_CHUNK_UNROLL
-#if DATA_H == 1
+#if DATA_H != 0
 #define CONV_CHUNK_UNROLL MMA_UNROLL
 #else
 #define CONV_CHUNK_UNROLL

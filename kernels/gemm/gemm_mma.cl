@@ -1,10 +1,12 @@
 /*
  * gemm_mma.cl: GEMM on NVIDIA tensor cores through inline PTX (mma.sync, cp.async), FP32
- * accumulation, in two element types:
+ * accumulation, in three element types:
  *   FLOAT data: TF32 inputs, mma.sync m16n8k8 .tf32;
  *   -DDATA_HALF=1: FP16 storage of A and B, mma.sync m16n8k16 .f16 (products exact, sums in
  *   FP32); C half (rounded once when stored) or, with -DC_HALF=0, float (internal callers whose
- *   C is a workspace of partial sums), as in gemm.cl.
+ *   C is a workspace of partial sums), as in gemm.cl;
+ *   -DDATA_BF16=1: the same with BFLOAT16 storage and mma.sync m16n8k16 .bf16 (C bfloat16, or
+ *   float with -DC_HALF=0). Both 16-bit types share every tile, copy and fragment path.
  * Same problem, arguments and split-k contract as gemm_tiled in gemm.cl (C = alpha * A' B' +
  * beta * C, C column-major; A'(m, k) and B'(k, n) as in common/gemm_tile.h), so the host runs
  * either through one launcher.
@@ -28,7 +30,8 @@
  *
  * Build options (defaults in brackets; the host validates combinations):
  *   DATA_HALF          1: A, B (and C unless C_HALF=0) hold halves: FP16 mma      [0]
- *   C_HALF             storage of C with DATA_HALF=1 (1 half, 0 float)            [DATA_HALF]
+ *   DATA_BF16          1: they hold bfloat16: BF16 mma                             [0]
+ *   C_HALF             storage flag of C (common/helpers.h: 0 float)               [DATA_H]
  *   MMA_BM, MMA_BN     work-group tile of C in m and n                          [128, 128]
  *   MMA_BK             k depth of a local tile: 16 or 32 (FLOAT), 16, 32 or 64
  *                      (HALF)                                                    [32]
@@ -76,10 +79,8 @@
 #ifndef MMA_STAGES
 #define MMA_STAGES 3
 #endif
-#if DATA_H == 2
-#error "no bfloat16 tensor-core kernel: the host keeps BFLOAT16 problems on the FP32-math kernels"
-#elif DATA_H == 1
-#define MMA_ET ushort /* A, B and the local tiles hold raw half bits: no cl_khr_fp16 needed */
+#if DATA_H != 0
+#define MMA_ET ushort /* A, B and the local tiles hold raw 16-bit patterns: no cl_khr_fp16 needed */
 #define MMA_ES 2      /* bytes per element */
 #define MMA_KSTEP 16  /* k of one mma.sync */
 #else
@@ -173,12 +174,12 @@
  *   g = 0..3) cover 128 distinct bytes: conflict-free.
  */
 /* AG m-tiles per A read, BG n-tiles (BW words) per B read: literals, for token pasting. */
-#if DATA_H == 1 && MMA_WM % 64 == 0
+#if DATA_H != 0 && MMA_WM % 64 == 0
 #define MMA_AG 4
 #else
 #define MMA_AG 2
 #endif
-#if DATA_H == 1 && MMA_WN % 64 == 0
+#if DATA_H != 0 && MMA_WN % 64 == 0
 #define MMA_BG 8
 #define MMA_BW 4
 #else
@@ -290,7 +291,15 @@ inline uint mma_tf32(float x) {
         "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
         : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
         : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
-#if DATA_H == 1
+/* The same with BF16 inputs: m16n8k16's fragment layout does not depend on the 16-bit type. */
+#define MMA_M16N8K16_BF16(acc, a, b)                                                                    \
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "    \
+        "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
+        : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
+        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
+#if DATA_H == 2
+#define MMA_OP MMA_M16N8K16_BF16
+#elif DATA_H == 1
 #define MMA_OP MMA_M16N8K16
 #else
 #define MMA_OP MMA_M16N8K8
@@ -442,7 +451,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
 #pragma unroll
         for (int kk = 0; kk < MMA_BK; kk += MMA_KSTEP) {
             uint af[MMA_TM][4], bf[MMA_TN][2];
-#if DATA_H == 1
+#if DATA_H != 0
             const int k0 = kk + 2 * t4; /* k of the low halves of registers 0 (A: and 1) */
 #if A_TRANS
 #pragma unroll
@@ -539,7 +548,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
                 bf[j][1] = mma_tf32(v.y);
             }
 #endif
-#endif /* DATA_H == 1 */
+#endif /* DATA_H != 0 */
 #pragma unroll
             for (int i = 0; i < MMA_TM; ++i)
 #pragma unroll

@@ -1,9 +1,9 @@
 /*
 ** cublas_gemm.c: the cuBLAS baseline of the GEMM benchmark: times cublasSgemm (cublasSgemmStridedBatched
 ** for batch > 1) on every row of a shape file (perf/baselines/gemm_shapes.h), FP32 strict; or, with
-** --fp16, cublasGemmEx (cublasGemmStridedBatchedEx) on half data.
+** --fp16 (--bf16), cublasGemmEx (cublasGemmStridedBatchedEx) on half (bfloat16) data.
 **
-**   cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32 | --fp16] [--device D] [--verify S]
+**   cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32 | --fp16 | --bf16] [--device D] [--verify S]
 **
 ** Column-major, op(A), op(B) from a_t, b_t, minimum leading dimensions, packed batch strides,
 ** alpha 1, beta 0. Math mode CUBLAS_DEFAULT_MATH (plain FP32: cuBLAS uses TF32 only under
@@ -11,9 +11,10 @@
 ** CUBLAS_PEDANTIC_MATH with --pedantic, or CUBLAS_TF32_TENSOR_OP_MATH with --tf32 (the baseline of
 ** cldnn's TENSOR_OP_MATH GEMM on FLOAT data); the header lines say which. --fp16 is the baseline
 ** of cldnn's TENSOR_OP_MATH GEMM on HALF data: A, B and C CUDA_R_16F, CUBLAS_COMPUTE_32F (FP32
-** accumulation, float alpha and beta), CUBLAS_GEMM_DEFAULT_TENSOR_OP (tensor cores). A, B and C
-** repeat a random block of GEMM_BLOCK floats in [-1, 1) (rounded to half for --fp16, as
-** cldnn-bench -d half does; uploaded once, doubled on the device with cudaMemcpy), so the power
+** accumulation, float alpha and beta), CUBLAS_GEMM_DEFAULT_TENSOR_OP (tensor cores); --bf16 the
+** same with CUDA_R_16BF, the baseline of cldnn's TENSOR_OP_MATH GEMM on BFLOAT16 data. A, B and C
+** repeat a random block of GEMM_BLOCK floats in [-1, 1) (rounded to half or bfloat16 for --fp16 or
+** --bf16, as cldnn-bench -d half / bfloat16 does; uploaded once, doubled on the device with cudaMemcpy), so the power
 ** draw is that of real data.
 **
 ** --verify S: after timing, S random elements of C (plus the corners) are read back and compared
@@ -21,7 +22,7 @@
 ** largest |got - want| / tol, tol = (2 u_in + e_sum (sqrt(k) + 1)) S_abs with S_abs = sum |a b|,
 ** u_in = 2^-11 under --tf32 (inputs rounded or truncated to TF32), else 0, and e_sum =
 ** 2 eps_float, or 4 eps_float under --fp16 (the tensor core truncates its FP32 additions); --fp16
-** adds C's rounding to half, 2^-10 |want| + 2^-24. So the two tools' error figures compare
+** adds C's rounding to half, 2^-10 |want| + 2^-24, --bf16 to bfloat16, 2^-7 |want|. So the two tools' error figures compare
 ** directly (a '#' line per shape, before its result line).
 **
 ** Timing: W warm-up calls (3), a first estimate (batches of calls growing 4x until one takes
@@ -47,7 +48,7 @@
 
 /* Prints a usage line and returns 2. */
 static int usage(void) {
-    fprintf(stderr, "usage: cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32 | --fp16] "
+    fprintf(stderr, "usage: cublas_gemm SHAPES.csv [--ms T] [--warmup W] [--pedantic | --tf32 | --fp16 | --bf16] "
                     "[--device D] [--verify S]\n");
     return 2;
 }
@@ -76,7 +77,7 @@ static void* make_buffer(size_t n, size_t es, const void* blk) {
     return d;
 }
 
-/* One shape's operands (half: A, B and C hold halves, else floats). */
+/* One shape's operands (half: 1 A, B and C hold halves, 2 bfloat16, 0 floats). */
 typedef struct {
     cublasHandle_t h;
     const gemm_shape* s;
@@ -91,15 +92,14 @@ static cublasStatus_t call_once(const call_args* x) {
     const float one = 1.0f, zero = 0.0f;
     const gemm_shape* s = x->s;
     cublasOperation_t ta = s->ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb = s->tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const cudaDataType_t t16 = x->half == 2 ? CUDA_R_16BF : CUDA_R_16F;
     if (x->half && s->batch == 1)
-        return cublasGemmEx(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, CUDA_R_16F, x->lda, x->b,
-                            CUDA_R_16F, x->ldb, &zero, x->c, CUDA_R_16F, x->ldc, CUBLAS_COMPUTE_32F,
-                            CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+        return cublasGemmEx(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, t16, x->lda, x->b, t16, x->ldb,
+                            &zero, x->c, t16, x->ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
     if (x->half)
-        return cublasGemmStridedBatchedEx(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, CUDA_R_16F,
-                                          x->lda, x->sa, x->b, CUDA_R_16F, x->ldb, x->sb, &zero, x->c, CUDA_R_16F,
-                                          x->ldc, x->sc, (int)s->batch, CUBLAS_COMPUTE_32F,
-                                          CUBLAS_GEMM_DEFAULT_TENSOR_OP);
+        return cublasGemmStridedBatchedEx(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, t16, x->lda,
+                                          x->sa, x->b, t16, x->ldb, x->sb, &zero, x->c, t16, x->ldc, x->sc,
+                                          (int)s->batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP);
     if (s->batch == 1)
         return cublasSgemm(x->h, ta, tb, (int)s->m, (int)s->n, (int)s->k, &one, x->a, x->lda, x->b, x->ldb, &zero,
                            x->c, x->ldc);
@@ -129,7 +129,7 @@ static double check_elem(const call_args* x, const float* const blk[3], long lon
                    cudaMemcpyDeviceToHost) != cudaSuccess)
         return -1;
     if (x->half)
-        got = gemm_half_to_float(got16);
+        got = x->half == 2 ? gemm_bf16_to_float(got16) : gemm_half_to_float(got16);
     double sum = 0, sabs = 0;
     for (long long q = 0; q < s->k; q++) {
         long long oa = b * x->sa + (s->ta ? q + i * (long long)x->lda : i + q * (long long)x->lda);
@@ -141,7 +141,7 @@ static double check_elem(const call_args* x, const float* const blk[3], long lon
     const double e_sum = (x->half ? 4.0 : 2.0) * FLT_EPSILON;
     double tol = (2.0 * u_in + e_sum * (sqrt((double)s->k) + 1.0)) * sabs + FLT_MIN;
     if (x->half)
-        tol += ldexp(fabs(sum), -10) + ldexp(1.0, -24);
+        tol += x->half == 2 ? ldexp(fabs(sum), -7) : ldexp(fabs(sum), -10) + ldexp(1.0, -24);
     return fabs((double)got - sum) / tol;
 }
 
@@ -211,7 +211,7 @@ out:
 int main(int argc, char** argv) {
     const char* file = NULL;
     double target_ms = 50;
-    int warmup = 3, pedantic = 0, tf32 = 0, fp16 = 0, dev = 0, verify = 0;
+    int warmup = 3, pedantic = 0, tf32 = 0, fp16 = 0, bf16 = 0, dev = 0, verify = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--ms") && i + 1 < argc) target_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) warmup = atoi(argv[++i]);
@@ -219,11 +219,13 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "--pedantic")) pedantic = 1;
         else if (!strcmp(argv[i], "--tf32")) tf32 = 1;
         else if (!strcmp(argv[i], "--fp16")) fp16 = 1;
+        else if (!strcmp(argv[i], "--bf16")) bf16 = 1;
         else if (!strcmp(argv[i], "--verify") && i + 1 < argc) verify = atoi(argv[++i]);
         else if (argv[i][0] != '-' && !file) file = argv[i];
         else return usage();
     }
-    if (!file || !(target_ms > 0) || warmup < 0 || pedantic + tf32 + fp16 > 1) return usage();
+    if (!file || !(target_ms > 0) || warmup < 0 || pedantic + tf32 + fp16 + bf16 > 1) return usage();
+    const int h16 = fp16 ? 1 : bf16 ? 2 : 0; /* storage of A, B and C: 0 float, 1 half, 2 bfloat16 */
     const char* ovr = getenv("NVIDIA_TF32_OVERRIDE");
     if (ovr && strcmp(ovr, "0") != 0) {
         fprintf(stderr, "cublas_gemm: NVIDIA_TF32_OVERRIDE=%s would allow TF32; unset it\n", ovr);
@@ -262,6 +264,7 @@ int main(int argc, char** argv) {
     printf("# math mode: %s; column-major, minimum ld, alpha 1, beta 0\n",
            tf32       ? "CUBLAS_TF32_TENSOR_OP_MATH (TF32 tensor cores)"
            : fp16     ? "FP16: cublasGemmEx, A B C CUDA_R_16F, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP"
+           : bf16     ? "BF16: cublasGemmEx, A B C CUDA_R_16BF, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT_TENSOR_OP"
            : pedantic ? "CUBLAS_PEDANTIC_MATH (FP32, no TF32)"
                       : "CUBLAS_DEFAULT_MATH (FP32, no TF32)");
     printf("# timing: CUDA events, %d warm-up, 5 repetitions of ~%g ms in all, median\n", warmup, target_ms);
@@ -277,26 +280,26 @@ int main(int argc, char** argv) {
     uint16_t* hblk[3] = {NULL, NULL, NULL};
     for (int i = 0; i < 3; i++) {
         gemm_fill_block(blk[i], GEMM_BLOCK, 1000 + (uint64_t)i);
-        if (!fp16) continue;
+        if (!h16) continue;
         if (!(hblk[i] = malloc(GEMM_BLOCK * sizeof(uint16_t)))) {
             fprintf(stderr, "cublas_gemm: out of host memory\n");
             return 1;
         }
         for (size_t e = 0; e < GEMM_BLOCK; e++) { /* what the device holds, for the reference too */
-            hblk[i][e] = gemm_float_to_half(blk[i][e]);
-            blk[i][e] = gemm_half_to_float(hblk[i][e]);
+            hblk[i][e] = h16 == 2 ? gemm_float_to_bf16(blk[i][e]) : gemm_float_to_half(blk[i][e]);
+            blk[i][e] = h16 == 2 ? gemm_bf16_to_float(hblk[i][e]) : gemm_half_to_float(hblk[i][e]);
         }
     }
     const float* cblk[3] = {blk[0], blk[1], blk[2]};
-    const void* up[3] = {fp16 ? (const void*)hblk[0] : blk[0], fp16 ? (const void*)hblk[1] : blk[1],
-                         fp16 ? (const void*)hblk[2] : blk[2]};
+    const void* up[3] = {h16 ? (const void*)hblk[0] : blk[0], h16 ? (const void*)hblk[1] : blk[1],
+                         h16 ? (const void*)hblk[2] : blk[2]};
     cudaEvent_t e0, e1;
     cudaEventCreate(&e0);
     cudaEventCreate(&e1);
     cublasSetStream(h, 0);
     int fails = 0;
     for (int i = 0; i < count; i++)
-        fails += run_shape(h, &shapes[i], cblk, up, fp16, target_ms, warmup, e0, e1, verify, tf32 ? 1.0 / 2048.0 : 0.0);
+        fails += run_shape(h, &shapes[i], cblk, up, h16, target_ms, warmup, e0, e1, verify, tf32 ? 1.0 / 2048.0 : 0.0);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
     cublasDestroy(h);

@@ -2,10 +2,10 @@
 ** cudnn_conv.c: the cuDNN baseline of the convolution benchmark. For every row of one or more shape
 ** files (perf/baselines/conv_shapes.h) and every requested direction, it lets cuDNN pick its fastest
 ** algorithm (cudnnFindConvolution*AlgorithmEx) and times that algorithm. FP32, no TF32, unless
-** --math tensor (TF32) or --half (FP16 data) say otherwise.
+** --math tensor (TF32), --half (FP16 data) or --bf16 (BF16 data) say otherwise.
 **
 **   cudnn_conv --shapes FILE[,FILE...] [--shapes FILE ...] [-F MASK] [--layout NCHW|NHWC] [--ms T]
-**              [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half]
+**              [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half | --bf16]
 **              [--fused relu|identity [--z]] [-v]
 **
 ** Build: target cudnn_conv of perf/CMakeLists.txt, defined when the CUDA toolkit and cuDNN 9 (cudnn.h,
@@ -27,6 +27,7 @@
 ** --half: x, w and y (dx, dw, dy) in CUDNN_DATA_HALF with the convolution's compute type
 ** CUDNN_DATA_FLOAT (FP16 storage, FP32 accumulation: cldnn's HALF convolution); with --math tensor
 ** the FP16 tensor cores are allowed (the baseline of cldnn-bench conv -d half --math tensor).
+** --bf16: the same in CUDNN_DATA_BFLOAT16 (the baseline of cldnn-bench conv -d bfloat16).
 ** x, w and dy repeat a random block of GEMM_BLOCK floats in [-1, 1) (gemm_shapes.h; rounded to half
 ** under --half, as cldnn-bench -d half rounds its data), so the power draw is that of real data.
 **
@@ -108,7 +109,8 @@ static const char* math_name(cudnnMathType_t m) {
 /* The convolution descriptor's math type: CUDNN_FMA_MATH, or CUDNN_TENSOR_OP_MATH (--math tensor). */
 static cudnnMathType_t g_math = CUDNN_FMA_MATH;
 
-/* The tensors' and filter's data type: CUDNN_DATA_FLOAT, or CUDNN_DATA_HALF (--half); the
+/* The tensors' and filter's data type: CUDNN_DATA_FLOAT, CUDNN_DATA_HALF (--half) or
+** CUDNN_DATA_BFLOAT16 (--bf16); the
 ** convolution's compute type stays CUDNN_DATA_FLOAT. */
 static cudnnDataType_t g_dtype = CUDNN_DATA_FLOAT;
 
@@ -119,13 +121,13 @@ static int g_fused_z = 0;
 
 /* Bytes of one element of g_dtype. */
 static size_t elem_size(void) {
-    return g_dtype == CUDNN_DATA_HALF ? 2 : 4;
+    return g_dtype == CUDNN_DATA_FLOAT ? 4 : 2;
 }
 
 /* Prints a usage line and returns 2. */
 static int usage(void) {
     fprintf(stderr, "usage: cudnn_conv --shapes FILE[,FILE...] [--shapes FILE ...] [-F 1..7] [--layout NCHW|NHWC]\n"
-                    "                  [--ms T] [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half]\n"
+                    "                  [--ms T] [--ws-mib M] [--warmup W] [--device D] [--math fma|tensor] [--half | --bf16]\n"
                     "                  [--fused relu|identity [--z]] [-v]\n");
     return 2;
 }
@@ -461,6 +463,7 @@ int main(int argc, char** argv) {
             else if (!strcmp(m, "fma")) g_math = CUDNN_FMA_MATH;
             else return usage();
         } else if (!strcmp(a, "--half")) g_dtype = CUDNN_DATA_HALF;
+        else if (!strcmp(a, "--bf16")) g_dtype = CUDNN_DATA_BFLOAT16;
         else if (!strcmp(a, "--fused") && more) {
             const char* m = argv[++i];
             if (!strcmp(m, "relu")) g_fused = CUDNN_ACTIVATION_RELU;
@@ -524,11 +527,13 @@ int main(int argc, char** argv) {
     printf("# device: %s (%d SMs, cc %d.%d); cuDNN %zu.%zu.%zu (built with %d.%d.%d), CUDA runtime %d, driver API %d\n",
            prop.name, prop.multiProcessorCount, prop.major, prop.minor, v / 10000, v % 10000 / 100, v % 100,
            CUDNN_MAJOR, CUDNN_MINOR, CUDNN_PATCHLEVEL, rt, drv);
-    const int half = g_dtype == CUDNN_DATA_HALF;
+    const int half = g_dtype != CUDNN_DATA_FLOAT, bf16 = g_dtype == CUDNN_DATA_BFLOAT16; /* 16-bit storage */
     printf("# setup: %s, math %s, %s, cross-correlation, alpha 1, beta 0; "
            "algorithm: fastest of cudnnFind*AlgorithmEx with a %.0f MiB workspace\n",
-           half ? "FP16 (x, w, y CUDNN_DATA_HALF, compute type CUDNN_DATA_FLOAT)" : "FP32",
-           g_math == CUDNN_TENSOR_OP_MATH ? (half ? "CUDNN_TENSOR_OP_MATH (FP16 tensor cores allowed)"
+           bf16 ? "BF16 (x, w, y CUDNN_DATA_BFLOAT16, compute type CUDNN_DATA_FLOAT)"
+           : half ? "FP16 (x, w, y CUDNN_DATA_HALF, compute type CUDNN_DATA_FLOAT)" : "FP32",
+           g_math == CUDNN_TENSOR_OP_MATH ? (bf16 ? "CUDNN_TENSOR_OP_MATH (BF16 tensor cores allowed)"
+                                             : half ? "CUDNN_TENSOR_OP_MATH (FP16 tensor cores allowed)"
                                                   : "CUDNN_TENSOR_OP_MATH (TF32 tensor cores allowed)")
                                           : (half ? "CUDNN_FMA_MATH (no tensor cores)" : "CUDNN_FMA_MATH (no TF32)"),
            fmt == CUDNN_TENSOR_NHWC ? "NHWC (filter KRSC)" : "NCHW (filter KCRS)", (double)c.ws_size / 1048576.0);
@@ -552,7 +557,8 @@ int main(int argc, char** argv) {
     }
     for (int i = 0; i < 3; i++) {
         gemm_fill_block(blk[i], GEMM_BLOCK, 2000 + (uint64_t)i);
-        for (size_t e = 0; half && e < GEMM_BLOCK; e++) hblk[i][e] = gemm_float_to_half(blk[i][e]);
+        for (size_t e = 0; half && e < GEMM_BLOCK; e++)
+            hblk[i][e] = bf16 ? gemm_float_to_bf16(blk[i][e]) : gemm_float_to_half(blk[i][e]);
     }
     const void* cblk[3] = {half ? (const void*)hblk[0] : blk[0], half ? (const void*)hblk[1] : blk[1],
                            half ? (const void*)hblk[2] : blk[2]};

@@ -58,4 +58,8 @@ long long gemm_iters_for(double per_call_s, double target_ms, int reps);
 ** float value of binary16 bits h: half data of cldnn-bench and the FP16 baselines. */
 uint16_t gemm_float_to_half(float f);
 float gemm_half_to_float(uint16_t h);
+/* bfloat16 bits of f (the high half, rounded to nearest even; NaN kept quiet) and the float value
+** of bfloat16 bits: the BF16 baselines' data. */
+uint16_t gemm_float_to_bf16(float f);
+float gemm_bf16_to_float(uint16_t h);
 #endif /* CLDNN_GEMM_SHAPES_H_ */

@@ -23,7 +23,7 @@
 ** |op(A)(i,p) op(B)(p,j)| + |beta C_prior| (the scale of a float dot product's rounding error);
 ** half data add 2^-10 |want| + 2^-24 (C's rounding to half). With --math tensor on a device with
 ** tensor cores, FLOAT products also carry the rounding of both inputs to TF32 (relative 2^-11
-** each): 2 * 2^-11 S is added to the tolerance; HALF inputs are exact (FP16 mma.sync) but the
+** each): 2 * 2^-11 S is added to the tolerance; HALF and BFLOAT16 inputs are exact (FP16, BF16 mma.sync) but the
 ** tensor core truncates its FP32 additions, so the float term counts a whole ulp per addition
 ** (4 eps_float instead of 2).
 ** Up to 2^27 multiply-adds (and C within 2^24 elements) every element is checked, and the ld gaps
@@ -60,7 +60,7 @@ static const bench_flag k_flags[] = {
     {"--ms", BENCH_FLAG_DOUBLE, NULL, "without -i: iterations per shape so that the 5 repetitions take ~T ms"},
     {"--vsample", BENCH_FLAG_INT, "2000", "elements checked above 2^27 multiply-adds (0: check all)"},
     {"--math", BENCH_FLAG_STRING, "default",
-     "default|tensor|fma: cldnnSetGemmMathType (tensor: TF32 / FP16 tensor cores for float / half data where the "
+     "default|tensor|fma: cldnnSetGemmMathType (tensor: TF32 / FP16 / BF16 tensor cores for float / half / bfloat16 data where the "
      "device has them)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
@@ -508,7 +508,7 @@ static int gemm_run_mode(bench_ctx* ctx, const bench_opts* opts, const bench_arg
         return 1;
     }
     r.sum_eps = 2.0 * FLT_EPSILON;
-    if (mt == CLDNN_TENSOR_OP_MATH && opts->dtype == CLDNN_DATA_HALF)
+    if (mt == CLDNN_TENSOR_OP_MATH && opts->elem_size == 2) /* HALF or BFLOAT16: exact products */
         r.sum_eps = 4.0 * FLT_EPSILON;
     else if (mt == CLDNN_TENSOR_OP_MATH)
         r.input_eps = 1.0 / 2048.0;

@@ -353,7 +353,7 @@ static const char* const bwd_filter_algo_names[] = {"algo_0",   "algo_1",       
                                                     "winograd", "winograd_nonfused", "fft_tiling"};
 
 /* Whether the GEMM family runs p's products on tensor cores: under TENSOR_OP_MATH the TF32 kernel
-** for FLOAT data and the FP16 one for HALF data on devices that have them (their C, half or a float
+** for FLOAT data and the FP16 (BF16) one for HALF (BFLOAT16) data on devices that have them (their C, 16-bit or a float
 ** workspace, does not change that; Winograd's transformed operands are float and take the TF32
 ** one). */
 static int conv_gemm_tensor_ops(const void* problem, const cldnn_device_profile* dev) {

@@ -108,20 +108,26 @@ const struct cldnn_family* cldnn_gemm_family(void);
 cldnnStatus_t cldnn_gemm_run_any(cldnnHandle_t h, const cldnn_gemm_problem* g, const cldnn_gemm_buffers* b);
 
 /* Tensor-core GEMM (gemm/gemm_mma.c, kernels/gemm/gemm_mma.cl) on NVIDIA devices of compute
-** capability >= 8.0 under TENSOR_OP_MATH: TF32 mma.sync for FLOAT data, FP16 mma.sync for HALF
-** data (FP32 accumulation both). Meaning of the fields: the kernel's MMA_* build options. */
+** capability >= 8.0 under TENSOR_OP_MATH: TF32 mma.sync for FLOAT data, FP16 and BF16 mma.sync
+** for HALF and BFLOAT16 data (FP32 accumulation all). Meaning of the fields: the kernel's MMA_*
+** build options. */
 typedef struct {
     int bm, bn, bk;
     int wm, wn;
     int stages;
-    int vw;      /* elements per copy (FLOAT 4 or 1, HALF 8, 4, 2 or 1): an upper bound, lowered to
+    int vw;      /* elements per copy (FLOAT 4 or 1, 16-bit 8, 4, 2 or 1): an upper bound, lowered to
                  ** what the problem's alignment allows */
     int splitk;  /* as in cldnn_gemm_params */
 } cldnn_gemm_mma_params;
 /* 1 when dev has tensor cores reachable from OpenCL (NVIDIA, cl_nv_device_attribute_query
 ** compute capability >= 8.0: TF32 and FP16 mma.sync) and CLDNN_TENSOR_CORES is not 0. */
 int cldnn_mma_available(const cldnn_device_profile* dev);
-/* For data type dt (FLOAT or HALF): valid: for every transpose; fit: for the given ones (the
+/* 1 for the 16-bit storage types (HALF, BFLOAT16), which share the tensor-core kernels' tiles,
+** copies and fragments and differ only in the mma instruction. */
+static inline int cldnn_mma_16bit(cldnnDataType_t dt) {
+    return dt == CLDNN_DATA_HALF || dt == CLDNN_DATA_BFLOAT16;
+}
+/* For data type dt (FLOAT, HALF or BFLOAT16): valid: for every transpose; fit: for the given ones (the
 ** local tiles' sizes depend on them and on the element size). */
 int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev,
                                 cldnnDataType_t dt);

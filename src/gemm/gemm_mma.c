@@ -4,9 +4,10 @@
 ** the convolution descriptor's math type), as cuDNN v7 does; DEFAULT_MATH and FMA_MATH keep the
 ** portable kernels:
 **   gemm_mma_tf32  FLOAT data: TF32 mma.sync m16n8k8, FP32 accumulation;
-**   gemm_mma_f16   HALF data (A and B half; C half, or float for internal callers): FP16
-**                  mma.sync m16n8k16, FP32 accumulation, C rounded once.
-** One kernel body, the element type a build option (-DDATA_HALF=1).
+**   gemm_mma_f16   the 16-bit types: HALF data (A and B half; C half, or float for internal
+**                  callers): FP16 mma.sync m16n8k16; BFLOAT16 data the same with BF16
+**                  mma.sync; FP32 accumulation, C rounded once.
+** One kernel body, the element type a build option (-DDATA_HALF=1, -DDATA_BF16=1).
 **
 ** Parameters are data (cldnn_gemm_mma_params): the default set comes from the problem's shape
 ** (block tiles shrink for thin products, split-k fills the device when blocks are few), the
@@ -57,15 +58,15 @@ static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_pr
 /* Bytes of the staged epilogue (the kernel's end): per warp, MMA_WN columns of 16 AG + 1 floats,
 ** AG = 4 m-tiles for HALF warps of 64+ rows, else 2. It reuses the pipeline's local memory. */
 static size_t mma_epilogue_bytes(const cldnn_gemm_mma_params* p, cldnnDataType_t dt) {
-    const size_t ag = dt == CLDNN_DATA_HALF && p->wm % 64 == 0 ? 4 : 2;
+    const size_t ag = cldnn_mma_16bit(dt) && p->wm % 64 == 0 ? 4 : 2;
     const size_t warps = (size_t)(p->bm / p->wm) * (size_t)(p->bn / p->wn);
     return warps * (size_t)p->wn * (16 * ag + 1) * 4;
 }
 
 int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt,
                               int trans_a, int trans_b) {
-    const size_t es = dt == CLDNN_DATA_HALF ? 2 : 4;
-    if (!(dt == CLDNN_DATA_FLOAT || dt == CLDNN_DATA_HALF) || !mma_shape_valid(p, dev, dt))
+    const size_t es = cldnn_mma_16bit(dt) ? 2 : 4;
+    if (!(dt == CLDNN_DATA_FLOAT || cldnn_mma_16bit(dt)) || !mma_shape_valid(p, dev, dt))
         return 0;
     const size_t pipe = (size_t)p->stages * mma_stage_bytes(p, es, trans_a, trans_b);
     const size_t epi = mma_epilogue_bytes(p, dt);
@@ -84,7 +85,7 @@ int cldnn_gemm_mma_params_valid(const cldnn_gemm_mma_params* p, const cldnn_devi
 /* FLOAT: k steps 16 or 32 (two or four m16n8k8 steps), copies of 4 floats or 1; HALF: k steps 16,
 ** 32 or 64 (one to four m16n8k16 steps), copies of 8, 4, 2 or 1 halves. */
 static int mma_shape_valid(const cldnn_gemm_mma_params* p, const cldnn_device_profile* dev, cldnnDataType_t dt) {
-    const int half = dt == CLDNN_DATA_HALF;
+    const int half = cldnn_mma_16bit(dt);
     if (!pow2_in(p->bm, 32, 256) || !pow2_in(p->bn, 32, 256) || !pow2_in(p->bk, 16, half ? 64 : 32))
         return 0;
     if (!pow2_in(p->wm, 32, 128) || !pow2_in(p->wn, 32, 128) || p->bm % p->wm || p->bn % p->wn)
@@ -115,8 +116,8 @@ int cldnn_gemm_mma_params_parse(const char* s, cldnn_gemm_mma_params* p) {
 
 void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_mma_params* out) {
-    const int half = pr->dtype == CLDNN_DATA_HALF;
-    /* HALF: the same bytes per k-tile as FLOAT (64 halves deep, four m16n8k16 steps) and 16-byte
+    const int half = cldnn_mma_16bit(pr->dtype);
+    /* HALF (and BFLOAT16, which shares its kernel but the mma instruction): the same bytes per k-tile as FLOAT (64 halves deep, four m16n8k16 steps) and 16-byte
     ** copies of 8 halves. Not tuned: on the H100 they reach 270-271 TFLOP/s at 4096^3-8192^3
     ** (perf/results/gemm-fp16-h100.md); cldnn-tune gemm --math tensor -d half writes what wins to
     ** the tuning db. */
@@ -160,12 +161,12 @@ void cldnn_gemm_mma_params_select(const cldnn_gemm_problem* pr, const cldnn_devi
     *out = p;
 }
 
-/* Which kernel p's data types take: 1 TF32 (FLOAT A, B and C), 2 FP16 (HALF A and B, C half or
-** float), 0 none. */
+/* Which kernel p's data types take: 1 TF32 (FLOAT A, B and C), 2 FP16 or BF16 (HALF or BFLOAT16
+** A and B, C of their type or float), 0 none. */
 static int mma_kind(const cldnn_gemm_problem* p) {
     if (p->dtype == CLDNN_DATA_FLOAT)
         return p->dtype_c == CLDNN_DATA_FLOAT ? 1 : 0;
-    return p->dtype == CLDNN_DATA_HALF && (p->dtype_c == CLDNN_DATA_HALF || p->dtype_c == CLDNN_DATA_FLOAT) ? 2 : 0;
+    return cldnn_mma_16bit(p->dtype) && (p->dtype_c == p->dtype || p->dtype_c == CLDNN_DATA_FLOAT) ? 2 : 0;
 }
 
 /* The widest copy (elements, at most want) whose sources stay aligned to its size: the leading
@@ -196,9 +197,9 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "tensor-core GEMM parameters %s are not valid for %s data on %s", ps,
                           cldnn_dtype_name(pr->dtype), h->prof.name);
     }
-    /* C float beside half A and B (internal callers' workspaces of partial sums); the split-k
+    /* C float beside 16-bit A and B (internal callers' workspaces of partial sums); the split-k
     ** reduction is gemm.cl's, built for the same storage of C. */
-    const int c_float = pr->dtype == CLDNN_DATA_HALF && pr->dtype_c != CLDNN_DATA_HALF;
+    const int c_float = cldnn_mma_16bit(pr->dtype) && pr->dtype_c != pr->dtype;
     char opts[360], reduce_opts[112];
     snprintf(opts, sizeof opts,
              "-DMMA_BM=%d -DMMA_BN=%d -DMMA_BK=%d -DMMA_WM=%d -DMMA_WN=%d -DMMA_STAGES=%d -DMMA_VW=%d -DA_TRANS=%d "
@@ -244,7 +245,7 @@ static const int space_stages[] = {2, 3, 4, 5};
 
 size_t cldnn_gemm_mma_param_space(const cldnn_device_profile* dev, cldnnDataType_t dt, int trans_a, int trans_b,
                                   cldnn_gemm_mma_params* out, size_t max) {
-    const int half = dt == CLDNN_DATA_HALF;
+    const int half = cldnn_mma_16bit(dt);
     const int* bks = half ? space_bk_half : space_bk_float;
     const size_t nbk = half ? sizeof space_bk_half / sizeof space_bk_half[0]
                             : sizeof space_bk_float / sizeof space_bk_float[0];

@@ -1,12 +1,13 @@
 /*
 ** conv_igemm_mma.c: the tensor-core implicit-GEMM solvers (kernels/conv/conv_igemm_mma.cl) of the
 ** three directions, the GEMM family's tensor-core body with the convolution's index maps as its
-** operand loaders, FP32 accumulation: TF32 mma.sync m16n8k8 for FLOAT data, FP16 m16n8k16 for
-** HALF data (x, w and y half in memory, each output rounded once; backward-filter's split partial
-** sums stay float and the reduce rounds them into dw once).
+** operand loaders, FP32 accumulation: TF32 mma.sync m16n8k8 for FLOAT data, FP16 (BF16) m16n8k16
+** for HALF (BFLOAT16) data (x, w and y 16-bit in memory, each output rounded once; backward-filter's
+** split partial sums stay float and the reduce rounds them into dw once). BFLOAT16 takes every
+** HALF rule below.
 **
 ** Offered only where the GEMM family offers its tensor-core kernel for the data type
-** (cldnn_gemm_mma_applicable: TENSOR_OP_MATH, FLOAT or HALF data, NVIDIA compute capability
+** (cldnn_gemm_mma_applicable: TENSOR_OP_MATH, FLOAT, HALF or BFLOAT16 data, NVIDIA compute capability
 ** >= 8.0), so DEFAULT_MATH and FMA_MATH never reach it, and only when both sides of the product
 ** are at least 8 wide: forward and backward-data need 8+ channels in the reduction (C/G, K/G: it
 ** runs tap by tap over the channels rounded up to the k-tile, and narrower layers waste most of
@@ -142,7 +143,7 @@ void cldnn_conv_igemm_mma_defaults(const void* problem, const cldnn_device_profi
     ** 64 x 128 and 200 of 64 x 64. Measured only as part of the HALF runs
     ** (perf/results/conv-fp16-h100.md); FLOAT keeps the tiles its TF32 table was measured with. */
     const uint64_t units = dev->compute_units ? dev->compute_units : 1;
-    while (p->dtype == CLDNN_DATA_HALF && p->dir != CLDNN_CONV_BWD_FILTER &&
+    while (cldnn_mma_16bit(p->dtype) && p->dir != CLDNN_CONV_BWD_FILTER &&
            (q->bm > 64 || q->bn > 64) &&
            (uint64_t)((pl.m + q->bm - 1) / q->bm) * (uint64_t)((pl.n + q->bn - 1) / q->bn) * (uint64_t)p->groups <
                units) {
@@ -268,7 +269,7 @@ cldnnStatus_t cldnn_conv_igemm_mma_run(cldnnHandle_t h, const void* problem, con
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
     const cldnn_conv_buffers* b = (const cldnn_conv_buffers*)buffers;
     const cldnn_gemm_mma_params q = *(const cldnn_gemm_mma_params*)params;
-    if ((p->dtype != CLDNN_DATA_FLOAT && p->dtype != CLDNN_DATA_HALF) || !cldnn_mma_available(&h->prof) ||
+    if ((p->dtype != CLDNN_DATA_FLOAT && !cldnn_mma_16bit(p->dtype)) || !cldnn_mma_available(&h->prof) ||
         !cldnn_conv_igemm_mma_params_fit(p, &q, &h->prof)) {
         char ps[96];
         cldnn_gemm_mma_params_format(&q, ps, sizeof ps);
