@@ -545,12 +545,12 @@ stage_conv_tf32() {
 stage_conv_fp16() {
   conv_ms=${MS:-10}
   conv_run "conv-fp16-$TAG.md" "${BUDGET:-540}" "-F 7 -a find -V 1 --ms $conv_ms -d half --math tensor" \
-    "-F 7 --ms $conv_ms --half --math tensor" perf/shapes/conv-nets.csv
+    "-F 7 --ms $conv_ms --half --math tensor" "${CONV_SHAPES:-perf/shapes/conv-nets.csv}"
 }
 stage_conv_bf16() {
   conv_ms=${MS:-10}
   conv_run "conv-bf16-$TAG.md" "${BUDGET:-540}" "-F 7 -a find -V 1 --ms $conv_ms -d bfloat16 --math tensor" \
-    "-F 7 --ms $conv_ms --bf16 --math tensor" perf/shapes/conv-nets.csv
+    "-F 7 --ms $conv_ms --bf16 --math tensor" "${CONV_SHAPES:-perf/shapes/conv-nets.csv}"
 }
 
 # bench_cases LOG ONLY: the `NAME:DIR<TAB>ARGS` lines on stdin (merge.py ops-commands, ops-v11-commands) whose

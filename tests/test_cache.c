@@ -4,8 +4,8 @@
 ** Links the static library so it can read the cache counters (cldnn_cache_stats_get) next to
 ** the public API. Each test sets its environment before the library's first call in its own
 ** process (Criterion forks one per test), then works out what happened from the counters and
-** the files in the cache folder: a fresh folder gets entries, a second context loads them from
-** disk without building, a corrupt or truncated entry is rebuilt and replaced, the disk can be
+** the files in the cache folder: a fresh folder gets entries (PoCL, which caches builds itself,
+** none unless asked), a second context loads them from disk without building, a corrupt or truncated entry is rebuilt and replaced, the disk can be
 ** switched off, an unwritable folder only degrades to memory, and a kernel that fails to build
 ** reports its build log.
 */
@@ -21,11 +21,16 @@
 
 #include "internal.h"
 
-/* A fresh cache folder under the build's temp area, set as CLDNN_CACHE_DIR. */
+/* The disk cache on every device: PoCL keeps its own cache of builds, and on it the library
+** stores nothing unless CLDNN_DISABLE_CACHE=0 asks (cache.c); these tests are about the disk. */
+static void disk_on(void) { setenv("CLDNN_DISABLE_CACHE", "0", 1); }
+
+/* A fresh cache folder under the build's temp area, set as CLDNN_CACHE_DIR, the disk on. */
 static void fresh_cache_dir(char* out, size_t size) {
     snprintf(out, size, "/tmp/cldnn-test-cache-XXXXXX");
     cr_assert_not_null(mkdtemp(out));
     setenv("CLDNN_CACHE_DIR", out, 1);
+    disk_on();
 }
 
 /* Files in dir whose name contains `part`. */
@@ -172,8 +177,36 @@ Test(cache, disable_cache_writes_nothing) {
     cr_assert_str_empty(cldnn_cache_dir());
 }
 
+/* With CLDNN_DISABLE_CACHE unset, PoCL (whose own cache is on unless POCL_KERNEL_CACHE=0) gets no
+** entries, and every other device, or PoCL with its cache off, one. */
+static void default_policy(const char* pocl_cache) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/cldnn-test-cache-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+    setenv("CLDNN_CACHE_DIR", dir, 1);
+    unsetenv("CLDNN_DISABLE_CACHE");
+    if (pocl_cache)
+        setenv("POCL_KERNEL_CACHE", pocl_cache, 1);
+    else
+        unsetenv("POCL_KERNEL_CACHE");
+    cldnnHandle_t h;
+    cr_assert_eq(cldnnCreateDefault(&h), CLDNN_STATUS_SUCCESS);
+    const int pocl = strstr(h->prof.platform_name, "Portable Computing Language") != NULL;
+    cldnnDestroy(h);
+    relu_on_fresh_context();
+    cldnn_cache_stats s;
+    cldnn_cache_stats_get(&s);
+    const int want = pocl && pocl_cache == NULL ? 0 : 1;
+    cr_assert_eq(s.builds, 1);
+    cr_assert_eq(count_files(dir, ".clbin"), want, "%d entries expected in %s (platform %s, POCL_KERNEL_CACHE %s)",
+                 want, dir, pocl ? "PoCL" : "not PoCL", pocl_cache ? pocl_cache : "unset");
+}
+Test(cache, default_policy_driver_cache_on) { default_policy(NULL); }
+Test(cache, default_policy_driver_cache_off) { default_policy("0"); }
+
 Test(cache, unwritable_folder_degrades_to_memory) {
     setenv("CLDNN_CACHE_DIR", "/proc/cldnn-cannot-exist/cache", 1);
+    disk_on();
     relu_on_fresh_context();
     cldnn_cache_stats s;
     cldnn_cache_stats_get(&s);
@@ -187,6 +220,7 @@ Test(cache, xdg_cache_home_is_the_default_parent) {
     cr_assert_not_null(mkdtemp(dir));
     unsetenv("CLDNN_CACHE_DIR");
     setenv("XDG_CACHE_HOME", dir, 1);
+    disk_on();
     char want[300];
     snprintf(want, sizeof want, "%s/cldnn", dir);
     cr_assert_str_eq(cldnn_cache_dir(), want);
