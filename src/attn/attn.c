@@ -190,11 +190,6 @@ static int always(const void* problem, const cldnn_device_profile* dev) {
     return 1;
 }
 
-static void set_long4(cl_long4* d, const int64_t* s) {
-    for (int i = 0; i < 4; ++i)
-        d->s[i] = s[i];
-}
-
 /* Enqueues kernel `name` of the program for (p, q) over `groups` work-groups of `local` lanes
 ** with ATTN_ARGS (attn.cl), in its order. */
 static cldnnStatus_t at_launch(cldnnHandle_t h, const at_problem* p, const at_params* q, const at_buffers* b,
@@ -208,7 +203,7 @@ static cldnnStatus_t at_launch(cldnnHandle_t h, const at_problem* p, const at_pa
     cl_long4 st[AT_N];
     cl_ulong off[AT_N];
     for (int i = 0; i < AT_N; ++i) {
-        set_long4(&st[i], p->st[i]);
+        memcpy(st[i].s, p->st[i], sizeof st[i].s);
         off[i] = p->off[i];
     }
     cl_int B = p->B, H = p->H, Hkv = p->Hkv, Sq = p->Sq, Sk = p->Sk, causal = p->causal, has = p->has_stats;
@@ -373,38 +368,43 @@ static cldnnStatus_t check_stats_desc(const struct cldnnTensorStruct* s, const a
     return check_dims(s, "statsDesc", p->B, p->H, p->Sq, 1, "B x H x Sq x 1");
 }
 
-static void take_view(at_problem* p, int i, const struct cldnnTensorStruct* t, size_t off_bytes) {
-    for (int d = 0; d < 4; ++d)
-        p->st[i][d] = t->strides[d];
-    p->off[i] = off_bytes / cldnn_dtype_size(t->dtype);
-}
-
-/* Byte range [lo, hi) of a view in its buffer. */
+/* One operand of a call: its descriptor, buffer and byte offset (mem NULL: absent). */
 typedef struct {
-    cl_mem m;
-    size_t lo, hi;
-    const char* name;
-} at_range;
+    const struct cldnnTensorStruct* desc;
+    cl_mem mem;
+    size_t off;
+} at_operand;
 
-static at_range range_of(cl_mem m, const struct cldnnTensorStruct* t, size_t off, const char* name) {
-    at_range r = {m, off, off + (size_t)t->span * cldnn_dtype_size(t->dtype), name};
-    return r;
+static const char* const at_names[AT_N] = {"q", "k", "v", "o", "dO", "stats", "dq", "dk", "dv"};
+
+/* Byte range [lo, hi) of operand a in its buffer. */
+static size_t at_end(const at_operand* a) {
+    return a->off + (size_t)a->desc->span * cldnn_dtype_size(a->desc->dtype);
 }
 
-/* Outputs out[0..no) must not overlap each other nor any input in[0..ni) (same buffer, ranges that
-** intersect): the kernels read inputs after other work-groups wrote outputs. */
-static cldnnStatus_t check_overlaps(const at_range* out, int no, const at_range* in, int ni) {
-    for (int a = 0; a < no; ++a) {
-        if (out[a].m == NULL)
+/* Checks every present operand's buffer, then that no output (index >= first_out, and the
+** workspace's used bytes) overlaps another operand in the same buffer (the kernels read inputs
+** after other work-groups wrote outputs); takes their views into p. */
+static cldnnStatus_t at_bind(cldnnHandle_t h, at_problem* p, const at_operand* ops, int first_out, cl_mem ws,
+                             size_t ws_off, size_t ws_need) {
+    for (int i = 0; i < AT_N; ++i) {
+        if (ops[i].desc == NULL)
             continue;
-        for (int b = 0; b < no + ni; ++b) {
-            const at_range* r = b < no ? &out[b] : &in[b - no];
-            if (b == a || r->m != out[a].m || (b < no && b < a))
-                continue;
-            if (out[a].lo < r->hi && r->lo < out[a].hi)
+        CLDNN_TRY(cldnn_check_tensor_buffer(h, ops[i].desc, ops[i].mem, ops[i].off, at_names[i]));
+        for (int d = 0; d < 4; ++d)
+            p->st[i][d] = ops[i].desc->strides[d];
+        p->off[i] = ops[i].off / cldnn_dtype_size(ops[i].desc->dtype);
+    }
+    for (int a = 0; a <= AT_N; ++a) {
+        int is_ws = a == AT_N;
+        if (!is_ws && (ops[a].desc == NULL || a < first_out))
+            continue;
+        cl_mem m = is_ws ? ws : ops[a].mem;
+        size_t lo = is_ws ? ws_off : ops[a].off, hi = is_ws ? ws_off + ws_need : at_end(&ops[a]);
+        for (int b = 0; b < AT_N; ++b)
+            if (b != a && ops[b].desc != NULL && ops[b].mem == m && lo < at_end(&ops[b]) && ops[b].off < hi)
                 return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s overlaps %s in the same buffer: outputs must not overlap",
-                                  out[a].name, r->name);
-        }
+                                  is_ws ? "workspace" : at_names[a], at_names[b]);
     }
     return CLDNN_STATUS_SUCCESS;
 }
@@ -426,14 +426,15 @@ static void at_key(char* buf, size_t size, const at_problem* p) {
              p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, p->drop, cldnn_dtype_key(p->dtype));
 }
 
-static void at_log_cmd(const at_problem* p, const struct cldnnTensorStruct* q) {
+static void at_log_cmd(const at_problem* p, const struct cldnnAttentionStruct* ad, const struct cldnnTensorStruct* q) {
     if (!cldnn_log_cmd_enabled())
         return;
     /* B,S,H,D when the heads stride is smaller than the rows' */
     const char* layout = q->strides[1] < q->strides[2] ? "bshd" : "bhsd";
     cldnn_log_cmd("attn -b %d --heads %d --hkv %d --sq %d --sk %d --hd %d --dv %d --causal %d --dropout %.9g "
-                  "--scale %.9g --dir %s --layout %s -d %s",
-                  p->B, p->H, p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, (double)p->dropout, (double)p->scale,
+                  "--drop-seed %llu --drop-offset %llu --scale %.9g --dir %s --layout %s -d %s",
+                  p->B, p->H, p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, (double)p->dropout,
+                  (unsigned long long)ad->seed, (unsigned long long)ad->offset, (double)p->scale,
                   p->dir ? "bwd" : "fwd", layout, cldnn_dtype_name(p->dtype));
 }
 
@@ -529,28 +530,19 @@ cldnnStatus_t cldnnAttentionForward(cldnnHandle_t handle, const cldnnAttentionDe
     cldnn_error_clear();
     at_problem p;
     CLDNN_TRY(at_describe(handle, attnDesc, qDesc, kDesc, vDesc, oDesc, 0, &p));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, qDesc, q, qOffset, "q"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, kDesc, k, kOffset, "k"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, vDesc, v, vOffset, "v"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, oDesc, o, oOffset, "o"));
     if (stats != NULL) {
         CLDNN_TRY(check_stats_desc(statsDesc, &p));
-        CLDNN_TRY(cldnn_check_tensor_buffer(handle, statsDesc, stats, statsOffset, "stats"));
-        take_view(&p, AT_ST, statsDesc, statsOffset);
         p.has_stats = 1;
     }
-    CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, at_workspace(&p, NULL)));
-    at_range outs[2] = {range_of(o, oDesc, oOffset, "o"), {NULL, 0, 0, "stats"}};
-    if (stats != NULL)
-        outs[1] = range_of(stats, statsDesc, statsOffset, "stats");
-    at_range ins[3] = {range_of(q, qDesc, qOffset, "q"), range_of(k, kDesc, kOffset, "k"),
-                       range_of(v, vDesc, vOffset, "v")};
-    CLDNN_TRY(check_overlaps(outs, 2, ins, 3));
-    take_view(&p, AT_Q, qDesc, qOffset);
-    take_view(&p, AT_K, kDesc, kOffset);
-    take_view(&p, AT_V, vDesc, vOffset);
-    take_view(&p, AT_O, oDesc, oOffset);
-    at_log_cmd(&p, qDesc);
+    CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, 0));
+    const at_operand ops[AT_N] = {{qDesc, q, qOffset},
+                                  {kDesc, k, kOffset},
+                                  {vDesc, v, vOffset},
+                                  {oDesc, o, oOffset},
+                                  {NULL, NULL, 0},
+                                  {stats ? statsDesc : NULL, stats, statsOffset}};
+    CLDNN_TRY(at_bind(handle, &p, ops, AT_O, NULL, 0, 0));
+    at_log_cmd(&p, attnDesc, qDesc);
     at_buffers b = {{q, k, v, o, NULL, stats, NULL, NULL, NULL}, NULL, 0};
     return at_run(handle, &p, &b);
 }
@@ -580,35 +572,16 @@ cldnnStatus_t cldnnAttentionBackward(cldnnHandle_t handle, const cldnnAttentionD
     if (stats == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "stats is NULL: the backward needs the forward's statistics");
     CLDNN_TRY(check_stats_desc(statsDesc, &p));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, qDesc, q, qOffset, "q"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, kDesc, k, kOffset, "k"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, vDesc, v, vOffset, "v"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, oDesc, o, oOffset, "o"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, doDesc, dO, dOOffset, "dO"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, statsDesc, stats, statsOffset, "stats"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dqDesc, dq, dqOffset, "dq"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dkDesc, dk, dkOffset, "dk"));
-    CLDNN_TRY(cldnn_check_tensor_buffer(handle, dvDesc, dv, dvOffset, "dv"));
     const size_t need = at_workspace(&p, NULL);
     CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, need));
-    at_range outs[4] = {range_of(dq, dqDesc, dqOffset, "dq"), range_of(dk, dkDesc, dkOffset, "dk"),
-                        range_of(dv, dvDesc, dvOffset, "dv"),
-                        {workspace, workspaceOffset, workspaceOffset + need, "workspace"}};
-    at_range ins[6] = {range_of(q, qDesc, qOffset, "q"),       range_of(k, kDesc, kOffset, "k"),
-                       range_of(v, vDesc, vOffset, "v"),       range_of(o, oDesc, oOffset, "o"),
-                       range_of(dO, doDesc, dOOffset, "dO"),   range_of(stats, statsDesc, statsOffset, "stats")};
-    CLDNN_TRY(check_overlaps(outs, 4, ins, 6));
-    take_view(&p, AT_Q, qDesc, qOffset);
-    take_view(&p, AT_K, kDesc, kOffset);
-    take_view(&p, AT_V, vDesc, vOffset);
-    take_view(&p, AT_O, oDesc, oOffset);
-    take_view(&p, AT_DO, doDesc, dOOffset);
-    take_view(&p, AT_ST, statsDesc, statsOffset);
-    take_view(&p, AT_DQ, dqDesc, dqOffset);
-    take_view(&p, AT_DK, dkDesc, dkOffset);
-    take_view(&p, AT_DV, dvDesc, dvOffset);
+    const at_operand ops[AT_N] = {{qDesc, q, qOffset},          {kDesc, k, kOffset},
+                                  {vDesc, v, vOffset},          {oDesc, o, oOffset},
+                                  {doDesc, dO, dOOffset},       {statsDesc, stats, statsOffset},
+                                  {dqDesc, dq, dqOffset},       {dkDesc, dk, dkOffset},
+                                  {dvDesc, dv, dvOffset}};
+    CLDNN_TRY(at_bind(handle, &p, ops, AT_DQ, workspace, workspaceOffset, need));
     p.has_stats = 1;
-    at_log_cmd(&p, qDesc);
+    at_log_cmd(&p, attnDesc, qDesc);
     at_buffers b = {{q, k, v, o, dO, stats, dq, dk, dv}, workspace, workspaceOffset / sizeof(float)};
     return at_run(handle, &p, &b);
 }
