@@ -101,11 +101,13 @@ static int at_registers(const at_problem* p, const at_params* q) {
     return dkdv > dq ? dkdv : dq;
 }
 
+#define AT_REGS_MAX 160
+
 static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 /* The constraints: powers of two, blocks that split evenly over the lanes both ways (the backward
-** transposes the tile), the work-group and local memory within the device's limits, at most 256
-** accumulators per lane. */
+** transposes the tile), the work-group and local memory within the device's limits, at most
+** AT_REGS_MAX accumulators per lane on a GPU (more spill). */
 static int at_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
     const at_problem* p = (const at_problem*)problem;
     const at_params* q = (const at_params*)params;
@@ -119,17 +121,21 @@ static int at_valid(const void* problem, const cldnn_device_profile* dev, const 
         return 0;
     if (at_local_bytes(p, q) > dev->local_mem)
         return 0;
-    return dev->is_cpu || at_registers(p, q) <= 256; /* a CPU keeps tiles in memory */
+    return dev->is_cpu || at_registers(p, q) <= AT_REGS_MAX; /* a CPU keeps tiles in memory */
 }
 
-/* Preference lists: GPUs 256 lanes with 4 x 4 score tiles, Q kept in local memory where it fits
-** (D <= 64), smaller blocks as the head grows. CPUs (PoCL): one lane per work-group, whose tiles
-** PoCL compiles in about half the time of a group's (its work-item loops around every barrier
-** cost seconds per kernel) and runs as fast (work-groups run on the cores). */
+/* Preference lists. GPUs: 64 x 64 blocks; 8 x 8 lanes where the registers allow (8 x 8 score and
+** output tiles: as many local loads as FMA issue slots, where 4 x 4 tiles leave the FMAs half idle),
+** else 8 x 16 or 16 x 16 lanes (D = 128, the backward's two accumulators); Q kept in local memory
+** where it fits (D <= 64 in 48 KiB); smaller blocks as the head grows and local memory runs short.
+** CPUs (PoCL): one lane per work-group, whose tiles PoCL compiles in about half the time of a
+** group's (its work-item loops around every barrier cost seconds per kernel) and runs as fast
+** (work-groups run on the cores). */
 static const at_params gpu_prefs[] = {
-    {64, 64, 16, 16, 16, 16, 1}, {64, 64, 16, 16, 16, 16, 0}, {64, 64, 16, 16, 16, 8, 0},
-    {64, 32, 16, 16, 16, 8, 0},  {32, 64, 16, 16, 16, 8, 0},  {32, 32, 16, 16, 16, 8, 0},
-    {32, 32, 8, 8, 8, 8, 0},     {16, 16, 4, 4, 8, 8, 0},     {16, 16, 4, 4, 4, 4, 0},
+    {64, 64, 8, 8, 16, 16, 1},   {64, 64, 8, 16, 16, 16, 1}, {64, 64, 8, 16, 16, 8, 0},
+    {64, 64, 16, 16, 16, 8, 0},  {64, 32, 16, 16, 16, 8, 0}, {32, 64, 16, 16, 16, 8, 0},
+    {32, 32, 16, 16, 16, 8, 0},  {32, 32, 8, 8, 8, 8, 0},    {16, 16, 4, 4, 8, 8, 0},
+    {16, 16, 4, 4, 4, 4, 0},
 };
 static const at_params cpu_prefs[] = {
     {16, 16, 1, 1, 16, 16, 0}, {16, 16, 1, 1, 8, 8, 0}, {8, 8, 1, 1, 8, 8, 0}, {8, 8, 1, 1, 4, 4, 0},
