@@ -4,7 +4,8 @@
 ** double forward, dropout against cldnnDropoutForward's mask, and every bad input.
 **
 **   attn::*        shapes covering B,H,S,D and B,S,H,D strides (and byte offsets), Sq != Sk both
-**                  ways, grouped-query attention, D 32 / 64 / 128 and the odd 40 with Dv != D,
+**                  ways, grouped-query attention, D 32 / 128 (64 in HALF, the odd 40 with Dv = 24
+**                  under dropout),
 **                  causal with Sq > Sk (fully masked rows: O = 0, stats = -inf; the first visible
 **                  row sees one key) and Sq < Sk, scores large enough to overflow a naive softmax,
 **                  stats and stats NULL; each forward and backward (dq, dk, dv) on NaN-poisoned
@@ -13,10 +14,11 @@
 **                  forward on a tiny case.
 **   attn_drop::*   dropout: the reference takes cldnnDropoutForward's output on a B x H x Sq x Sk
 **                  tensor of ones (same seed and offset) as its mask; forward and backward.
-**   attn_types::*  HALF and BFLOAT16 forward and backward.
+**   attn_types::*  HALF (D 64) and BFLOAT16 forward and backward.
 **   attn_bad::*    descriptors and every entry's argument checks.
-** Builds are kept few (PoCL compiles cost seconds each): the cases share head sizes
-** (D, Dv) in {32/32, 64/64, 40/24, 128/128} in float, 40/24 with dropout, and 32/32 in HALF / BF16.
+** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): five programs,
+** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout and HALF
+** 64/64 with odd offsets (scalar loads), BFLOAT16 32/32 aligned.
 ** Tolerance: |got - want| <= atol + rtol |want| with atol a fraction of the reference's largest
 ** magnitude: float 2e-5 / 1e-4 (sums of Sk terms in a different order), half 4e-3, bfloat16 3e-2.
 */
@@ -44,6 +46,7 @@ typedef struct {
     cldnnDataType_t dt;
     double scale;    /* 0: 1 / sqrt(D) */
     int integers;    /* q and k small integers (exact scores however large the scale) */
+    int aligned;     /* offsets multiples of 4 elements (the kernels' 4-vector loads) */
 } at_case;
 
 /* dims B x heads x S x d in the case's memory order, with a byte offset of `off` elements. */
@@ -147,9 +150,10 @@ static void run_case(const at_case* c) {
     const uint64_t seed = 0x1234abcdull + (uint64_t)c->Sq, offset = 7;
     ref_attn r = {c->B, c->H, c->Hkv, c->Sq, c->Sk, c->D, c->Dv, scale, c->causal};
     fx_tensor q, k, v, o, st, dO, dq, dk, dv;
-    make_tensor(&q, c, c->H, c->Sq, c->D, 3);
+    const size_t al = c->aligned ? 4 : 1;
+    make_tensor(&q, c, c->H, c->Sq, c->D, 3 * al);
     make_tensor(&k, c, c->Hkv, c->Sk, c->D, 0);
-    make_tensor(&v, c, c->Hkv, c->Sk, c->Dv, 5);
+    make_tensor(&v, c, c->Hkv, c->Sk, c->Dv, 5 * al);
     make_tensor(&o, c, c->H, c->Sq, c->Dv, 2);
     fx_tensor_4d(&st, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, c->B, c->H, c->Sq, 1, 4);
     fx_tensor_fill_uniform(&q, -c->range, c->range);
@@ -192,7 +196,7 @@ static void run_case(const at_case* c) {
         fx_expect_untouched(&st, "stats", "stats NULL");
     }
     if (c->bwd) {
-        make_tensor(&dO, c, c->H, c->Sq, c->Dv, 1);
+        make_tensor(&dO, c, c->H, c->Sq, c->Dv, al);
         make_tensor(&dq, c, c->H, c->Sq, c->D, 0);
         make_tensor(&dk, c, c->Hkv, c->Sk, c->D, 2);
         make_tensor(&dv, c, c->Hkv, c->Sk, c->Dv, 3);
@@ -249,70 +253,70 @@ static void run_case(const at_case* c) {
 #define F CLDNN_DATA_FLOAT
 
 Test(attn, bhsd_basic) {
-    at_case c = {2, 3, 3, 37, 37, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0};
+    at_case c = {2, 3, 3, 37, 37, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
     run_case(&c);
 }
 
 Test(attn, bshd_gqa_sq_lt_sk) {
-    at_case c = {2, 4, 2, 19, 45, 32, 32, 0, 1, 1, 1, 1.0, 0, F, 0, 0};
+    at_case c = {2, 4, 2, 19, 45, 32, 32, 0, 1, 1, 1, 1.0, 0, F, 0, 0, 1};
     run_case(&c);
 }
 
 Test(attn, causal_sq_lt_sk_gqa) {
-    at_case c = {1, 6, 2, 21, 50, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0};
+    at_case c = {1, 6, 2, 21, 50, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
     run_case(&c);
 }
 
 /* Sq > Sk: rows 0 .. Sq - Sk - 1 see no key (O = 0, stats = -inf), row Sq - Sk sees key 0 only. */
 Test(attn, causal_sq_gt_sk_masked_rows) {
-    at_case c = {2, 2, 1, 40, 13, 32, 32, 1, 1, 1, 1, 1.0, 0, F, 0, 0};
+    at_case c = {2, 2, 1, 40, 13, 32, 32, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 1};
     run_case(&c);
 }
 
 Test(attn, stats_null_sq_gt_sk) {
-    at_case c = {1, 2, 2, 33, 17, 32, 32, 0, 0, 0, 1, 1.0, 0, F, 0, 0};
+    at_case c = {1, 2, 2, 33, 17, 32, 32, 0, 0, 0, 1, 1.0, 0, F, 0, 0, 1};
     run_case(&c);
 }
 
 /* Scores up to +-1000 (a naive exp overflows float beyond 88): small integer q and k with scale 4,
 ** so the scores are exact and only the softmax's own arithmetic differs. */
 Test(attn, large_scores) {
-    at_case c = {1, 2, 1, 24, 40, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 4.0, 1};
+    at_case c = {1, 2, 1, 24, 40, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 4.0, 1, 1};
     run_case(&c);
 }
 
-Test(attn, d64_causal_square) {
-    at_case c = {1, 2, 2, 48, 48, 64, 64, 1, 1, 1, 1, 1.0, 0, F, 0, 0};
-    run_case(&c);
-}
-
-Test(attn, d40_dv24_bshd) {
-    at_case c = {2, 2, 1, 18, 29, 40, 24, 1, 1, 1, 1, 1.0, 0, F, 0, 0};
+Test(attn_drop, d40_dv24_bshd) {
+    at_case c = {2, 2, 1, 18, 29, 40, 24, 1, 1, 1, 1, 1.0, 0.1f, F, 0, 0, 0};
     run_case(&c);
 }
 
 Test(attn, d128) {
-    at_case c = {1, 2, 1, 20, 33, 128, 128, 0, 0, 1, 1, 1.0, 0, F, 0, 0};
+    at_case c = {1, 2, 1, 20, 33, 128, 128, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
     run_case(&c);
 }
 
 Test(attn_drop, matches_cldnn_dropout_gqa) {
-    at_case c = {2, 2, 1, 21, 26, 40, 24, 0, 0, 1, 1, 1.0, 0.3f, F, 0, 0};
+    at_case c = {2, 2, 1, 21, 26, 40, 24, 0, 0, 1, 1, 1.0, 0.3f, F, 0, 0, 0};
     run_case(&c);
 }
 
 Test(attn_drop, causal_bshd_d40_dv24) {
-    at_case c = {1, 3, 3, 30, 19, 40, 24, 1, 1, 1, 1, 1.0, 0.5f, F, 0, 0};
+    at_case c = {1, 3, 3, 30, 19, 40, 24, 1, 1, 1, 1, 1.0, 0.5f, F, 0, 0, 0};
     run_case(&c);
 }
 
-Test(attn_types, half) {
-    at_case c = {1, 4, 2, 27, 35, 32, 32, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0};
+Test(attn_types, half_d64_gqa_causal) {
+    at_case c = {1, 4, 2, 27, 35, 64, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0};
+    run_case(&c);
+}
+
+Test(attn_types, half_d64_square_bshd) {
+    at_case c = {1, 2, 2, 48, 48, 64, 64, 1, 1, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0};
     run_case(&c);
 }
 
 Test(attn_types, bfloat16) {
-    at_case c = {1, 2, 1, 23, 31, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0};
+    at_case c = {1, 2, 1, 23, 31, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 1};
     run_case(&c);
 }
 
@@ -347,7 +351,7 @@ static void fd_check(const ref_attn* r, double* x, fx_tensor* g, const double* q
 }
 
 Test(attn_fd, tiny_gqa_causal) {
-    at_case c = {1, 2, 1, 5, 7, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0};
+    at_case c = {1, 2, 1, 5, 7, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 0};
     const double scale = 1.0 / sqrt(32.0);
     ref_attn r = {c.B, c.H, c.Hkv, c.Sq, c.Sk, c.D, c.Dv, scale, c.causal};
     fx_tensor q, k, v, o, st, dO, dq, dk, dv;
@@ -434,7 +438,7 @@ typedef struct {
 } bad_set;
 
 static void bad_init(bad_set* s) {
-    at_case c = {1, 4, 2, 8, 8, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0};
+    at_case c = {1, 4, 2, 8, 8, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 0};
     make_tensor(&s->q, &c, 4, 8, 32, 0);
     make_tensor(&s->k, &c, 2, 8, 32, 0);
     make_tensor(&s->v, &c, 2, 8, 32, 0);

@@ -29,6 +29,8 @@
  *   -DWG_R=n -DWG_C=n       lanes per work-group: WG_R x WG_C
  *   -DKC=n -DRC=n           chunk of the head dims / of the block rows streamed per step
  *   -DQL=1                  the forward keeps its whole Q block in local memory (else streams it)
+ *   -DVEC=4                 4-vector loads: every input's head dim has stride 1, its other strides
+ *                           and offset are multiples of 4, D and Dv too (the host checks); default 1
  *   -DUNROLL=0              loops stay rolled (CPUs: PoCL compiles unrolled tiles for minutes and
  *                           runs them no faster); default 1
  *   -DDROPOUT=1             dropout on the probabilities (common/philox.h at the logical index
@@ -74,6 +76,9 @@
 #ifndef UNROLL
 #define UNROLL 1
 #endif
+#ifndef VEC
+#define VEC 1
+#endif
 #if UNROLL
 #define UNROLL_LOOP _Pragma("unroll")
 #else
@@ -113,6 +118,20 @@
  * coalesced when the dims are contiguous. */
 inline void load_chunk_t(__local float* L, int pitch, int NROWS, __global const STORAGE_T* g, long base, long rs,
                          long ks, int r0, int nrows, int k0, int kd, float mul, int lid) {
+#if VEC == 4
+    (void)ks;
+    for (int idx = lid; idx < NROWS * (KC / 4); idx += WG) {
+        int r = idx / (KC / 4), kk = idx % (KC / 4) * 4;
+        int gr = r0 + r, gk = k0 + kk;
+        float4 x = (float4)(0.0f);
+        if (gr < nrows && gk < kd)
+            x = VLOADN_OF(DATA_H, 4, g, (base + (long)gr * rs + gk) / 4) * mul;
+        L[kk * pitch + r] = x.s0;
+        L[(kk + 1) * pitch + r] = x.s1;
+        L[(kk + 2) * pitch + r] = x.s2;
+        L[(kk + 3) * pitch + r] = x.s3;
+    }
+#else
     for (int idx = lid; idx < NROWS * KC; idx += WG) {
         int r = idx / KC, kk = idx % KC;
         int gr = r0 + r, gk = k0 + kk;
@@ -121,12 +140,24 @@ inline void load_chunk_t(__local float* L, int pitch, int NROWS, __global const 
             x = LOAD(g, base + (long)gr * rs + (long)gk * ks) * mul;
         L[kk * pitch + r] = x;
     }
+#endif
 }
 
 /* Loads rows [r0, r0 + RC) x dims [0, width) of the (b, h) slice of g (rows past nrows and dims
  * past kd read 0) into L[r * width + x]. */
 inline void load_rows(__local float* L, int width, __global const STORAGE_T* g, long base, long rs, long ks, int r0,
                       int nrows, int kd, int lid) {
+#if VEC == 4
+    (void)ks;
+    for (int idx = lid; idx < RC * (width / 4); idx += WG) {
+        int r = idx / (width / 4), x = idx % (width / 4) * 4;
+        int gr = r0 + r;
+        float4 val = (float4)(0.0f);
+        if (gr < nrows && x < kd)
+            val = VLOADN_OF(DATA_H, 4, g, (base + (long)gr * rs + x) / 4);
+        vstore4(val, 0, L + r * width + x);
+    }
+#else
     for (int idx = lid; idx < RC * width; idx += WG) {
         int r = idx / width, x = idx % width;
         int gr = r0 + r;
@@ -135,6 +166,7 @@ inline void load_rows(__local float* L, int width, __global const STORAGE_T* g, 
             val = LOAD(g, base + (long)gr * rs + (long)x * ks);
         L[idx] = val;
     }
+#endif
 }
 
 /* acc[i][j] += sum over a KC chunk of La[kk][tr + WG_R i] * Lb[kk][tc + WG_C j]. */
@@ -309,7 +341,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void attn_fwd(ATTN_ARGS
 }
 
 /* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order. */
-__kernel void attn_bwd_dot(ATTN_ARGS) {
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void attn_bwd_dot(ATTN_ARGS) {
     (void)q, (void)q_off, (void)q_st, (void)k, (void)k_off, (void)k_st, (void)v, (void)v_off, (void)v_st;
     (void)st, (void)st_off, (void)st_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;
     (void)dk_st, (void)dv, (void)dv_off, (void)dv_st, (void)HKV, (void)SK, (void)causal, (void)scale, (void)sc2;

@@ -50,6 +50,7 @@ typedef struct {
     cldnnDataType_t dtype;
     int B, H, Hkv, Sq, Sk, D, Dv;
     int causal, has_stats, drop;
+    int vec;               /* 4: the inputs allow 4-vector loads (attn.cl's VEC) */
     float scale, dropout;
     uint32_t gen[4], thresh;
     float rscale;
@@ -201,8 +202,8 @@ static int always(const void* problem, const cldnn_device_profile* dev) {
 static cldnnStatus_t at_launch(cldnnHandle_t h, const at_problem* p, const at_params* q, const at_buffers* b,
                                const char* name, uint64_t groups, size_t local) {
     char opts[200];
-    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DWG_R=%d -DWG_C=%d -DKC=%d -DRC=%d -DQL=%d -DDROPOUT=%d -DUNROLL=%d%s",
-             p->D, p->Dv, q->br, q->bc, q->wgr, q->wgc, q->kc, q->rc, q->ql, p->drop, h->prof.is_cpu ? 0 : 1,
+    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DWG_R=%d -DWG_C=%d -DKC=%d -DRC=%d -DQL=%d -DDROPOUT=%d -DUNROLL=%d -DVEC=%d%s",
+             p->D, p->Dv, q->br, q->bc, q->wgr, q->wgc, q->kc, q->rc, q->ql, p->drop, h->prof.is_cpu ? 0 : 1, p->vec,
              cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "attn/attn.cl", opts, name, &k));
@@ -400,6 +401,17 @@ static cldnnStatus_t at_bind(cldnnHandle_t h, at_problem* p, const at_operand* o
         for (int d = 0; d < 4; ++d)
             p->st[i][d] = ops[i].desc->strides[d];
         p->off[i] = ops[i].off / cldnn_dtype_size(ops[i].desc->dtype);
+    }
+    /* 4-vector loads of the inputs the kernels stream (Q, K, V, dO): unit head stride, the other
+    ** strides and the offset multiples of 4, and so are the head sizes */
+    p->vec = p->D % 4 == 0 && p->Dv % 4 == 0 ? 4 : 1;
+    const int loaded[4] = {AT_Q, AT_K, AT_V, AT_DO};
+    for (int t = 0; t < 4; ++t) {
+        const int i = loaded[t];
+        if (ops[i].desc == NULL)
+            continue;
+        if (p->st[i][3] != 1 || p->st[i][0] % 4 || p->st[i][1] % 4 || p->st[i][2] % 4 || p->off[i] % 4)
+            p->vec = 1;
     }
     for (int a = 0; a <= AT_N; ++a) {
         int is_ws = a == AT_N;
