@@ -16,9 +16,8 @@ Timing PyTorch: F.scaled_dot_product_attention(q, k, v, is_causal=causal) (scale
 fwd under torch.no_grad(); fwdbwd the forward and torch.autograd.grad(o, (q, k, v), do) (autograd's launch
 overhead included, as a training step pays it). FP16 / BF16 on the flash back-end
 (torch.nn.attention.sdpa_kernel(SDPBackend.FLASH_ATTENTION)); FP32 (TF32 off) on each of the efficient,
-cuDNN and math back-ends that runs, the fastest reported (its name in the last column). The protocol of
-perf/baselines/cuda_timing.h: W warm-up calls, batches growing 4x until one takes T / 10 ms, 5 repetitions
-of about T / 5 ms; the median per call.
+cuDNN and math back-ends that runs, the fastest reported (its name in the last column). Timing: torch_ops.py's
+Timer (perf/baselines/cuda_timing.h's protocol, CUDA events; the median per call).
 
 Rows (both tools, the join's key the first twelve cells):
     | B | H | Hkv | Sq | Sk | D | Dv | causal | dropout | dir | layout | dtype | time (ms) | TFLOP/s | note |
@@ -28,12 +27,10 @@ markdown table: both times and TFLOP/s, cldnn's speed relative to PyTorch (torch
 issue's target (FP32 1.0, FP16 / BF16 0.6). Exit status 0, 1 when a case failed, 2 on a usage error.
 """
 import argparse
+import os
 import re
-import statistics
 import sys
-import time
 
-REPS = 5
 GRID_D = (64, 128)
 GRID_S = (512, 1024, 2048, 4096, 8192)
 DTYPES = ("float", "half", "bfloat16")
@@ -75,54 +72,18 @@ def commands(args):
     return 0
 
 
-class Timer:
-    """The cuda_timing.h protocol with CUDA events, or the host clock on CPU."""
-
-    def __init__(self, torch, device, ms, warmup):
-        self.torch = torch
-        self.cuda = device.type == "cuda"
-        self.ms, self.warmup = ms, warmup
-        if self.cuda:
-            self.e0 = torch.cuda.Event(enable_timing=True)
-            self.e1 = torch.cuda.Event(enable_timing=True)
-
-    def calls(self, fn, n):
-        if self.cuda:
-            self.e0.record()
-            for _ in range(n):
-                fn()
-            self.e1.record()
-            self.e1.synchronize()
-            return self.e0.elapsed_time(self.e1)
-        t = time.perf_counter()
-        for _ in range(n):
-            fn()
-        return (time.perf_counter() - t) * 1e3
-
-    def measure(self, fn):
-        """Median milliseconds per call."""
-        if self.warmup:
-            self.calls(fn, self.warmup)
-        n = 1
-        while True:
-            ms = self.calls(fn, n)
-            if ms >= self.ms / 10 or n >= 4096:
-                break
-            n *= 4
-        per = ms / n
-        iters = max(1, min(1 << 20, int(self.ms / REPS / per) if per > 0 else 1))
-        return statistics.median(self.calls(fn, iters) / iters for _ in range(REPS))
-
-
 def time_torch(args):
     import torch
     import torch.nn.functional as F
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from torch_ops import Timer  # the one implementation of cuda_timing.h's protocol in Python
+
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     device = torch.device(args.device)
-    timer = Timer(torch, device, args.ms, args.warmup)
+    timer = Timer(device, args.ms, args.warmup)
     print(f"# torch {torch.__version__}, device {torch.cuda.get_device_name() if device.type == 'cuda' else 'cpu'}")
     types = {"float": torch.float32, "half": torch.float16, "bfloat16": torch.bfloat16}
     only = re.compile(args.only)
@@ -137,8 +98,10 @@ def time_torch(args):
 
         q, k, v, do = rand(), rand(), rand(), rand()
         backends = ([("flash", SDPBackend.FLASH_ATTENTION)] if dt != "float" else
-                    [("efficient", SDPBackend.EFFICIENT_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION),
+                    [("efficient", SDPBackend.EFFICIENT_ATTENTION),
+                     ("cudnn", getattr(SDPBackend, "CUDNN_ATTENTION", None)),  # torch >= 2.3
                      ("math", SDPBackend.MATH)])
+        backends = [(n, b) for n, b in backends if b is not None]
         if device.type != "cuda":
             backends = [("math", SDPBackend.MATH)]
         best, name, why = None, "-", []
@@ -155,7 +118,7 @@ def time_torch(args):
                         def fn():
                             o = F.scaled_dot_product_attention(qg, kg, vg, is_causal=bool(causal))
                             torch.autograd.grad(o, (qg, kg, vg), do)
-                    ms = timer.measure(fn)
+                    ms = timer.measure(fn) * 1e-3  # microseconds per call
                 if best is None or ms < best:
                     best, name = ms, bname
             except Exception as e:  # a back-end that does not take the case (or runs out of memory)
