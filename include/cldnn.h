@@ -1430,6 +1430,90 @@ CLDNN_EXPORT cldnnStatus_t cldnnNormalizationBackward(
     size_t meanOffset, cl_mem invStd, size_t invStdOffset, const cldnnTensorDescriptor_t dxDesc, cl_mem dx,
     size_t dxOffset);
 
+/* ---------------------------------------------------------------- scaled dot-product attention
+** O = dropout(softmax(scale * Q K^T + mask)) V per (batch, head), without the Sq x Sk matrix in
+** global memory (FlashAttention-2's plan). Tensors are 4-d with any strides (B,H,S,D and B,S,H,D
+** memory orders alike): Q B x H x Sq x D, K B x Hkv x Sk x D, V B x Hkv x Sk x Dv, O B x H x Sq x Dv,
+** with H a multiple of Hkv (grouped-query attention: query head h reads kv head h / (H / Hkv)), D
+** and Dv at most 256. Q, K, V, O (and dO, dQ, dK, dV) share one data type: FLOAT, HALF or BFLOAT16
+** (float math, one rounding per output). The statistics are B x H x Sq x 1 FLOAT: each query row's
+** natural log-sum-exp of its scaled, masked scores (PyTorch's logsumexp).
+** causal masks key j when j > i + (Sk - Sq) (bottom-right aligned, as PyTorch's). A row whose every
+** key is masked (causal with Sq > Sk: rows i < Sq - Sk) gives O = 0 and statistics -inf (its
+** gradients are 0).
+** dropout p drops probabilities after the softmax: O = (softmax(S) * Z) V with Z = mask / (1 - p),
+** the mask of element (b, h, i, j) being cldnnDropout's mask of flat index
+** ((b*H + h)*Sq + i)*Sk + j for the same (seed, offset) (a B x H x Sq x Sk tensor); the statistics
+** are those of the undropped softmax. The backward regenerates the mask.
+** No alpha / beta: the outputs are overwritten (cuDNN's attention semantics). Outputs must not
+** overlap inputs or each other. */
+typedef struct cldnnAttentionStruct* cldnnAttentionDescriptor_t;
+
+/** Allocates a descriptor (unset until cldnnSetAttentionDescriptor).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); INTERNAL_ERROR_HOST_ALLOCATION_FAILED.
+** Thread safety: any thread. */
+CLDNN_EXPORT cldnnStatus_t cldnnCreateAttentionDescriptor(cldnnAttentionDescriptor_t* desc);
+/** Frees a descriptor; NULL is SUCCESS.
+** Thread safety: must not overlap any other use of desc. */
+CLDNN_EXPORT cldnnStatus_t cldnnDestroyAttentionDescriptor(cldnnAttentionDescriptor_t desc);
+/** scale: finite (1 / sqrt(D) is PyTorch's default); causal: 0 or 1; dropout in [0, 1); seed and
+** offset: the dropout generator's (cldnnSetDropoutDescriptor's); mathType: DEFAULT_MATH,
+** TENSOR_OP_MATH (reduced-precision hardware paths allowed where a solver has them) or FMA_MATH.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (scale not finite,
+** causal not 0 or 1, dropout outside [0, 1), mathType not of its enum).
+** Thread safety: a Set must not overlap any other use of the same descriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetAttentionDescriptor(cldnnAttentionDescriptor_t desc, float scale, int causal,
+                                                       float dropout, uint64_t seed, uint64_t offset,
+                                                       cldnnMathType_t mathType);
+/** Reads back a descriptor; each output pointer may be NULL to skip it.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM (never set).
+** Thread safety: only reads the descriptor; safe alongside other reads. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionDescriptor(const cldnnAttentionDescriptor_t desc, float* scale,
+                                                       int* causal, float* dropout, uint64_t* seed,
+                                                       uint64_t* offset, cldnnMathType_t* mathType);
+/** Workspace bytes of cldnnAttentionForward (*fwd) and cldnnAttentionBackward (*bwd) for these
+** shapes: linear in the sequence lengths (the backward's B * H * Sq floats), never Sq x Sk. Either
+** output may be NULL.
+** Statuses: SUCCESS; the descriptor checks of cldnnAttentionForward.
+** Thread safety: only reads the descriptors. */
+CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionWorkspaceSize(cldnnHandle_t handle,
+                                                          const cldnnAttentionDescriptor_t attnDesc,
+                                                          const cldnnTensorDescriptor_t qDesc,
+                                                          const cldnnTensorDescriptor_t kDesc,
+                                                          const cldnnTensorDescriptor_t vDesc,
+                                                          const cldnnTensorDescriptor_t oDesc, size_t* fwdSize,
+                                                          size_t* bwdSize);
+/** O and, when stats is not NULL, the statistics (statsDesc may then be NULL too). Offsets are in
+** bytes, aligned to the element size (the workspace's to 4).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (handle, attnDesc, a descriptor or a buffer NULL);
+** BAD_PARAM (a descriptor never set, not 4-d, data types that differ, H not a multiple of Hkv,
+** statistics not FLOAT); BAD_PARAM_SHAPE_MISMATCH (B, heads, lengths or head sizes that do not
+** agree); BAD_PARAM_SIZE_INSUFFICIENT (a buffer smaller than its view, workspaceSize below
+** cldnnGetAttentionWorkspaceSize's); BAD_PARAM_MISALIGNED; NOT_SUPPORTED_SHAPE (D or Dv above 256,
+** more than 2^31 rows); NOT_SUPPORTED_DATA_TYPE; the run failures of every primitive.
+** Thread safety: one thread at a time per handle (with the descriptors it reads not being Set
+** meanwhile); different handles may be used from different threads at once. */
+CLDNN_EXPORT cldnnStatus_t cldnnAttentionForward(
+    cldnnHandle_t handle, const cldnnAttentionDescriptor_t attnDesc, const cldnnTensorDescriptor_t qDesc, cl_mem q,
+    size_t qOffset, const cldnnTensorDescriptor_t kDesc, cl_mem k, size_t kOffset, const cldnnTensorDescriptor_t vDesc,
+    cl_mem v, size_t vOffset, const cldnnTensorDescriptor_t oDesc, cl_mem o, size_t oOffset,
+    const cldnnTensorDescriptor_t statsDesc, cl_mem stats, size_t statsOffset, cl_mem workspace,
+    size_t workspaceOffset, size_t workspaceSizeInBytes);
+/** dQ, dK and dV (overwritten; each descriptor has the dims of q, k, v) from Q, K, V, O, dO and
+** the forward's statistics (required), with the forward's descriptor (same scale, mask, dropout
+** seed and offset). Deterministic: fixed-order sums, no atomics. With grouped-query attention dK
+** and dV sum over the H / Hkv query heads of each kv head.
+** Statuses: as cldnnAttentionForward, and BAD_PARAM_NULL_POINTER (stats NULL).
+** Thread safety: as cldnnAttentionForward. */
+CLDNN_EXPORT cldnnStatus_t cldnnAttentionBackward(
+    cldnnHandle_t handle, const cldnnAttentionDescriptor_t attnDesc, const cldnnTensorDescriptor_t qDesc, cl_mem q,
+    size_t qOffset, const cldnnTensorDescriptor_t kDesc, cl_mem k, size_t kOffset, const cldnnTensorDescriptor_t vDesc,
+    cl_mem v, size_t vOffset, const cldnnTensorDescriptor_t oDesc, cl_mem o, size_t oOffset,
+    const cldnnTensorDescriptor_t doDesc, cl_mem dO, size_t dOOffset, const cldnnTensorDescriptor_t statsDesc,
+    cl_mem stats, size_t statsOffset, const cldnnTensorDescriptor_t dqDesc, cl_mem dq, size_t dqOffset,
+    const cldnnTensorDescriptor_t dkDesc, cl_mem dk, size_t dkOffset, const cldnnTensorDescriptor_t dvDesc, cl_mem dv,
+    size_t dvOffset, cl_mem workspace, size_t workspaceOffset, size_t workspaceSizeInBytes);
+
 #ifdef __cplusplus
 }
 #endif

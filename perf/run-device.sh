@@ -55,6 +55,8 @@ Stages (TAG: h100 or h200 after nvidia-smi's card name, pocl for DEVICE=cpu, gpu
   ops            pooling, batch norm, LRN, softmax (ops-nets.csv) vs cudnn_ops   -> pool-norm-TAG.md (+ logs)
   ops-v11        op tensor, reduce, dropout, layer / RMS / group norm (ops-v11.csv) vs cudnn_ops and
                  PyTorch (perf/baselines/torch_ops.py), verified            -> ops-v11-TAG.md (+ logs)
+  attn           scaled dot-product attention over issue 22's grid (perf/baselines/torch_attn.py --commands)
+                 vs PyTorch's F.scaled_dot_product_attention (flash for FP16 / BF16)  -> attention-TAG.md (+ logs)
   convbiasact    fused conv + bias + ReLU on ResNet-50 (batch 32) vs the plain conv of the same algorithm,
                  the three separate calls and cuDNN's fused call           -> convbiasact-TAG.md (+ logs)
   train          examples/train_digits cold and warm, PyTorch on CUDA           -> train-digits-TAG.md (+ logs)
@@ -81,6 +83,8 @@ Every stage also writes its stdout and stderr to $OUT/run-STAGE.log. Environment
   ops:   CASES (perf/shapes/ops-nets.csv), ONLY (a regular expression on NAME:DIR), CUDNN (1; cpu 0),
          CASE_TIMEOUT (120 s per cldnn-bench case)
   ops-v11: as ops (CASES perf/shapes/ops-v11.csv), VERIFY (1: cldnn-bench -V), ITERS (50: -i), TORCH (1; cpu 0)
+  attn:  ONLY (a regular expression on attn-DTYPE-dD-sS-cC:DIR), MS (50: PyTorch's), ITERS (20: -i), VERIFY_MAX
+         (1024: cldnn-bench -V 1 up to that length), TORCH (1; cpu 0), CASE_TIMEOUT (120 s per case)
   convbiasact: CONV_SHAPES (conv-nets.csv), PREFIX (resnet50/), ACT (relu), MS (10; cpu 200), BUDGET (540 s),
          CUDNN (1; cpu 0), FUSED_FLAGS (-a find -V 1 --ms MS: the fused run's flags after --shapes and --act)
   train: EPOCHS (10), TORCH (1; cpu 0), DATA (scikit-learn's digits.csv.gz)
@@ -647,6 +651,36 @@ stage_ops_v11() {
   return $rc
 }
 
+# attn: cldnn-bench attn over the grid of perf/baselines/torch_attn.py --commands (verified up to VERIFY_MAX), the
+# same script timing PyTorch's F.scaled_dot_product_attention on the same grid, and its --merge into one table
+# with the issue's targets; cldnn-bench cases that fail give FAIL rows and the stage goes on.
+stage_attn() {
+  need cldnn-bench || return 1
+  local ms=${MS:-50} only=${ONLY:-.} iters=${ITERS:-20} vmax=${VERIFY_MAX:-1024} rc=0 start tcmd
+  local torch=${TORCH:-$([ $on_cpu = 1 ] && echo 0 || echo 1)}
+  local base="$out/attention-$TAG"
+  local cl_log="$base.cldnn.log" to_log="$base.torch.log"
+  start=$(date +%s)
+  : > "$cl_log"
+  : > "$to_log"
+  CLDNN_DEVICE=$device "$bench" --devices >> "$cl_log" 2>&1
+  bench_cases "$cl_log" "$only" < <(python3 perf/baselines/torch_attn.py --commands --verify-max "$vmax" \
+    --iters "$iters") || rc=1
+  tcmd="python3 perf/baselines/torch_attn.py --ms $ms --only '$only' --device $([ $on_cpu = 1 ] && echo cpu || echo cuda)"
+  if [ "$torch" != 0 ]; then
+    echo "+ $tcmd" >&2
+    eval "$tcmd" >> "$to_log" 2>&1 || { echo "FAILED: torch_attn.py (see $to_log)" >&2; rc=1; }
+  fi
+  python3 perf/baselines/torch_attn.py --merge "$cl_log" "$to_log" \
+    --title "Scaled dot-product attention: cldnn vs PyTorch SDPA, $(date -u +%Y-%m-%d), commit $(commit)" \
+    --cmd "ONLY='$only' MS=$ms ITERS=$iters VERIFY_MAX=$vmax TORCH=$torch DEVICE=$device ./perf/run-device.sh attn" \
+    --cmd "$tcmd$([ "$torch" = 0 ] && echo '   # not run')" \
+    --meta "commit=$(commit)" --meta "host=$(host_desc)" --meta "wall=$(( $(date +%s) - start )) s" \
+    --meta "status=$(ok_word $rc)" > "$base.md" || rc=1
+  cat "$base.md"
+  return $rc
+}
+
 # convbiasact: the fused convolution + bias + activation (ACT) on the layers of CONV_SHAPES named PREFIX*, forward:
 # cldnn-bench convbiasact (FUSED_FLAGS), then per fused algorithm (merge.py convbiasact-plan) the plain
 # cldnn-bench conv and convbiasact --separate 1 with that algorithm (-a N; layers without a fused time: -a find),
@@ -870,7 +904,7 @@ stage_host_cost() {
 
 # --------------------------------------------------------------------------------------------- main
 stages="prepare prepare-tests build tests sweep gemm gemm-tf32 gemm-fp16 gemm-bf16 mma-check mma-sweep fp16-check mma-peak
-        conv conv-1x1 conv-tf32 conv-fp16 conv-bf16 ops ops-v11 convbiasact train first-iter get-vs-find tune sysdb host-cost"
+        conv conv-1x1 conv-tf32 conv-fp16 conv-bf16 ops ops-v11 attn convbiasact train first-iter get-vs-find tune sysdb host-cost"
 if [ $# = 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then usage; exit 0; fi
 for s in "$@"; do
   case " $(echo $stages) " in *" $s "*) ;; *) echo "run-device.sh: no stage '$s'" >&2; usage >&2; exit 2 ;; esac

@@ -26,7 +26,7 @@
 #include "common.h"
 
 #define BENCH_MODE_LIST(X) \
-    X(activ) X(tensor) X(gemm) X(softmax) X(conv) X(convbiasact) X(pool) X(bnorm) X(lrn) X(reduce) X(optensor) X(dropout) X(norm)
+    X(activ) X(tensor) X(gemm) X(softmax) X(conv) X(convbiasact) X(pool) X(bnorm) X(lrn) X(reduce) X(optensor) X(dropout) X(norm) X(attn)
 
 #define BENCH_MODE_DECLARE(name) extern const bench_mode bench_mode_##name;
 BENCH_MODE_LIST(BENCH_MODE_DECLARE)

@@ -1,0 +1,605 @@
+/*
+** attn.c: scaled dot-product attention (cldnnAttentionForward / Backward), its descriptor and
+** workspace query.
+**
+** A call is B x H query heads of Sq rows against B x Hkv key/value heads of Sk keys (grouped-query
+** attention when Hkv < H). The kernels (kernels/attn/attn.cl, whose header gives the work split)
+** follow FlashAttention-2: the forward streams K and V blocks past a block of query rows with an
+** online softmax and saves each row's log-sum-exp; the backward recomputes the probabilities from
+** it: Di = rowsum(dO * O) into the workspace (B*H*Sq floats, the only workspace), then one kernel
+** per kv-head key block for dK and dV (looping over the query heads of its group and every query
+** block, so no two work-groups write one element: no atomics) and one per query block for dQ.
+** Passes over memory: forward reads Q once and K, V once per query block; backward reads Q, dO
+** once per key block and K, V once per query block.
+**
+** Solvers: attn_tiled, the portable kernels (every OpenCL device). Its parameters (block rows BR,
+** block keys BC, the work-group WG_R x WG_C, the chunks KC and RC, Q kept in local memory) are a
+** declared space (Find / Tune through the engine, CLDNN_SOLVER_PARAMS), with defaults per device
+** type: the first of a preference list that fits the device's local memory. A tensor-core solver
+** goes in front of it in the table (the engine ranks them).
+**
+** Contract choices: all data of one type (FLOAT, HALF, BFLOAT16), statistics FLOAT; D, Dv <= 256;
+** B*H*Sq and B*Hkv*Sk below 2^31; outputs must not overlap inputs (checked on byte ranges of the
+** same buffer).
+*/
+#include "attn/attn.h"
+#include "handle/engine.h"
+#include "tensor/tensor.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ATTN_HEAD_MAX 256
+
+struct cldnnAttentionStruct {
+    int is_set;
+    float scale;
+    int causal;
+    float dropout;
+    uint64_t seed, offset;
+    cldnnMathType_t math;
+};
+
+/* Operands, in the kernels' argument order. */
+enum { AT_Q = 0, AT_K, AT_V, AT_O, AT_DO, AT_ST, AT_DQ, AT_DK, AT_DV, AT_N };
+
+typedef struct {
+    int dir; /* 0 forward, 1 backward */
+    cldnnDataType_t dtype;
+    int B, H, Hkv, Sq, Sk, D, Dv;
+    int causal, has_stats, drop;
+    int vec;               /* 4: the inputs allow 4-vector loads (attn.cl's VEC) */
+    float scale, dropout;
+    uint32_t gen[4], thresh;
+    float rscale;
+    int64_t st[AT_N][4];   /* strides in elements */
+    uint64_t off[AT_N];    /* offsets in elements */
+    int math;
+} at_problem;
+
+typedef struct {
+    cl_mem m[AT_N];
+    cl_mem ws;
+    uint64_t ws_off; /* floats */
+} at_buffers;
+
+/* The kernels' build parameters (attn.cl's options). */
+typedef struct {
+    int br, bc, wgr, wgc, kc, rc, ql;
+} at_params;
+
+#define AT_PARAMS_TEXT "br%d-bc%d-wg%dx%d-kc%d-rc%d-q%d"
+#define AT_PARAMS_NAMES "br bc wg_r wg_c kc rc ql"
+
+static int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+/* Local memory bytes of the kernel a problem of direction dir runs with q (attn.cl's arrays). */
+static size_t at_local_bytes(const at_problem* p, const at_params* q) {
+    size_t pr = (size_t)q->br + 1, pc = (size_t)q->bc + 1;
+    size_t dw = (size_t)round_up(p->D, q->wgc), dvw = (size_t)round_up(p->Dv, q->wgc);
+    size_t dk = (size_t)round_up(p->D, q->kc), kc = (size_t)q->kc, rc = (size_t)q->rc;
+    size_t chunks = kc * (pr + pc), n;
+    if (p->dir == 0) {
+        size_t qb = q->ql ? dk * pr : 0, a = q->ql ? qb + kc * pc : chunks, b = qb + rc * dvw;
+        n = (a > b ? a : b) + (size_t)q->bc * pr + (size_t)q->br * (size_t)q->wgc;
+    } else {
+        size_t rows = rc * (dw + dvw), dkdv = (chunks > rows ? chunks : rows) + 2u * (size_t)q->br * pc;
+        size_t dqr = rc * dw, dq = (chunks > dqr ? chunks : dqr) + (size_t)q->bc * pr;
+        n = (dkdv > dq ? dkdv : dq) + 2u * (size_t)q->br;
+    }
+    return n * sizeof(float);
+}
+
+/* Accumulators a lane holds (registers), the largest of the kernels the direction runs. */
+static int at_registers(const at_problem* p, const at_params* q) {
+    int tm = q->br / q->wgr, tn = q->bc / q->wgc, td = round_up(p->D, q->wgc) / q->wgc;
+    int tdv = round_up(p->Dv, q->wgc) / q->wgc;
+    if (p->dir == 0)
+        return tm * (tdv + tn);
+    int ta = q->bc / q->wgr, tb = q->br / q->wgc, dkdv = ta * (td + tdv) + 2 * ta * tb, dq = tm * td + 2 * tm * tn;
+    return dkdv > dq ? dkdv : dq;
+}
+
+#define AT_REGS_MAX 160
+
+static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* The constraints: powers of two, blocks that split evenly over the lanes both ways (the backward
+** transposes the tile), the work-group and local memory within the device's limits, at most
+** AT_REGS_MAX accumulators per lane on a GPU (more spill). */
+static int at_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    const at_problem* p = (const at_problem*)problem;
+    const at_params* q = (const at_params*)params;
+    if (!is_pow2(q->br) || !is_pow2(q->bc) || !is_pow2(q->wgr) || !is_pow2(q->wgc) || !is_pow2(q->kc) ||
+        !is_pow2(q->rc) || (q->ql != 0 && q->ql != 1))
+        return 0;
+    if (q->br > 128 || q->bc > 128 || q->kc > 64 || q->rc > 64 || q->br % q->wgr || q->bc % q->wgc ||
+        q->bc % q->wgr || q->br % q->wgc || q->bc % q->rc || q->br % q->rc)
+        return 0;
+    if ((size_t)(q->wgr * q->wgc) > dev->max_wg_size || q->wgr * q->wgc > 1024)
+        return 0;
+    if (at_local_bytes(p, q) > dev->local_mem)
+        return 0;
+    return dev->is_cpu || at_registers(p, q) <= AT_REGS_MAX; /* a CPU keeps tiles in memory */
+}
+
+/* Preference lists. GPUs: 64 x 64 blocks; 8 x 8 lanes where the registers allow (8 x 8 score and
+** output tiles: as many local loads as FMA issue slots, where 4 x 4 tiles leave the FMAs half idle),
+** else 8 x 16 or 16 x 16 lanes (D = 128, the backward's two accumulators); Q kept in local memory
+** where it fits (D <= 64 in 48 KiB); smaller blocks as the head grows and local memory runs short.
+** CPUs (PoCL): one lane per work-group, whose tiles PoCL compiles in about half the time of a
+** group's (its work-item loops around every barrier cost seconds per kernel) and runs as fast
+** (work-groups run on the cores). */
+static const at_params gpu_prefs[] = {
+    {64, 64, 8, 8, 16, 16, 1},   {64, 64, 8, 16, 16, 16, 1}, {64, 64, 8, 16, 16, 8, 0},
+    {64, 64, 16, 16, 16, 8, 0},  {64, 32, 16, 16, 16, 8, 0}, {32, 64, 16, 16, 16, 8, 0},
+    {32, 32, 16, 16, 16, 8, 0},  {32, 32, 8, 8, 8, 8, 0},    {16, 16, 4, 4, 8, 8, 0},
+    {16, 16, 4, 4, 4, 4, 0},
+};
+static const at_params cpu_prefs[] = {
+    {16, 16, 1, 1, 16, 16, 0}, {16, 16, 1, 1, 8, 8, 0}, {8, 8, 1, 1, 8, 8, 0}, {8, 8, 1, 1, 4, 4, 0},
+};
+
+static void at_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    const at_params* list = dev->is_cpu ? cpu_prefs : gpu_prefs;
+    size_t n = dev->is_cpu ? sizeof cpu_prefs / sizeof cpu_prefs[0] : sizeof gpu_prefs / sizeof gpu_prefs[0];
+    for (size_t i = 0; i < n; ++i)
+        if (at_valid(problem, dev, &list[i])) {
+            *(at_params*)params = list[i];
+            return;
+        }
+    *(at_params*)params = list[n - 1]; /* the smallest; the run reports what the device refuses */
+}
+
+/* The space a tuner walks: blocks 16..128, lanes 1..32 per side (64..256 per group on GPUs, 1..64
+** on CPUs), chunks 8..32, Q in local memory or not; only the valid sets. */
+static size_t at_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    static const int blocks[] = {64, 32, 128, 16};
+    static const int lanes[] = {16, 8, 32, 4, 2, 1};
+    static const int chunks[] = {16, 8, 32};
+    const int tmin = dev->is_cpu ? 1 : 64, tmax = dev->is_cpu ? 64 : 256;
+    at_params* o = (at_params*)out;
+    size_t n = 0;
+    for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+            for (int c = 0; c < 6; ++c)
+                for (int d = 0; d < 6; ++d)
+                    for (int e = 0; e < 3; ++e)
+                        for (int f = 0; f < 3; ++f)
+                            for (int ql = 0; ql < 2; ++ql) {
+                                at_params q = {blocks[a], blocks[b], lanes[c], lanes[d], chunks[e], chunks[f], ql};
+                                int t = q.wgr * q.wgc;
+                                if (t < tmin || t > tmax || !at_valid(problem, dev, &q))
+                                    continue;
+                                if (ql && ((const at_problem*)problem)->dir != 0)
+                                    continue; /* the backward ignores it */
+                                if (n < max)
+                                    o[n] = q;
+                                n++;
+                            }
+    return n;
+}
+
+static const cldnn_param_space at_space = {
+    .text = AT_PARAMS_TEXT, .names = AT_PARAMS_NAMES, .valid = at_valid, .enumerate = at_enumerate};
+
+static size_t at_workspace(const void* problem, const void* params) {
+    const at_problem* p = (const at_problem*)problem;
+    (void)params;
+    return p->dir ? (size_t)p->B * (size_t)p->H * (size_t)p->Sq * sizeof(float) : 0;
+}
+
+static int always(const void* problem, const cldnn_device_profile* dev) {
+    (void)problem;
+    (void)dev;
+    return 1;
+}
+
+/* Enqueues kernel `name` of the program for (p, q) over `groups` work-groups of `local` lanes
+** with ATTN_ARGS (attn.cl), in its order. */
+static cldnnStatus_t at_launch(cldnnHandle_t h, const at_problem* p, const at_params* q, const at_buffers* b,
+                               const char* name, uint64_t groups, size_t local) {
+    char opts[200];
+    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DWG_R=%d -DWG_C=%d -DKC=%d -DRC=%d -DQL=%d -DDROPOUT=%d -DVEC=%d%s",
+             p->D, p->Dv, q->br, q->bc, q->wgr, q->wgc, q->kc, q->rc, q->ql, p->drop, p->vec,
+             cldnn_dtype_build_option(p->dtype));
+    cl_kernel k;
+    CLDNN_TRY(cldnn_kernel_get(h, "attn/attn.cl", opts, name, &k));
+    cl_long4 st[AT_N];
+    cl_ulong off[AT_N];
+    for (int i = 0; i < AT_N; ++i) {
+        memcpy(st[i].s, p->st[i], sizeof st[i].s);
+        off[i] = p->off[i];
+    }
+    cl_int B = p->B, H = p->H, Hkv = p->Hkv, Sq = p->Sq, Sk = p->Sk, causal = p->causal, has = p->has_stats;
+    cl_float scale = p->scale, sc2 = (cl_float)((double)p->scale * 1.4426950408889634), rs = p->rscale;
+    cl_ulong wso = b->ws_off;
+    cl_uint4 gen = {{p->gen[0], p->gen[1], p->gen[2], p->gen[3]}};
+    cl_uint thresh = p->thresh;
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(
+        k, 0, CLDNN_ARG(B), CLDNN_ARG(H), CLDNN_ARG(Hkv), CLDNN_ARG(Sq), CLDNN_ARG(Sk), CLDNN_ARG(causal),
+        CLDNN_ARG(scale), CLDNN_ARG(sc2), CLDNN_ARG(has), CLDNN_ARG(b->m[AT_Q]), CLDNN_ARG(off[AT_Q]),
+        CLDNN_ARG(st[AT_Q]), CLDNN_ARG(b->m[AT_K]), CLDNN_ARG(off[AT_K]), CLDNN_ARG(st[AT_K]), CLDNN_ARG(b->m[AT_V]),
+        CLDNN_ARG(off[AT_V]), CLDNN_ARG(st[AT_V]), CLDNN_ARG(b->m[AT_O]), CLDNN_ARG(off[AT_O]), CLDNN_ARG(st[AT_O]),
+        CLDNN_ARG(b->m[AT_DO]), CLDNN_ARG(off[AT_DO]), CLDNN_ARG(st[AT_DO]), CLDNN_ARG(b->m[AT_ST]),
+        CLDNN_ARG(off[AT_ST]), CLDNN_ARG(st[AT_ST]), CLDNN_ARG(b->m[AT_DQ]), CLDNN_ARG(off[AT_DQ]),
+        CLDNN_ARG(st[AT_DQ]), CLDNN_ARG(b->m[AT_DK]), CLDNN_ARG(off[AT_DK]), CLDNN_ARG(st[AT_DK]),
+        CLDNN_ARG(b->m[AT_DV]), CLDNN_ARG(off[AT_DV]), CLDNN_ARG(st[AT_DV]), CLDNN_ARG(b->ws), CLDNN_ARG(wso),
+        CLDNN_ARG(gen), CLDNN_ARG(thresh), CLDNN_ARG(rs)));
+    return cldnn_enqueue_1d(h, k, groups * local, local, name);
+}
+
+static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const at_problem* p = (const at_problem*)problem;
+    const at_params* q = (const at_params*)params;
+    const at_buffers* b = (const at_buffers*)buffers;
+    const size_t wg = (size_t)(q->wgr * q->wgc);
+    const uint64_t qgroups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
+    if (p->dir == 0)
+        return at_launch(h, p, q, b, "attn_fwd", qgroups, wg);
+    const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
+    CLDNN_TRY(at_launch(h, p, q, b, "attn_bwd_dot", (rows + 63) / 64, 64));
+    const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
+    CLDNN_TRY(at_launch(h, p, q, b, "attn_bwd_dkdv", kgroups, wg));
+    return at_launch(h, p, q, b, "attn_bwd_dq", qgroups, wg);
+}
+
+/* A tensor-core solver goes in front of attn_tiled (a lower rank where it applies). */
+static const cldnn_solver at_solvers[] = {
+    {.name = "attn_tiled", .algo = -1, .applicable = always, .workspace = at_workspace,
+     .default_params = at_defaults, .params_size = sizeof(at_params), .run = tiled_run,
+     .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 50, .space = &at_space},
+};
+
+/* A tuner compares O (forward) or dQ (backward; dK and dV come from the same tiles). */
+static cl_mem at_output(const void* problem, const void* buffers, cldnnDataType_t* dtype) {
+    const at_problem* p = (const at_problem*)problem;
+    *dtype = p->dtype;
+    return ((const at_buffers*)buffers)->m[p->dir ? AT_DQ : AT_O];
+}
+
+/* Sums over Sk keys (and D head dims) in a different order, plus one rounding of 16-bit outputs. */
+static double at_tolerance(const void* problem) {
+    const at_problem* p = (const at_problem*)problem;
+    return 1e-5 * sqrt((double)p->Sk + (double)p->D) * (p->dir ? 4.0 : 1.0) + cldnn_dtype_storage_ulp(p->dtype);
+}
+
+static const cldnn_family at_family = {
+    .name = "attn",
+    .solvers = at_solvers,
+    .count = sizeof at_solvers / sizeof at_solvers[0],
+    .output = at_output,
+    .tolerance = at_tolerance,
+    .tune_algo = -1,
+};
+
+const cldnn_family* cldnn_attn_family(void) {
+    return &at_family;
+}
+
+/* ----------------------------------------------------------------------------- checks */
+
+static cldnnStatus_t check_attn_desc(const struct cldnnAttentionStruct* d) {
+    if (d == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "attnDesc is NULL");
+    if (!d->is_set)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "attnDesc was never set (cldnnSetAttentionDescriptor)");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* A 4-d data descriptor of the call's data type. */
+static cldnnStatus_t check_4d(const struct cldnnTensorStruct* t, const char* what, cldnnDataType_t dt) {
+    CLDNN_TRY(cldnn_check_tensor(t, what));
+    if (t->nd != 4)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s has %d dims; attention tensors are 4-d", what, t->nd);
+    if (t->dtype != dt)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s holds %s but qDesc holds %s: one data type per call", what,
+                          cldnn_dtype_name(t->dtype), cldnn_dtype_name(dt));
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* t must be want0 x want1 x want2 x want3. */
+static cldnnStatus_t check_dims(const struct cldnnTensorStruct* t, const char* what, int64_t w0, int64_t w1,
+                                int64_t w2, int64_t w3, const char* shape) {
+    if (t->dims[0] != w0 || t->dims[1] != w1 || t->dims[2] != w2 || t->dims[3] != w3)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                          "%s is %lldx%lldx%lldx%lld; it must be %s = %lldx%lldx%lldx%lld", what,
+                          (long long)t->dims[0], (long long)t->dims[1], (long long)t->dims[2], (long long)t->dims[3],
+                          shape, (long long)w0, (long long)w1, (long long)w2, (long long)w3);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* Descriptor and shape checks shared by every entry; fills p's sizes, type and scalars. */
+static cldnnStatus_t at_describe(cldnnHandle_t h, const struct cldnnAttentionStruct* ad,
+                                 const struct cldnnTensorStruct* q, const struct cldnnTensorStruct* k,
+                                 const struct cldnnTensorStruct* v, const struct cldnnTensorStruct* o, int dir,
+                                 at_problem* p) {
+    CLDNN_TRY(cldnn_check_handle(h));
+    CLDNN_TRY(check_attn_desc(ad));
+    CLDNN_TRY(cldnn_check_tensor(q, "qDesc"));
+    CLDNN_TRY(cldnn_check_compute_dtype(q->dtype, "qDesc"));
+    CLDNN_TRY(check_4d(q, "qDesc", q->dtype));
+    CLDNN_TRY(check_4d(k, "kDesc", q->dtype));
+    CLDNN_TRY(check_4d(v, "vDesc", q->dtype));
+    CLDNN_TRY(check_4d(o, "oDesc", q->dtype));
+    const int64_t B = q->dims[0], H = q->dims[1], Sq = q->dims[2], D = q->dims[3];
+    const int64_t Hkv = k->dims[1], Sk = k->dims[2], Dv = v->dims[3];
+    CLDNN_TRY(check_dims(k, "kDesc", B, Hkv, Sk, D, "B x Hkv x Sk x D (B and D of qDesc)"));
+    CLDNN_TRY(check_dims(v, "vDesc", B, Hkv, Sk, Dv, "B x Hkv x Sk x Dv (B, Hkv and Sk of kDesc)"));
+    CLDNN_TRY(check_dims(o, "oDesc", B, H, Sq, Dv, "B x H x Sq x Dv (of qDesc and vDesc)"));
+    if (H % Hkv != 0)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM,
+                          "qDesc has %lld heads, kDesc %lld: the query heads must be a multiple of the kv heads",
+                          (long long)H, (long long)Hkv);
+    if (D > ATTN_HEAD_MAX || Dv > ATTN_HEAD_MAX)
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "head sizes D = %lld, Dv = %lld: at most %d are supported",
+                          (long long)D, (long long)Dv, ATTN_HEAD_MAX);
+    if (B * H * Sq >= (1ll << 31) || B * Hkv * Sk >= (1ll << 31))
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE, "B*H*Sq = %lld, B*Hkv*Sk = %lld: both must stay below 2^31",
+                          (long long)(B * H * Sq), (long long)(B * Hkv * Sk));
+    memset(p, 0, sizeof *p);
+    p->dir = dir;
+    p->dtype = q->dtype;
+    p->B = (int)B;
+    p->H = (int)H;
+    p->Hkv = (int)Hkv;
+    p->Sq = (int)Sq;
+    p->Sk = (int)Sk;
+    p->D = (int)D;
+    p->Dv = (int)Dv;
+    p->causal = ad->causal;
+    p->scale = ad->scale;
+    p->dropout = ad->dropout;
+    p->drop = ad->dropout > 0.0f;
+    p->math = (int)ad->math;
+    p->gen[0] = (uint32_t)ad->seed;
+    p->gen[1] = (uint32_t)(ad->seed >> 32);
+    p->gen[2] = (uint32_t)ad->offset;
+    p->gen[3] = (uint32_t)(ad->offset >> 32);
+    /* cldnnDropout's threshold and scale, exactly (src/tensor/dropout.c) */
+    p->thresh = (uint32_t)floor((double)ad->dropout * 4294967296.0);
+    p->rscale = (float)(1.0 / (1.0 - (double)ad->dropout));
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* The statistics descriptor: B x H x Sq x 1 FLOAT. */
+static cldnnStatus_t check_stats_desc(const struct cldnnTensorStruct* s, const at_problem* p) {
+    CLDNN_TRY(cldnn_check_tensor(s, "statsDesc"));
+    if (s->nd != 4)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "statsDesc has %d dims; it is 4-d B x H x Sq x 1", s->nd);
+    if (s->dtype != CLDNN_DATA_FLOAT)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "statsDesc holds %s; the statistics are FLOAT",
+                          cldnn_dtype_name(s->dtype));
+    return check_dims(s, "statsDesc", p->B, p->H, p->Sq, 1, "B x H x Sq x 1");
+}
+
+/* One operand of a call: its descriptor, buffer and byte offset (mem NULL: absent). */
+typedef struct {
+    const struct cldnnTensorStruct* desc;
+    cl_mem mem;
+    size_t off;
+} at_operand;
+
+static const char* const at_names[AT_N] = {"q", "k", "v", "o", "dO", "stats", "dq", "dk", "dv"};
+
+/* Byte range [lo, hi) of operand a in its buffer. */
+static size_t at_end(const at_operand* a) {
+    return a->off + (size_t)a->desc->span * cldnn_dtype_size(a->desc->dtype);
+}
+
+/* Checks every present operand's buffer, then that no output (index >= first_out, and the
+** workspace's used bytes) overlaps another operand in the same buffer (the kernels read inputs
+** after other work-groups wrote outputs); takes their views into p. */
+static cldnnStatus_t at_bind(cldnnHandle_t h, at_problem* p, const at_operand* ops, int first_out, cl_mem ws,
+                             size_t ws_off, size_t ws_need) {
+    for (int i = 0; i < AT_N; ++i) {
+        if (ops[i].desc == NULL)
+            continue;
+        CLDNN_TRY(cldnn_check_tensor_buffer(h, ops[i].desc, ops[i].mem, ops[i].off, at_names[i]));
+        for (int d = 0; d < 4; ++d)
+            p->st[i][d] = ops[i].desc->strides[d];
+        p->off[i] = ops[i].off / cldnn_dtype_size(ops[i].desc->dtype);
+    }
+    /* 4-vector loads of the inputs the kernels stream (Q, K, V, dO): unit head stride, the other
+    ** strides and the offset multiples of 4, and so are the head sizes */
+    p->vec = p->D % 4 == 0 && p->Dv % 4 == 0 ? 4 : 1;
+    const int loaded[4] = {AT_Q, AT_K, AT_V, AT_DO};
+    for (int t = 0; t < 4; ++t) {
+        const int i = loaded[t];
+        if (ops[i].desc == NULL)
+            continue;
+        if (p->st[i][3] != 1 || p->st[i][0] % 4 || p->st[i][1] % 4 || p->st[i][2] % 4 || p->off[i] % 4)
+            p->vec = 1;
+    }
+    for (int a = 0; a <= AT_N; ++a) {
+        int is_ws = a == AT_N;
+        if (!is_ws && (ops[a].desc == NULL || a < first_out))
+            continue;
+        cl_mem m = is_ws ? ws : ops[a].mem;
+        size_t lo = is_ws ? ws_off : ops[a].off, hi = is_ws ? ws_off + ws_need : at_end(&ops[a]);
+        for (int b = 0; b < AT_N; ++b)
+            if (b != a && ops[b].desc != NULL && ops[b].mem == m && lo < at_end(&ops[b]) && ops[b].off < hi)
+                return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "%s overlaps %s in the same buffer: outputs must not overlap",
+                                  is_ws ? "workspace" : at_names[a], at_names[b]);
+    }
+    return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnnStatus_t check_workspace(cldnnHandle_t h, cl_mem ws, size_t off, size_t size, size_t need) {
+    if (size < need)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
+                          "workspaceSizeInBytes %zu; this call needs %zu (cldnnGetAttentionWorkspaceSize)", size, need);
+    if (need == 0)
+        return CLDNN_STATUS_SUCCESS;
+    if (ws == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "workspace is NULL but %zu bytes are needed", need);
+    return cldnn_check_buffer(h, ws, off, sizeof(float), need, "workspace");
+}
+
+/* The key names the problem in logs and the tuning db. */
+static void at_key(char* buf, size_t size, const at_problem* p) {
+    snprintf(buf, size, "attn-%s:b%d-h%d-hkv%d-sq%d-sk%d-d%d-dv%d-c%d-p%d-%s", p->dir ? "bwd" : "fwd", p->B, p->H,
+             p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, p->drop, cldnn_dtype_key(p->dtype));
+}
+
+static void at_log_cmd(const at_problem* p, const struct cldnnAttentionStruct* ad, const struct cldnnTensorStruct* q) {
+    if (!cldnn_log_cmd_enabled())
+        return;
+    /* B,S,H,D when the heads stride is smaller than the rows' */
+    const char* layout = q->strides[1] < q->strides[2] ? "bshd" : "bhsd";
+    cldnn_log_cmd("attn -b %d --heads %d --hkv %d --sq %d --sk %d --hd %d --dv %d --causal %d --dropout %.9g "
+                  "--drop-seed %llu --drop-offset %llu --scale %.9g --dir %s --layout %s -d %s",
+                  p->B, p->H, p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, (double)p->dropout,
+                  (unsigned long long)ad->seed, (unsigned long long)ad->offset, (double)p->scale,
+                  p->dir ? "bwd" : "fwd", layout, cldnn_dtype_name(p->dtype));
+}
+
+/* Picks the solver and its parameters (CLDNN_SOLVER, CLDNN_SOLVER_PARAMS, the tuning db), and
+** runs it. */
+static cldnnStatus_t at_run(cldnnHandle_t h, const at_problem* p, const at_buffers* b) {
+    char key[200];
+    at_key(key, sizeof key, p);
+    return cldnn_engine_run(h, &at_family, p, b, key, key);
+}
+
+/* ----------------------------------------------------------------------------- public */
+
+cldnnStatus_t cldnnCreateAttentionDescriptor(cldnnAttentionDescriptor_t* desc) {
+    cldnn_error_clear();
+    CLDNN_DESC_NEW(desc, "desc", "attention");
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnDestroyAttentionDescriptor(cldnnAttentionDescriptor_t desc) {
+    cldnn_error_clear();
+    free(desc);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnSetAttentionDescriptor(cldnnAttentionDescriptor_t desc, float scale, int causal, float dropout,
+                                          uint64_t seed, uint64_t offset, cldnnMathType_t mathType) {
+    cldnn_error_clear();
+    if (desc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc is NULL");
+    if (!isfinite(scale))
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "scale %g is not finite", (double)scale);
+    if (causal != 0 && causal != 1)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "causal %d is not 0 or 1", causal);
+    if (!(dropout >= 0.0f && dropout < 1.0f))
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "dropout %g is outside [0, 1)", (double)dropout);
+    if (mathType != CLDNN_DEFAULT_MATH && mathType != CLDNN_TENSOR_OP_MATH && mathType != CLDNN_FMA_MATH)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "mathType %d is not a cldnnMathType_t value",
+                          (int)mathType);
+    desc->scale = scale;
+    desc->causal = causal;
+    desc->dropout = dropout;
+    desc->seed = seed;
+    desc->offset = offset;
+    desc->math = mathType;
+    desc->is_set = 1;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetAttentionDescriptor(const cldnnAttentionDescriptor_t desc, float* scale, int* causal,
+                                          float* dropout, uint64_t* seed, uint64_t* offset,
+                                          cldnnMathType_t* mathType) {
+    cldnn_error_clear();
+    if (desc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc is NULL");
+    CLDNN_TRY(check_attn_desc(desc));
+    if (scale)
+        *scale = desc->scale;
+    if (causal)
+        *causal = desc->causal;
+    if (dropout)
+        *dropout = desc->dropout;
+    if (seed)
+        *seed = desc->seed;
+    if (offset)
+        *offset = desc->offset;
+    if (mathType)
+        *mathType = desc->math;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetAttentionWorkspaceSize(cldnnHandle_t handle, const cldnnAttentionDescriptor_t attnDesc,
+                                             const cldnnTensorDescriptor_t qDesc, const cldnnTensorDescriptor_t kDesc,
+                                             const cldnnTensorDescriptor_t vDesc, const cldnnTensorDescriptor_t oDesc,
+                                             size_t* fwdSize, size_t* bwdSize) {
+    cldnn_error_clear();
+    at_problem p;
+    CLDNN_TRY(at_describe(handle, attnDesc, qDesc, kDesc, vDesc, oDesc, 1, &p));
+    if (fwdSize)
+        *fwdSize = 0;
+    if (bwdSize)
+        *bwdSize = at_workspace(&p, NULL);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnAttentionForward(cldnnHandle_t handle, const cldnnAttentionDescriptor_t attnDesc,
+                                    const cldnnTensorDescriptor_t qDesc, cl_mem q, size_t qOffset,
+                                    const cldnnTensorDescriptor_t kDesc, cl_mem k, size_t kOffset,
+                                    const cldnnTensorDescriptor_t vDesc, cl_mem v, size_t vOffset,
+                                    const cldnnTensorDescriptor_t oDesc, cl_mem o, size_t oOffset,
+                                    const cldnnTensorDescriptor_t statsDesc, cl_mem stats, size_t statsOffset,
+                                    cl_mem workspace, size_t workspaceOffset, size_t workspaceSizeInBytes) {
+    cldnn_error_clear();
+    at_problem p;
+    CLDNN_TRY(at_describe(handle, attnDesc, qDesc, kDesc, vDesc, oDesc, 0, &p));
+    if (stats != NULL) {
+        CLDNN_TRY(check_stats_desc(statsDesc, &p));
+        p.has_stats = 1;
+    }
+    CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, 0));
+    const at_operand ops[AT_N] = {{qDesc, q, qOffset},
+                                  {kDesc, k, kOffset},
+                                  {vDesc, v, vOffset},
+                                  {oDesc, o, oOffset},
+                                  {NULL, NULL, 0},
+                                  {stats ? statsDesc : NULL, stats, statsOffset}};
+    CLDNN_TRY(at_bind(handle, &p, ops, AT_O, NULL, 0, 0));
+    at_log_cmd(&p, attnDesc, qDesc);
+    at_buffers b = {{q, k, v, o, NULL, stats, NULL, NULL, NULL}, NULL, 0};
+    return at_run(handle, &p, &b);
+}
+
+cldnnStatus_t cldnnAttentionBackward(cldnnHandle_t handle, const cldnnAttentionDescriptor_t attnDesc,
+                                     const cldnnTensorDescriptor_t qDesc, cl_mem q, size_t qOffset,
+                                     const cldnnTensorDescriptor_t kDesc, cl_mem k, size_t kOffset,
+                                     const cldnnTensorDescriptor_t vDesc, cl_mem v, size_t vOffset,
+                                     const cldnnTensorDescriptor_t oDesc, cl_mem o, size_t oOffset,
+                                     const cldnnTensorDescriptor_t doDesc, cl_mem dO, size_t dOOffset,
+                                     const cldnnTensorDescriptor_t statsDesc, cl_mem stats, size_t statsOffset,
+                                     const cldnnTensorDescriptor_t dqDesc, cl_mem dq, size_t dqOffset,
+                                     const cldnnTensorDescriptor_t dkDesc, cl_mem dk, size_t dkOffset,
+                                     const cldnnTensorDescriptor_t dvDesc, cl_mem dv, size_t dvOffset,
+                                     cl_mem workspace, size_t workspaceOffset, size_t workspaceSizeInBytes) {
+    cldnn_error_clear();
+    at_problem p;
+    CLDNN_TRY(at_describe(handle, attnDesc, qDesc, kDesc, vDesc, oDesc, 1, &p));
+    CLDNN_TRY(check_4d(doDesc, "doDesc", qDesc->dtype));
+    CLDNN_TRY(cldnn_check_same_dims(oDesc, "oDesc", doDesc, "doDesc"));
+    CLDNN_TRY(check_4d(dqDesc, "dqDesc", qDesc->dtype));
+    CLDNN_TRY(cldnn_check_same_dims(qDesc, "qDesc", dqDesc, "dqDesc"));
+    CLDNN_TRY(check_4d(dkDesc, "dkDesc", qDesc->dtype));
+    CLDNN_TRY(cldnn_check_same_dims(kDesc, "kDesc", dkDesc, "dkDesc"));
+    CLDNN_TRY(check_4d(dvDesc, "dvDesc", qDesc->dtype));
+    CLDNN_TRY(cldnn_check_same_dims(vDesc, "vDesc", dvDesc, "dvDesc"));
+    if (stats == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "stats is NULL: the backward needs the forward's statistics");
+    CLDNN_TRY(check_stats_desc(statsDesc, &p));
+    const size_t need = at_workspace(&p, NULL);
+    CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, need));
+    const at_operand ops[AT_N] = {{qDesc, q, qOffset},          {kDesc, k, kOffset},
+                                  {vDesc, v, vOffset},          {oDesc, o, oOffset},
+                                  {doDesc, dO, dOOffset},       {statsDesc, stats, statsOffset},
+                                  {dqDesc, dq, dqOffset},       {dkDesc, dk, dkOffset},
+                                  {dvDesc, dv, dvOffset}};
+    CLDNN_TRY(at_bind(handle, &p, ops, AT_DQ, workspace, workspaceOffset, need));
+    p.has_stats = 1;
+    at_log_cmd(&p, attnDesc, qDesc);
+    at_buffers b = {{q, k, v, o, dO, stats, dq, dk, dv}, workspace, workspaceOffset / sizeof(float)};
+    return at_run(handle, &p, &b);
+}

@@ -1,0 +1,554 @@
+/*
+** test_attn.c: cldnnAttentionForward / Backward against the double reference of tests/ref/ref_attn.c
+** (which materialises the probabilities), the backward also against central differences of the
+** double forward, dropout against cldnnDropoutForward's mask, and every bad input.
+**
+**   attn::*        shapes covering B,H,S,D and B,S,H,D strides (and byte offsets), Sq != Sk both
+**                  ways, grouped-query attention, D 32 / 128 (64 in HALF, the odd 40 with Dv = 24
+**                  under dropout),
+**                  causal with Sq > Sk (fully masked rows: O = 0, stats = -inf; the first visible
+**                  row sees one key) and Sq < Sk, scores large enough to overflow a naive softmax,
+**                  stats and stats NULL; each forward and backward (dq, dk, dv) on NaN-poisoned
+**                  outputs, nothing outside the views written.
+**   attn_fd::*     dq, dk, dv of loss = sum(O * R) against central differences of the double
+**                  forward on a tiny case.
+**   attn_drop::*   dropout: the reference takes cldnnDropoutForward's output on a B x H x Sq x Sk
+**                  tensor of ones (same seed and offset) as its mask; forward and backward.
+**   attn_types::*  HALF (D 64) and BFLOAT16 forward and backward.
+**   attn_bad::*    descriptors and every entry's argument checks.
+** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): five programs,
+** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout and HALF
+** 64/64 with odd offsets (scalar loads), BFLOAT16 32/32 aligned.
+** Tolerance: |got - want| <= atol + rtol |want| with atol a fraction of the reference's largest
+** magnitude: float 2e-5 / 1e-4 (sums of Sk terms in a different order), half 4e-3, bfloat16 3e-2.
+*/
+#include "fixture.h"
+#include "ref_attn.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+TestSuite(attn, .fini = fx_fini);
+TestSuite(attn_fd, .fini = fx_fini);
+TestSuite(attn_drop, .fini = fx_fini);
+TestSuite(attn_types, .fini = fx_fini);
+TestSuite(attn_bad, .fini = fx_fini);
+
+typedef struct {
+    int B, H, Hkv, Sq, Sk, D, Dv;
+    int causal;
+    int bshd;        /* B,S,H,D memory order (else B,H,S,D) */
+    int stats;       /* stats given to the forward */
+    int bwd;         /* run the backward too */
+    double range;    /* inputs uniform in [-range, range] */
+    float dropout;
+    cldnnDataType_t dt;
+    double scale;    /* 0: 1 / sqrt(D) */
+    int integers;    /* q and k small integers (exact scores however large the scale) */
+    int aligned;     /* offsets multiples of 4 elements (the kernels' 4-vector loads) */
+} at_case;
+
+/* dims B x heads x S x d in the case's memory order, with a byte offset of `off` elements. */
+static void make_tensor(fx_tensor* t, const at_case* c, int heads, int S, int d, size_t off) {
+    int64_t dims[4] = {c->B, heads, S, d};
+    int64_t st[4];
+    if (c->bshd) {
+        st[3] = 1;
+        st[1] = d;
+        st[2] = (int64_t)heads * d;
+        st[0] = (int64_t)S * heads * d;
+    } else {
+        st[3] = 1;
+        st[2] = d;
+        st[1] = (int64_t)S * d;
+        st[0] = (int64_t)heads * S * d;
+    }
+    fx_tensor_nd(t, c->dt, 4, dims, st, off * fx_dtype_size(c->dt));
+}
+
+static double* host_of(const fx_tensor* t) {
+    double* a = malloc(sizeof(double) * (size_t)t->count);
+    for (int64_t i = 0; i < t->count; ++i)
+        a[i] = fx_tensor_host(t, i);
+    return a;
+}
+
+static double max_abs(const double* a, int64_t n) {
+    double m = 0;
+    for (int64_t i = 0; i < n; ++i)
+        if (isfinite(a[i]) && fabs(a[i]) > m)
+            m = fabs(a[i]);
+    return m;
+}
+
+static void tolerances(cldnnDataType_t dt, int bwd, double* atol_frac, double* rtol) {
+    if (dt == CLDNN_DATA_HALF) {
+        *atol_frac = bwd ? 1e-2 : 4e-3;
+        *rtol = 4e-3;
+    } else if (dt == CLDNN_DATA_BFLOAT16) {
+        *atol_frac = bwd ? 6e-2 : 3e-2;
+        *rtol = 3e-2;
+    } else {
+        *atol_frac = bwd ? 1e-4 : 2e-5;
+        *rtol = 1e-4;
+    }
+}
+
+static void expect_close(fx_tensor* t, const double* want, cldnnDataType_t dt, int bwd, const char* what,
+                         const at_case* c) {
+    double af, rt;
+    tolerances(dt, bwd, &af, &rt);
+    fx_tensor_download(t);
+    char msg[512];
+    double atol = af * max_abs(want, t->count) + 1e-30;
+    int64_t bad = fx_compare(t, want, NULL, atol, rt, msg, sizeof msg, NULL);
+    FX_ASSERT(bad == 0, "%s: %lld bad (B%d H%d Hkv%d Sq%d Sk%d D%d Dv%d causal%d bshd%d p%g): %s", what,
+              (long long)bad, c->B, c->H, c->Hkv, c->Sq, c->Sk, c->D, c->Dv, c->causal, c->bshd, (double)c->dropout,
+              msg);
+    FX_ASSERT(fx_tensor_gaps_changed(t) == 0, "%s: elements outside the view changed", what);
+}
+
+static cldnnAttentionDescriptor_t make_desc(const at_case* c, double scale, uint64_t seed, uint64_t offset) {
+    cldnnAttentionDescriptor_t d;
+    FX_OK(cldnnCreateAttentionDescriptor(&d));
+    FX_OK(cldnnSetAttentionDescriptor(d, (float)scale, c->causal, c->dropout, seed, offset, CLDNN_DEFAULT_MATH));
+    return d;
+}
+
+/* cldnnDropoutForward on ones (B x H x Sq x Sk float): the factor of every probability. */
+static double* dropout_factors(const at_case* c, uint64_t seed, uint64_t offset) {
+    fx_tensor x, y;
+    fx_tensor_4d(&x, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, c->B, c->H, c->Sq, c->Sk, 0);
+    fx_tensor_4d(&y, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, c->B, c->H, c->Sq, c->Sk, 0);
+    for (int64_t i = 0; i < x.count; ++i)
+        fx_tensor_set(&x, i, 1.0);
+    fx_tensor_upload(&x);
+    fx_tensor_poison_nan(&y);
+    fx_tensor_upload(&y);
+    cldnnDropoutDescriptor_t dd;
+    FX_OK(cldnnCreateDropoutDescriptor(&dd));
+    FX_OK(cldnnSetDropoutDescriptor(dd, c->dropout, seed, offset));
+    FX_OK(cldnnDropoutForward(fx_handle(), dd, x.desc, x.mem, 0, y.desc, y.mem, 0, NULL, 0, 0));
+    cldnnDestroyDropoutDescriptor(dd);
+    fx_tensor_download(&y);
+    double* z = malloc(sizeof(double) * (size_t)y.count);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < y.count; ++i) {
+        z[i] = fx_tensor_got(&y, i);
+        kept += z[i] != 0;
+    }
+    FX_ASSERT(kept > 0 && kept < y.count, "dropout kept %lld of %lld", (long long)kept, (long long)y.count);
+    fx_tensor_free(&x);
+    fx_tensor_free(&y);
+    return z;
+}
+
+/* Runs case c forward (and backward) and checks every output against the reference. */
+static void run_case(const at_case* c) {
+    const double scale = c->scale != 0 ? c->scale : 1.0 / sqrt((double)c->D);
+    const uint64_t seed = 0x1234abcdull + (uint64_t)c->Sq, offset = 7;
+    ref_attn r = {c->B, c->H, c->Hkv, c->Sq, c->Sk, c->D, c->Dv, scale, c->causal};
+    fx_tensor q, k, v, o, st, dO, dq, dk, dv;
+    const size_t al = c->aligned ? 4 : 1;
+    make_tensor(&q, c, c->H, c->Sq, c->D, 3 * al);
+    make_tensor(&k, c, c->Hkv, c->Sk, c->D, 0);
+    make_tensor(&v, c, c->Hkv, c->Sk, c->Dv, 5 * al);
+    make_tensor(&o, c, c->H, c->Sq, c->Dv, 2);
+    fx_tensor_4d(&st, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, c->B, c->H, c->Sq, 1, 4);
+    fx_tensor_fill_uniform(&q, -c->range, c->range);
+    fx_tensor_fill_uniform(&k, -c->range, c->range);
+    if (c->integers) {
+        fx_tensor* qk[2] = {&q, &k};
+        for (int t = 0; t < 2; ++t)
+            for (int64_t i = 0; i < qk[t]->count; ++i)
+                fx_tensor_set(qk[t], i, (double)(int)(ref_rng_next(fx_rng()) % 5) - 2.0);
+    }
+    fx_tensor_fill_uniform(&v, -1, 1);
+    fx_tensor_poison_nan(&o);
+    fx_tensor_poison_nan(&st);
+    fx_tensor_upload(&q);
+    fx_tensor_upload(&k);
+    fx_tensor_upload(&v);
+    fx_tensor_upload(&o);
+    fx_tensor_upload(&st);
+    double* z = c->dropout > 0 ? dropout_factors(c, seed, offset) : NULL;
+    cldnnAttentionDescriptor_t d = make_desc(c, scale, seed, offset);
+    size_t wf = 1, wb = 0;
+    FX_OK(cldnnGetAttentionWorkspaceSize(fx_handle(), d, q.desc, k.desc, v.desc, o.desc, &wf, &wb));
+    FX_ASSERT(wf == 0 && wb == (size_t)c->B * c->H * c->Sq * 4, "workspace %zu / %zu", wf, wb);
+    double *hq = host_of(&q), *hk = host_of(&k), *hv = host_of(&v);
+    double* ho = malloc(sizeof(double) * (size_t)o.count);
+    double* hs = malloc(sizeof(double) * (size_t)st.count);
+    ref_attn_forward(&r, hq, hk, hv, z, ho, hs);
+    FX_OK(cldnnAttentionForward(fx_handle(), d, q.desc, q.mem, q.offset, k.desc, k.mem, k.offset, v.desc, v.mem,
+                                v.offset, o.desc, o.mem, o.offset, c->stats ? st.desc : NULL,
+                                c->stats ? st.mem : NULL, st.offset, NULL, 0, 0));
+    expect_close(&o, ho, c->dt, 0, "O", c);
+    if (c->stats) {
+        fx_tensor_download(&st);
+        for (int64_t i = 0; i < st.count; ++i) {
+            double g = fx_tensor_got(&st, i), w = hs[i];
+            int ok = isinf(w) ? (isinf(g) && g < 0) : fabs(g - w) <= 1e-5 * (1 + fabs(w)) * (c->dt ? 100 : 1);
+            FX_ASSERT(ok, "stats[%lld] = %.9g, want %.9g", (long long)i, g, w);
+        }
+    } else {
+        fx_expect_untouched(&st, "stats", "stats NULL");
+    }
+    if (c->bwd) {
+        make_tensor(&dO, c, c->H, c->Sq, c->Dv, al);
+        make_tensor(&dq, c, c->H, c->Sq, c->D, 0);
+        make_tensor(&dk, c, c->Hkv, c->Sk, c->D, 2);
+        make_tensor(&dv, c, c->Hkv, c->Sk, c->Dv, 3);
+        fx_tensor_fill_uniform(&dO, -1, 1);
+        fx_tensor_upload(&dO);
+        fx_tensor_poison_nan(&dq);
+        fx_tensor_poison_nan(&dk);
+        fx_tensor_poison_nan(&dv);
+        fx_tensor_upload(&dq);
+        fx_tensor_upload(&dk);
+        fx_tensor_upload(&dv);
+        if (!c->stats) { /* the backward needs them */
+            FX_OK(cldnnAttentionForward(fx_handle(), d, q.desc, q.mem, q.offset, k.desc, k.mem, k.offset, v.desc,
+                                        v.mem, v.offset, o.desc, o.mem, o.offset, st.desc, st.mem, st.offset, NULL, 0,
+                                        0));
+        }
+        cl_mem ws = fx_buffer(wb + 64);
+        double* hdo = host_of(&dO);
+        double* gq = malloc(sizeof(double) * (size_t)dq.count);
+        double* gk = malloc(sizeof(double) * (size_t)dk.count);
+        double* gv = malloc(sizeof(double) * (size_t)dv.count);
+        ref_attn_backward(&r, hq, hk, hv, z, hdo, gq, gk, gv);
+        FX_OK(cldnnAttentionBackward(fx_handle(), d, q.desc, q.mem, q.offset, k.desc, k.mem, k.offset, v.desc, v.mem,
+                                     v.offset, o.desc, o.mem, o.offset, dO.desc, dO.mem, dO.offset, st.desc, st.mem,
+                                     st.offset, dq.desc, dq.mem, dq.offset, dk.desc, dk.mem, dk.offset, dv.desc,
+                                     dv.mem, dv.offset, ws, 64, wb));
+        expect_close(&dq, gq, c->dt, 1, "dQ", c);
+        expect_close(&dk, gk, c->dt, 1, "dK", c);
+        expect_close(&dv, gv, c->dt, 1, "dV", c);
+        fx_release(ws);
+        free(hdo);
+        free(gq);
+        free(gk);
+        free(gv);
+        fx_tensor_free(&dO);
+        fx_tensor_free(&dq);
+        fx_tensor_free(&dk);
+        fx_tensor_free(&dv);
+    }
+    cldnnDestroyAttentionDescriptor(d);
+    free(z);
+    free(hq);
+    free(hk);
+    free(hv);
+    free(ho);
+    free(hs);
+    fx_tensor_free(&q);
+    fx_tensor_free(&k);
+    fx_tensor_free(&v);
+    fx_tensor_free(&o);
+    fx_tensor_free(&st);
+}
+
+#define F CLDNN_DATA_FLOAT
+
+Test(attn, bhsd_basic) {
+    at_case c = {2, 3, 3, 37, 37, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
+    run_case(&c);
+}
+
+Test(attn, bshd_gqa_sq_lt_sk) {
+    at_case c = {2, 4, 2, 19, 45, 32, 32, 0, 1, 1, 1, 1.0, 0, F, 0, 0, 1};
+    run_case(&c);
+}
+
+Test(attn, causal_sq_lt_sk_gqa) {
+    at_case c = {1, 6, 2, 21, 50, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
+    run_case(&c);
+}
+
+/* Sq > Sk: rows 0 .. Sq - Sk - 1 see no key (O = 0, stats = -inf), row Sq - Sk sees key 0 only. */
+Test(attn, causal_sq_gt_sk_masked_rows) {
+    at_case c = {2, 2, 1, 40, 13, 32, 32, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 1};
+    run_case(&c);
+}
+
+Test(attn, stats_null_sq_gt_sk) {
+    at_case c = {1, 2, 2, 33, 17, 32, 32, 0, 0, 0, 1, 1.0, 0, F, 0, 0, 1};
+    run_case(&c);
+}
+
+/* Scores up to +-1000 (a naive exp overflows float beyond 88): small integer q and k with scale 4,
+** so the scores are exact and only the softmax's own arithmetic differs. */
+Test(attn, large_scores) {
+    at_case c = {1, 2, 1, 24, 40, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 4.0, 1, 1};
+    run_case(&c);
+}
+
+Test(attn_drop, d40_dv24_bshd) {
+    at_case c = {2, 2, 1, 18, 29, 40, 24, 1, 1, 1, 1, 1.0, 0.1f, F, 0, 0, 0};
+    run_case(&c);
+}
+
+Test(attn, d128) {
+    at_case c = {1, 2, 1, 20, 33, 128, 128, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
+    run_case(&c);
+}
+
+Test(attn_drop, matches_cldnn_dropout_gqa) {
+    at_case c = {2, 2, 1, 21, 26, 40, 24, 0, 0, 1, 1, 1.0, 0.3f, F, 0, 0, 0};
+    run_case(&c);
+}
+
+Test(attn_drop, causal_bshd_d40_dv24) {
+    at_case c = {1, 3, 3, 30, 19, 40, 24, 1, 1, 1, 1, 1.0, 0.5f, F, 0, 0, 0};
+    run_case(&c);
+}
+
+Test(attn_types, half_d64_gqa_causal) {
+    at_case c = {1, 4, 2, 27, 35, 64, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0};
+    run_case(&c);
+}
+
+Test(attn_types, half_d64_square_bshd) {
+    at_case c = {1, 2, 2, 48, 48, 64, 64, 1, 1, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0};
+    run_case(&c);
+}
+
+Test(attn_types, bfloat16) {
+    at_case c = {1, 2, 1, 23, 31, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 1};
+    run_case(&c);
+}
+
+/* ------------------------------------------------------------------ finite differences */
+
+/* loss = sum O * R with the double forward. */
+static double loss_of(const ref_attn* r, const double* q, const double* k, const double* v, const double* R,
+                      double* o) {
+    ref_attn_forward(r, q, k, v, NULL, o, NULL);
+    double s = 0;
+    for (int64_t i = 0; i < (int64_t)r->B * r->H * r->Sq * r->Dv; ++i)
+        s += o[i] * R[i];
+    return s;
+}
+
+/* Central differences of every element of x against the device gradient g (downloaded). */
+static void fd_check(const ref_attn* r, double* x, fx_tensor* g, const double* q, const double* k, const double* v,
+                     const double* R, double* o, const char* what) {
+    fx_tensor_download(g);
+    const double h = 1e-4;
+    for (int64_t i = 0; i < g->count; ++i) {
+        const double keep = x[i];
+        x[i] = keep + h;
+        double lp = loss_of(r, q, k, v, R, o);
+        x[i] = keep - h;
+        double lm = loss_of(r, q, k, v, R, o);
+        x[i] = keep;
+        double fd = (lp - lm) / (2 * h), got = fx_tensor_got(g, i);
+        FX_ASSERT(fabs(fd - got) <= 1e-3 * (1 + fabs(fd)), "%s[%lld] = %.7g, central difference %.7g", what,
+                  (long long)i, got, fd);
+    }
+}
+
+Test(attn_fd, tiny_gqa_causal) {
+    at_case c = {1, 2, 1, 5, 7, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 0};
+    const double scale = 1.0 / sqrt(32.0);
+    ref_attn r = {c.B, c.H, c.Hkv, c.Sq, c.Sk, c.D, c.Dv, scale, c.causal};
+    fx_tensor q, k, v, o, st, dO, dq, dk, dv;
+    make_tensor(&q, &c, c.H, c.Sq, c.D, 0);
+    make_tensor(&k, &c, c.Hkv, c.Sk, c.D, 0);
+    make_tensor(&v, &c, c.Hkv, c.Sk, c.Dv, 0);
+    make_tensor(&o, &c, c.H, c.Sq, c.Dv, 0);
+    make_tensor(&dO, &c, c.H, c.Sq, c.Dv, 0);
+    make_tensor(&dq, &c, c.H, c.Sq, c.D, 0);
+    make_tensor(&dk, &c, c.Hkv, c.Sk, c.D, 0);
+    make_tensor(&dv, &c, c.Hkv, c.Sk, c.Dv, 0);
+    fx_tensor_4d(&st, CLDNN_TENSOR_NCHW, F, c.B, c.H, c.Sq, 1, 0);
+    fx_tensor* ins[4] = {&q, &k, &v, &dO};
+    for (int i = 0; i < 4; ++i) {
+        fx_tensor_fill_uniform(ins[i], -1, 1);
+        fx_tensor_upload(ins[i]);
+    }
+    cldnnAttentionDescriptor_t d = make_desc(&c, scale, 0, 0);
+    size_t wb;
+    FX_OK(cldnnGetAttentionWorkspaceSize(fx_handle(), d, q.desc, k.desc, v.desc, o.desc, NULL, &wb));
+    cl_mem ws = fx_buffer(wb);
+    FX_OK(cldnnAttentionForward(fx_handle(), d, q.desc, q.mem, 0, k.desc, k.mem, 0, v.desc, v.mem, 0, o.desc, o.mem,
+                                0, st.desc, st.mem, 0, NULL, 0, 0));
+    FX_OK(cldnnAttentionBackward(fx_handle(), d, q.desc, q.mem, 0, k.desc, k.mem, 0, v.desc, v.mem, 0, o.desc, o.mem,
+                                 0, dO.desc, dO.mem, 0, st.desc, st.mem, 0, dq.desc, dq.mem, 0, dk.desc, dk.mem, 0,
+                                 dv.desc, dv.mem, 0, ws, 0, wb));
+    double *hq = host_of(&q), *hk = host_of(&k), *hv = host_of(&v), *R = host_of(&dO);
+    double* ob = malloc(sizeof(double) * (size_t)o.count);
+    fd_check(&r, hq, &dq, hq, hk, hv, R, ob, "dQ");
+    fd_check(&r, hk, &dk, hq, hk, hv, R, ob, "dK");
+    fd_check(&r, hv, &dv, hq, hk, hv, R, ob, "dV");
+    free(hq);
+    free(hk);
+    free(hv);
+    free(R);
+    free(ob);
+    fx_release(ws);
+    cldnnDestroyAttentionDescriptor(d);
+    fx_tensor* all[9] = {&q, &k, &v, &o, &st, &dO, &dq, &dk, &dv};
+    for (int i = 0; i < 9; ++i)
+        fx_tensor_free(all[i]);
+}
+
+/* ------------------------------------------------------------------ bad inputs */
+
+Test(attn_bad, descriptor) {
+    cldnnAttentionDescriptor_t d;
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnCreateAttentionDescriptor(NULL));
+    FX_OK(cldnnCreateAttentionDescriptor(&d));
+    float sc;
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, cldnnGetAttentionDescriptor(d, &sc, NULL, NULL, NULL, NULL, NULL));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     cldnnSetAttentionDescriptor(NULL, 1, 0, 0, 0, 0, CLDNN_DEFAULT_MATH));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                     cldnnSetAttentionDescriptor(d, INFINITY, 0, 0, 0, 0, CLDNN_DEFAULT_MATH));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                     cldnnSetAttentionDescriptor(d, 1, 2, 0, 0, 0, CLDNN_DEFAULT_MATH));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                     cldnnSetAttentionDescriptor(d, 1, 0, 1.0f, 0, 0, CLDNN_DEFAULT_MATH));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                     cldnnSetAttentionDescriptor(d, 1, 0, -0.1f, 0, 0, CLDNN_DEFAULT_MATH));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetAttentionDescriptor(d, 1, 0, 0, 0, 0,
+                                                                                      (cldnnMathType_t)7));
+    FX_OK(cldnnSetAttentionDescriptor(d, 0.125f, 1, 0.25f, 99, 5, CLDNN_FMA_MATH));
+    int causal;
+    float p;
+    uint64_t seed, off;
+    cldnnMathType_t m;
+    FX_OK(cldnnGetAttentionDescriptor(d, &sc, &causal, &p, &seed, &off, &m));
+    FX_ASSERT(sc == 0.125f && causal == 1 && p == 0.25f && seed == 99 && off == 5 && m == CLDNN_FMA_MATH,
+              "read back %g %d %g %llu %llu %d", (double)sc, causal, (double)p, (unsigned long long)seed,
+              (unsigned long long)off, (int)m);
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetAttentionDescriptor(NULL, &sc, 0, 0, 0, 0, 0));
+    FX_OK(cldnnDestroyAttentionDescriptor(d));
+    FX_OK(cldnnDestroyAttentionDescriptor(NULL));
+}
+
+/* A valid small problem whose pieces the bad cases replace one at a time. */
+typedef struct {
+    fx_tensor q, k, v, o, st, dO, dq, dk, dv;
+    cldnnAttentionDescriptor_t d;
+    cl_mem ws;
+    size_t wb;
+} bad_set;
+
+static void bad_init(bad_set* s) {
+    at_case c = {1, 4, 2, 8, 8, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 0};
+    make_tensor(&s->q, &c, 4, 8, 32, 0);
+    make_tensor(&s->k, &c, 2, 8, 32, 0);
+    make_tensor(&s->v, &c, 2, 8, 32, 0);
+    make_tensor(&s->o, &c, 4, 8, 32, 0);
+    make_tensor(&s->dO, &c, 4, 8, 32, 0);
+    make_tensor(&s->dq, &c, 4, 8, 32, 0);
+    make_tensor(&s->dk, &c, 2, 8, 32, 0);
+    make_tensor(&s->dv, &c, 2, 8, 32, 0);
+    fx_tensor_4d(&s->st, CLDNN_TENSOR_NCHW, F, 1, 4, 8, 1, 0);
+    s->d = make_desc(&c, 0.2, 0, 0);
+    FX_OK(cldnnGetAttentionWorkspaceSize(fx_handle(), s->d, s->q.desc, s->k.desc, s->v.desc, s->o.desc, NULL,
+                                         &s->wb));
+    s->ws = fx_buffer(s->wb);
+}
+
+static void bad_free(bad_set* s) {
+    fx_tensor* all[9] = {&s->q, &s->k, &s->v, &s->o, &s->st, &s->dO, &s->dq, &s->dk, &s->dv};
+    for (int i = 0; i < 9; ++i)
+        fx_tensor_free(all[i]);
+    fx_release(s->ws);
+    cldnnDestroyAttentionDescriptor(s->d);
+}
+
+static cldnnStatus_t fwd_with(bad_set* s, cldnnAttentionDescriptor_t d, cldnnTensorDescriptor_t qd,
+                              cldnnTensorDescriptor_t kd, cldnnTensorDescriptor_t vd, cldnnTensorDescriptor_t od,
+                              cldnnTensorDescriptor_t sd, cl_mem q) {
+    return cldnnAttentionForward(fx_handle(), d, qd, q, 0, kd, s->k.mem, 0, vd, s->v.mem, 0, od, s->o.mem, 0, sd,
+                                 s->st.mem, 0, NULL, 0, 0);
+}
+
+static cldnnStatus_t bwd_with(bad_set* s, cl_mem stats, cl_mem ws, size_t wsize, cldnnTensorDescriptor_t dkd,
+                              cl_mem dv) {
+    return cldnnAttentionBackward(fx_handle(), s->d, s->q.desc, s->q.mem, 0, s->k.desc, s->k.mem, 0, s->v.desc,
+                                  s->v.mem, 0, s->o.desc, s->o.mem, 0, s->dO.desc, s->dO.mem, 0, s->st.desc, stats, 0,
+                                  s->dq.desc, s->dq.mem, 0, dkd, s->dk.mem, 0, s->dv.desc, dv, 0, ws, 0, wsize);
+}
+
+static cldnnTensorDescriptor_t desc4(cldnnDataType_t dt, int a, int b, int c, int d) {
+    cldnnTensorDescriptor_t t;
+    FX_OK(cldnnCreateTensorDescriptor(&t));
+    FX_OK(cldnnSetTensor4dDescriptor(t, CLDNN_TENSOR_NCHW, dt, a, b, c, d));
+    return t;
+}
+
+Test(attn_bad, forward) {
+    bad_set s;
+    bad_init(&s);
+    FX_OK(fwd_with(&s, s.d, s.q.desc, s.k.desc, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     fwd_with(&s, NULL, s.q.desc, s.k.desc, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     fwd_with(&s, s.d, s.q.desc, s.k.desc, s.v.desc, s.o.desc, s.st.desc, NULL));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     fwd_with(&s, s.d, NULL, s.k.desc, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     cldnnAttentionForward(NULL, s.d, s.q.desc, s.q.mem, 0, s.k.desc, s.k.mem, 0, s.v.desc, s.v.mem,
+                                           0, s.o.desc, s.o.mem, 0, NULL, NULL, 0, NULL, 0, 0));
+    cldnnAttentionDescriptor_t unset;
+    FX_OK(cldnnCreateAttentionDescriptor(&unset));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM,
+                     fwd_with(&s, unset, s.q.desc, s.k.desc, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    cldnnDestroyAttentionDescriptor(unset);
+    /* Hkv 3 does not divide H 4 */
+    cldnnTensorDescriptor_t k3 = desc4(F, 1, 3, 8, 32), v3 = desc4(F, 1, 3, 8, 32);
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, fwd_with(&s, s.d, s.q.desc, k3, v3, s.o.desc, s.st.desc, s.q.mem));
+    /* mismatched heads: o with 2 heads, v with 4 */
+    cldnnTensorDescriptor_t o2 = desc4(F, 1, 2, 8, 32), v4 = desc4(F, 1, 4, 8, 32);
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                     fwd_with(&s, s.d, s.q.desc, s.k.desc, s.v.desc, o2, s.st.desc, s.q.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                     fwd_with(&s, s.d, s.q.desc, s.k.desc, v4, s.o.desc, s.st.desc, s.q.mem));
+    /* head size over the limit (shapes consistent) */
+    cldnnTensorDescriptor_t qb = desc4(F, 1, 4, 8, 300), kb = desc4(F, 1, 2, 8, 300);
+    FX_EXPECT_STATUS(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                     fwd_with(&s, s.d, qb, kb, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    /* data types that differ; stats not FLOAT; stats of the wrong shape; not 4-d */
+    cldnnTensorDescriptor_t kh = desc4(CLDNN_DATA_HALF, 1, 2, 8, 32), sh = desc4(CLDNN_DATA_HALF, 1, 4, 8, 1);
+    cldnnTensorDescriptor_t s2 = desc4(F, 1, 4, 8, 2), n5;
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, fwd_with(&s, s.d, s.q.desc, kh, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, fwd_with(&s, s.d, s.q.desc, s.k.desc, s.v.desc, s.o.desc, sh, s.q.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH,
+                     fwd_with(&s, s.d, s.q.desc, s.k.desc, s.v.desc, s.o.desc, s2, s.q.mem));
+    FX_OK(cldnnCreateTensorDescriptor(&n5));
+    int64_t dims5[5] = {1, 4, 8, 32, 1}, st5[5] = {1024, 256, 32, 1, 1};
+    FX_OK(cldnnSetTensorNdDescriptor(n5, F, 5, dims5, st5));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, fwd_with(&s, s.d, n5, s.k.desc, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    /* o overlapping q (same buffer) */
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM,
+                     cldnnAttentionForward(fx_handle(), s.d, s.q.desc, s.q.mem, 0, s.k.desc, s.k.mem, 0, s.v.desc,
+                                           s.v.mem, 0, s.o.desc, s.q.mem, 0, NULL, NULL, 0, NULL, 0, 0));
+    cldnnTensorDescriptor_t all[] = {k3, v3, o2, v4, qb, kb, kh, sh, s2, n5};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        cldnnDestroyTensorDescriptor(all[i]);
+    bad_free(&s);
+}
+
+Test(attn_bad, backward) {
+    bad_set s;
+    bad_init(&s);
+    FX_OK(fwd_with(&s, s.d, s.q.desc, s.k.desc, s.v.desc, s.o.desc, s.st.desc, s.q.mem));
+    FX_OK(bwd_with(&s, s.st.mem, s.ws, s.wb, s.dk.desc, s.dv.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, bwd_with(&s, NULL, s.ws, s.wb, s.dk.desc, s.dv.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
+                     bwd_with(&s, s.st.mem, s.ws, s.wb - 4, s.dk.desc, s.dv.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, bwd_with(&s, s.st.mem, NULL, s.wb, s.dk.desc, s.dv.mem));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, bwd_with(&s, s.st.mem, s.ws, s.wb, s.dk.desc, NULL));
+    cldnnTensorDescriptor_t dk4 = desc4(F, 1, 4, 8, 32);
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_SHAPE_MISMATCH, bwd_with(&s, s.st.mem, s.ws, s.wb, dk4, s.dv.mem));
+    /* dv written over dk */
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, bwd_with(&s, s.st.mem, s.ws, s.wb, s.dk.desc, s.dk.mem));
+    cldnnDestroyTensorDescriptor(dk4);
+    bad_free(&s);
+}
