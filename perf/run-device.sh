@@ -634,7 +634,7 @@ stage_ops_v11() {
   bench_cases "$cl_log" "$only" < <(python3 perf/merge.py ops-v11-commands "$cases" --verify "$verify" \
     --iters "$iters") || rc=1
   if [ "$cudnn" != 0 ]; then cudnn_ops_cases "$cases" "$only" "$cu_log" "$ms" || rc=1; fi
-  tcmd="python3 perf/baselines/torch_ops.py --cases $cases --ms $ms --only '$only' --device $([ $on_cpu = 1 ] &&
+  tcmd="python3 perf/baselines/torch_ops.py --cases $cases --ms $ms --only='$only' --device $([ $on_cpu = 1 ] &&
     echo cpu || echo cuda)"
   if [ "$torch" != 0 ]; then
     echo "+ $tcmd" >&2
@@ -666,7 +666,7 @@ stage_attn() {
   CLDNN_DEVICE=$device "$bench" --devices >> "$cl_log" 2>&1
   bench_cases "$cl_log" "$only" < <(python3 perf/baselines/torch_attn.py --commands --verify-max "$vmax" \
     --iters "$iters") || rc=1
-  tcmd="python3 perf/baselines/torch_attn.py --ms $ms --only '$only' --device $([ $on_cpu = 1 ] && echo cpu || echo cuda)"
+  tcmd="python3 perf/baselines/torch_attn.py --ms $ms --only='$only' --device $([ $on_cpu = 1 ] && echo cpu || echo cuda)"
   if [ "$torch" != 0 ]; then
     echo "+ $tcmd" >&2
     eval "$tcmd" >> "$to_log" 2>&1 || { echo "FAILED: torch_attn.py (see $to_log)" >&2; rc=1; }
