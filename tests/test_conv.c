@@ -57,7 +57,7 @@
 **
 ** Cost: sizes are small (C, K <= 36, H, W <= 15) so the references are instant; the time is
 ** PoCL building the program variants the table reaches (about 40, 2 to 8 s each), once, cached
-** on disk across suites through CLDNN_CACHE_DIR. conv_select sorts last so that its calls, which
+** across suites by PoCL's own cache (POCL_CACHE_DIR; cldnn's disk cache on other devices). conv_select sorts last so that its calls, which
 ** reach the same variants, find them built. Failures print the seed:
 ** CLDNN_TEST_SEED=<seed> ./test_conv --filter 'conv_fwd/gemm_nchw'.
 */

@@ -21,8 +21,8 @@
 ** average, with at most 432 terms here far above the bound.
 **
 ** Cost: the layers are small (C, K <= 64, H, W <= 32, N <= 2), so both libraries compute in
-** milliseconds; the time is PoCL building cldnn's program variants, cached on disk across the
-** suites through CLDNN_CACHE_DIR. A failure prints the seed:
+** milliseconds; the time is PoCL building cldnn's program variants, cached across the suites by
+** PoCL (POCL_CACHE_DIR). A failure prints the seed:
 **   CLDNN_TEST_SEED=<seed> ./test_conv_onednn --filter 'conv_onednn/resnet50_conv1'
 */
 #include "fixture.h"

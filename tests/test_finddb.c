@@ -782,6 +782,7 @@ static void cold_prepare_in_child(const char* root, int threads, build_report* r
         snprintf(t, sizeof t, "%d", threads);
         setenv("CLDNN_BUILD_THREADS", t, 1);
         setenv("CLDNN_CACHE_DIR", cache, 1);
+        setenv("CLDNN_DISABLE_CACHE", "0", 1); /* disk entries to compare, PoCL included */
         setenv("CLDNN_DB_PATH", db, 1);
         setenv("CLDNN_FIND_MODE", "BENCHMARK", 1);
         build_report r;

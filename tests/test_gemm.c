@@ -19,7 +19,7 @@
 ** one rounded sum per split, well inside it. Measured errors stay below 0.6 of it.
 **
 ** Cost: every kernel variant (parameter set, transposes, global load widths) is one program
-** build of 1.5 to 2 s on PoCL, cached on disk (CLDNN_CACHE_DIR) and by PoCL. The shape tests
+** build of 1.5 to 2 s on PoCL, cached by PoCL (POCL_CACHE_DIR; cldnn's disk cache on other devices). The shape tests
 ** therefore run in two alignment classes, and the table sets are split over four tests so that
 ** their builds run in parallel.
 **

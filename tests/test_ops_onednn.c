@@ -65,8 +65,8 @@
 ** references.
 **
 ** Cost: the layers are small (N 2, C <= 64, H, W <= 28), both libraries compute in milliseconds;
-** the time is PoCL building cldnn's program variants, cached on disk across the suites through
-** CLDNN_CACHE_DIR. A failure prints the seed:
+** the time is PoCL building cldnn's program variants, cached across the suites by PoCL
+** (POCL_CACHE_DIR). A failure prints the seed:
 **   CLDNN_TEST_SEED=<seed> ./test_ops_onednn --filter 'ops_onednn/bn_resnet50_train'
 */
 #include "fixture.h"
