@@ -63,8 +63,9 @@ def empty_cache():
 
 
 def manual_seed(seed):
-    # The device draws its random numbers from the CPU generator (parameter init, dropout seeds).
-    torch.manual_seed(seed)
+    # The device draws its random numbers from the CPU generator (parameter init, dropout seeds);
+    # torch.manual_seed calls this after seeding it, so this must not call torch.manual_seed.
+    torch.default_generator.manual_seed(int(seed))
 
 
 manual_seed_all = manual_seed

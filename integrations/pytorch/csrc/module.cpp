@@ -24,4 +24,5 @@ PYBIND11_MODULE(_C, m) {
     m.def("memory_blocks", [] { return memory_stats().blocks; });
     m.def("reset_peak_memory_stats", &reset_peak);
     m.def("empty_cache", &empty_cache);
+    m.def("conv_algo_cache_size", &conv_algo_cache_size);
 }

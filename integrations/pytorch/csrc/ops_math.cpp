@@ -211,7 +211,242 @@ at::Tensor& div_o(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
     return binary_out(Bin::Div, a, b, 1, out);
 }
 
+// ----------------------------------------------------------------------------------------- GEMM
+// A row-major operand for cldnnGemm: a matrix with unit column stride is OP_N with ld = its row
+// stride; one with unit row stride (a transposed view) is OP_T of what is stored; others are packed.
+struct Mat {
+    at::Tensor t;
+    cldnnOperation_t op;
+    int64_t ld;
+};
+
+Mat gemm_operand(const at::Tensor& x) {
+    int64_t r = x.size(-2), c = x.size(-1);
+    if (x.stride(-1) == 1 && x.stride(-2) >= std::max<int64_t>(c, 1))
+        return {x, CLDNN_OP_N, x.stride(-2)};
+    if (x.stride(-2) == 1 && x.stride(-1) >= std::max<int64_t>(r, 1))
+        return {x, CLDNN_OP_T, x.stride(-1)};
+    at::Tensor p = x.contiguous();
+    return {p, CLDNN_OP_N, std::max<int64_t>(c, 1)};
+}
+
+bool gemm_native(const at::Tensor& a, const at::Tensor& b) {
+    return supported_dtype(a.scalar_type()) && a.scalar_type() == b.scalar_type() && a.device().type() == kOcl &&
+           b.device().type() == kOcl && a.size(-1) > 0;
+}
+
+void check_gemm_devices(const at::Tensor& a, const at::Tensor& b, const char* op) {
+    TORCH_CHECK(a.device().type() == kOcl && b.device().type() == kOcl, "ocl: ", op,
+                ": expected all tensors on the ocl device, got ", a.device(), " and ", b.device());
+}
+
+// out[batch, m, n] (packed) = alpha * a @ b + beta * out; a [batch, m, k], b [batch, k, n]; a batch
+// stride of 0 reuses one matrix.
+void gemm(const at::Tensor& a, const at::Tensor& b, float alpha, float beta, const at::Tensor& out, const char* op) {
+    if (out.numel() == 0)
+        return;
+    Device& d = device();
+    std::lock_guard<std::recursive_mutex> g(d.mu);
+    Mat A = gemm_operand(a), B = gemm_operand(b);
+    int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
+    BufferRef ab = buffer(A.t), bb = buffer(B.t), cb = buffer(out);
+    cldnnDataType_t dt = dtype_of(out.scalar_type(), op);
+    if (a.dim() == 2) {
+        CLDNN_TORCH_CHECK(op, cldnnGemm(d.handle, CLDNN_ROW_MAJOR, A.op, B.op, m, n, k, &alpha, ab.mem, ab.offset, A.ld,
+                                        bb.mem, bb.offset, B.ld, &beta, cb.mem, cb.offset, n, dt));
+        return;
+    }
+    CLDNN_TORCH_CHECK(op, cldnnGemmStridedBatched(d.handle, CLDNN_ROW_MAJOR, A.op, B.op, m, n, k, &alpha, ab.mem,
+                                                  ab.offset, A.ld, A.t.stride(0), bb.mem, bb.offset, B.ld,
+                                                  B.t.stride(0), &beta, cb.mem, cb.offset, n, m * n, a.size(0), dt));
+}
+
+// Results go to a packed temporary when out is not packed.
+template <class F>
+at::Tensor& into_packed(at::Tensor& out, F&& f) {
+    if (out.is_contiguous()) {
+        f(out);
+        return out;
+    }
+    at::Tensor tmp = at::empty(out.sizes(), out.options());
+    f(tmp);
+    copy_device(tmp, out, "gemm");
+    return out;
+}
+
+at::Tensor& addmm_into(const at::Tensor& self, const at::Tensor& m1, const at::Tensor& m2, const c10::Scalar& beta,
+                       const c10::Scalar& alpha, at::Tensor& out) {
+    float b = beta.toFloat();
+    return into_packed(out, [&](const at::Tensor& o) {
+        if (b != 0 && !self.is_same(o))
+            copy_device(self.expand(o.sizes()), o, "addmm");
+        gemm(m1, m2, alpha.toFloat(), b, o, "addmm");
+    });
+}
+
+at::Tensor addmm(const at::Tensor& self, const at::Tensor& m1, const at::Tensor& m2, const c10::Scalar& beta,
+                 const c10::Scalar& alpha) {
+    if (!gemm_native(m1, m2) || self.scalar_type() != m1.scalar_type() || self.device().type() != kOcl)
+        return fallback<ATEN_OP(addmm)>(self, m1, m2, beta, alpha);
+    at::Tensor out = at::empty({m1.size(0), m2.size(1)}, m1.options());
+    return addmm_into(self, m1, m2, beta, alpha, out);
+}
+at::Tensor& addmm_out(const at::Tensor& self, const at::Tensor& m1, const at::Tensor& m2, const c10::Scalar& beta,
+                      const c10::Scalar& alpha, at::Tensor& out) {
+    if (!gemm_native(m1, m2) || self.scalar_type() != m1.scalar_type() || out.scalar_type() != m1.scalar_type() ||
+        self.device().type() != kOcl || out.device().type() != kOcl || out.is_same(self))
+        return fallback<ATEN_OP2(addmm, out)>(self, m1, m2, beta, alpha, out);
+    at::native::resize_output(out, {m1.size(0), m2.size(1)});
+    return addmm_into(self, m1, m2, beta, alpha, out);
+}
+at::Tensor mm(const at::Tensor& a, const at::Tensor& b) {
+    check_gemm_devices(a, b, "mm");
+    if (!gemm_native(a, b))
+        return fallback<ATEN_OP(mm)>(a, b);
+    TORCH_CHECK(a.dim() == 2 && b.dim() == 2 && a.size(1) == b.size(0), "ocl: mm: shapes ", a.sizes(), " and ",
+                b.sizes(), " cannot be multiplied");
+    at::Tensor out = at::empty({a.size(0), b.size(1)}, a.options());
+    gemm(a, b, 1.f, 0.f, out, "mm");
+    return out;
+}
+at::Tensor& mm_out(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
+    if (!gemm_native(a, b) || out.scalar_type() != a.scalar_type() || out.device().type() != kOcl)
+        return fallback<ATEN_OP2(mm, out)>(a, b, out);
+    TORCH_CHECK(a.dim() == 2 && b.dim() == 2 && a.size(1) == b.size(0), "ocl: mm: shapes ", a.sizes(), " and ",
+                b.sizes(), " cannot be multiplied");
+    at::native::resize_output(out, {a.size(0), b.size(1)});
+    return into_packed(out, [&](const at::Tensor& o) { gemm(a, b, 1.f, 0.f, o, "mm"); });
+}
+at::Tensor bmm(const at::Tensor& a, const at::Tensor& b) {
+    check_gemm_devices(a, b, "bmm");
+    if (!gemm_native(a, b) || a.size(0) == 0)
+        return fallback<ATEN_OP(bmm)>(a, b);
+    TORCH_CHECK(a.dim() == 3 && b.dim() == 3 && a.size(0) == b.size(0) && a.size(2) == b.size(1), "ocl: bmm: shapes ",
+                a.sizes(), " and ", b.sizes(), " cannot be multiplied");
+    at::Tensor out = at::empty({a.size(0), a.size(1), b.size(2)}, a.options());
+    gemm(a, b, 1.f, 0.f, out, "bmm");
+    return out;
+}
+
+// ----------------------------------------------------------------------------------- reductions
+std::vector<int64_t> reduce_dims(const at::Tensor& x, at::OptionalIntArrayRef dim) {
+    std::vector<int64_t> dims;
+    if (!dim || dim->empty()) {
+        for (int64_t i = 0; i < x.dim(); ++i)
+            dims.push_back(i);
+    } else {
+        for (int64_t d : *dim)
+            dims.push_back(at::maybe_wrap_dim(d, x.dim()));
+    }
+    return dims;
+}
+
+std::vector<int64_t> keepdim_shape(const at::Tensor& x, const std::vector<int64_t>& dims) {
+    std::vector<int64_t> s(x.sizes().begin(), x.sizes().end());
+    for (int64_t d : dims)
+        s[d] = 1;
+    return s;
+}
+
+at::Tensor squeeze_dims(const at::Tensor& y, const at::Tensor& x, const std::vector<int64_t>& dims, bool keepdim) {
+    if (keepdim)
+        return y;
+    std::vector<int64_t> s;
+    for (int64_t i = 0; i < x.dim(); ++i)
+        if (std::find(dims.begin(), dims.end(), i) == dims.end())
+            s.push_back(x.size(i));
+    return y.view(s);
+}
+
+// y (keepdim shape) = alpha * reduce(x); indices (int64, y's shape) when given.
+void reduce(cldnnReduceTensorOp_t rop, const at::Tensor& x_in, const at::Tensor& y, const at::Tensor* indices,
+            float alpha, const char* op) {
+    Device& d = device();
+    std::lock_guard<std::recursive_mutex> g(d.mu);
+    at::Tensor x = dense(x_in);
+    ReduceDesc rd;
+    CLDNN_TORCH_CHECK(op, cldnnSetReduceTensorDescriptor(
+                              rd, rop, CLDNN_DATA_FLOAT, CLDNN_PROPAGATE_NAN,
+                              indices ? CLDNN_REDUCE_TENSOR_FLATTENED_INDICES : CLDNN_REDUCE_TENSOR_NO_INDICES,
+                              CLDNN_64BIT_INDICES));
+    TensorDesc ad, cd;
+    set_nd(ad, x, op);
+    set_nd(cd, y, op);
+    size_t ws_size = 0, idx_size = 0;
+    CLDNN_TORCH_CHECK(op, cldnnGetReductionWorkspaceSize(d.handle, rd, ad, cd, &ws_size));
+    CLDNN_TORCH_CHECK(op, cldnnGetReductionIndicesSize(d.handle, rd, ad, cd, &idx_size));
+    at::Tensor ws = at::empty({(int64_t)ws_size}, x.options().dtype(at::kByte));
+    BufferRef wb = ws_size ? buffer(ws) : BufferRef{nullptr, 0};
+    BufferRef ib = indices ? buffer(*indices) : BufferRef{nullptr, 0};
+    BufferRef xb = buffer(x), yb = buffer(y);
+    float zero = 0.f;
+    CLDNN_TORCH_CHECK(op, cldnnReduceTensor(d.handle, rd, ib.mem, ib.offset, indices ? idx_size : 0, wb.mem, wb.offset,
+                                            ws_size, &alpha, ad, xb.mem, xb.offset, &zero, cd, yb.mem, yb.offset));
+}
+
+bool reduce_native(const at::Tensor& x, std::optional<at::ScalarType> dtype) {
+    return supported_dtype(x.scalar_type()) && (!dtype || *dtype == x.scalar_type()) && x.numel() > 0 && x.dim() > 0;
+}
+
+at::Tensor reduce_op(cldnnReduceTensorOp_t rop, const at::Tensor& x, at::OptionalIntArrayRef dim, bool keepdim,
+                     const char* op) {
+    auto dims = reduce_dims(x, dim);
+    at::Tensor y = at::empty(keepdim_shape(x, dims), x.options());
+    reduce(rop, x, y, nullptr, 1.f, op);
+    return squeeze_dims(y, x, dims, keepdim);
+}
+
+at::Tensor sum_dim(const at::Tensor& x, at::OptionalIntArrayRef dim, bool keepdim, std::optional<at::ScalarType> dt) {
+    if (!reduce_native(x, dt))
+        return fallback<ATEN_OP2(sum, dim_IntList)>(x, dim, keepdim, dt);
+    return reduce_op(CLDNN_REDUCE_TENSOR_ADD, x, dim, keepdim, "sum");
+}
+at::Tensor mean_dim(const at::Tensor& x, at::OptionalIntArrayRef dim, bool keepdim, std::optional<at::ScalarType> dt) {
+    if (!reduce_native(x, dt))
+        return fallback<ATEN_OP2(mean, dim)>(x, dim, keepdim, dt);
+    return reduce_op(CLDNN_REDUCE_TENSOR_AVG, x, dim, keepdim, "mean");
+}
+at::Tensor amax(const at::Tensor& x, at::IntArrayRef dim, bool keepdim) {
+    if (!reduce_native(x, std::nullopt))
+        return fallback<ATEN_OP(amax)>(x, dim, keepdim);
+    return reduce_op(CLDNN_REDUCE_TENSOR_MAX, x, dim, keepdim, "amax");
+}
+at::Tensor amin(const at::Tensor& x, at::IntArrayRef dim, bool keepdim) {
+    if (!reduce_native(x, std::nullopt))
+        return fallback<ATEN_OP(amin)>(x, dim, keepdim);
+    return reduce_op(CLDNN_REDUCE_TENSOR_MIN, x, dim, keepdim, "amin");
+}
+at::Tensor max_all(const at::Tensor& x) {
+    if (!reduce_native(x, std::nullopt))
+        return fallback<ATEN_OP(max)>(x);
+    return reduce_op(CLDNN_REDUCE_TENSOR_MAX, x, std::nullopt, false, "max");
+}
+std::tuple<at::Tensor, at::Tensor> max_dim(const at::Tensor& x, int64_t dim, bool keepdim) {
+    if (!reduce_native(x, std::nullopt))
+        return fallback<ATEN_OP2(max, dim)>(x, dim, keepdim);
+    std::vector<int64_t> dims{at::maybe_wrap_dim(dim, x.dim())};
+    auto shape = keepdim_shape(x, dims);
+    at::Tensor y = at::empty(shape, x.options()), idx = at::empty(shape, x.options().dtype(at::kLong));
+    reduce(CLDNN_REDUCE_TENSOR_MAX, x, y, &idx, 1.f, "max.dim");
+    return {squeeze_dims(y, x, dims, keepdim), squeeze_dims(idx, x, dims, keepdim)};
+}
+at::Tensor argmax(const at::Tensor& x, std::optional<int64_t> dim, bool keepdim) {
+    if (!reduce_native(x, std::nullopt))
+        return fallback<ATEN_OP(argmax)>(x, dim, keepdim);
+    std::vector<int64_t> dims = dim ? std::vector<int64_t>{at::maybe_wrap_dim(*dim, x.dim())} : reduce_dims(x, {});
+    auto shape = keepdim_shape(x, dims);
+    at::Tensor y = at::empty(shape, x.options()), idx = at::empty(shape, x.options().dtype(at::kLong));
+    reduce(CLDNN_REDUCE_TENSOR_MAX, x, y, &idx, 1.f, "argmax");
+    if (!dim)  // over every dim: a 0-d result, or all ones with keepdim
+        return keepdim ? idx : idx.view({});
+    return squeeze_dims(idx, x, dims, keepdim);
+}
+
 }  // namespace
+
+void reduce_sum(const at::Tensor& x, const at::Tensor& y, float alpha, const char* op) {
+    reduce(CLDNN_REDUCE_TENSOR_ADD, x, y, nullptr, alpha, op);
+}
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("add.Tensor", add_t);
@@ -226,6 +461,18 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("div.Tensor", div_t);
     m.impl("div_.Tensor", div_i);
     m.impl("div.out", div_o);
+    m.impl("addmm", addmm);
+    m.impl("addmm.out", addmm_out);
+    m.impl("mm", mm);
+    m.impl("mm.out", mm_out);
+    m.impl("bmm", bmm);
+    m.impl("sum.dim_IntList", sum_dim);
+    m.impl("mean.dim", mean_dim);
+    m.impl("amax", amax);
+    m.impl("amin", amin);
+    m.impl("max", max_all);
+    m.impl("max.dim", max_dim);
+    m.impl("argmax", argmax);
 }
 
 }  // namespace cldnn_torch
