@@ -285,13 +285,13 @@ std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self, cons
     if (reduction == at::Reduction::None) {
         at::Tensor out = at::empty({prod.size(0), 1}, self.options());
         reduce_sum(prod, out, 1.f, "nll_loss_forward");
-        return {self.dim() == 1 ? out.view({}) : out.view({prod.size(0)}), total};
+        return {self.dim() == 1 ? out.view(at::IntArrayRef{}) : out.view({prod.size(0)}), total};
     }
     at::Tensor out = at::empty({1, 1}, self.options());
     // mean over zero total weight is 0/0 = NaN, as in torch.
     float alpha = reduction == at::Reduction::Mean ? (float)(1.0 / nm.total_weight) : 1.f;
     reduce_sum(prod, out, alpha, "nll_loss_forward");
-    return {out.view({}), total};
+    return {out.view(at::IntArrayRef{}), total};
 }
 
 at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,

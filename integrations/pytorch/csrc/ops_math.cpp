@@ -51,7 +51,7 @@ const char* bin_name(Bin k) {
 // Whether this backend computes it: float types on the device (a CPU scalar operand allowed).
 bool binary_native(const at::Tensor& a, const at::Tensor& b, const at::Tensor* out) {
     auto rt = at::result_type(a, b);
-    if (!supported_dtype(rt))
+    if (!supported_dtype(rt) && !at::isIntegralType(rt, /*includeBool=*/false))
         return false;
     if (out && out->scalar_type() != rt)
         return false;
@@ -72,9 +72,23 @@ at::Tensor operand(const at::Tensor& t, c10::ScalarType rt) {
     return t.scalar_type() == rt ? t : t.to(rt);
 }
 
+at::Tensor on_host(const at::Tensor& t) { return t.device().type() == kOcl ? to_host(t) : t; }
+
 void binary_into(Bin k, const at::Tensor& a, const at::Tensor& b, const c10::Scalar& alpha, const at::Tensor& out) {
     const char* op = bin_name(k);
     auto rt = out.scalar_type();
+    if (!supported_dtype(rt)) {
+        // Integer arithmetic: cldnn computes in float only. These are counters and index
+        // offsets (BatchNorm's num_batches_tracked += 1), computed on the host in place of a
+        // device kernel; documented in docs/pytorch.md.
+        at::Tensor A = on_host(a), B = on_host(b);
+        at::Tensor r = k == Bin::Add ? at::add(A, B, alpha)
+                       : k == Bin::Sub ? at::sub(A, B, alpha)
+                       : k == Bin::Mul ? at::mul(A, B)
+                                       : at::div(A, B);
+        from_host(r, out);
+        return;
+    }
     // Multiplication and division by a scalar are a scaled copy: no second operand on the device.
     if ((k == Bin::Mul || k == Bin::Div) && is_cpu_scalar(b) && !is_cpu_scalar(a)) {
         double s = b.item().toDouble();
@@ -438,7 +452,7 @@ at::Tensor argmax(const at::Tensor& x, std::optional<int64_t> dim, bool keepdim)
     at::Tensor y = at::empty(shape, x.options()), idx = at::empty(shape, x.options().dtype(at::kLong));
     reduce(CLDNN_REDUCE_TENSOR_MAX, x, y, &idx, 1.f, "argmax");
     if (!dim)  // over every dim: a 0-d result, or all ones with keepdim
-        return keepdim ? idx : idx.view({});
+        return keepdim ? idx : idx.view(at::IntArrayRef{});
     return squeeze_dims(idx, x, dims, keepdim);
 }
 
