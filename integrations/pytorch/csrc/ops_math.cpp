@@ -225,6 +225,66 @@ at::Tensor& div_o(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
     return binary_out(Bin::Div, a, b, 1, out);
 }
 
+// --------------------------------------------------------------------- optimizer arithmetic
+// What Adam / AdamW's update calls per parameter, composed from cldnnOpTensor.
+bool same_float(std::initializer_list<const at::Tensor*> ts) {
+    c10::ScalarType t = (*ts.begin())->scalar_type();
+    for (const at::Tensor* x : ts)
+        if (x->device().type() != kOcl || x->scalar_type() != t || !supported_dtype(t))
+            return false;
+    return true;
+}
+
+at::Tensor sqrt(const at::Tensor& x) {
+    if (!same_float({&x}))
+        return fallback<ATEN_OP(sqrt)>(x);
+    at::Tensor y = at::empty(x.sizes(), x.options());
+    op_tensor(CLDNN_OP_TENSOR_SQRT, x, 1.f, x, 1.f, y, "sqrt");
+    return y;
+}
+
+// self += value * t1 (op) t2, op MUL (addcmul) or DIV (addcdiv).
+at::Tensor& addc_inplace(cldnnOpTensorOp_t code, at::Tensor& self, const at::Tensor& t1, const at::Tensor& t2,
+                         const c10::Scalar& value, const char* op) {
+    at::Tensor tmp = at::empty(at::infer_size(t1.sizes(), t2.sizes()), self.options());
+    op_tensor(code, t1, 1.f, t2, 1.f, tmp, op);
+    binary_into(Bin::Add, self, tmp, value, self);
+    return self;
+}
+
+at::Tensor& addcmul_(at::Tensor& self, const at::Tensor& t1, const at::Tensor& t2, const c10::Scalar& value) {
+    if (!same_float({&self, &t1, &t2}) || at::infer_size(self.sizes(), t1.sizes()) != self.sizes())
+        return fallback<ATEN_OP(addcmul_)>(self, t1, t2, value);
+    return addc_inplace(CLDNN_OP_TENSOR_MUL, self, t1, t2, value, "addcmul_");
+}
+at::Tensor& addcdiv_(at::Tensor& self, const at::Tensor& t1, const at::Tensor& t2, const c10::Scalar& value) {
+    if (!same_float({&self, &t1, &t2}) || at::infer_size(self.sizes(), t1.sizes()) != self.sizes())
+        return fallback<ATEN_OP(addcdiv_)>(self, t1, t2, value);
+    return addc_inplace(CLDNN_OP_TENSOR_DIV, self, t1, t2, value, "addcdiv_");
+}
+at::Tensor addcmul(const at::Tensor& self, const at::Tensor& t1, const at::Tensor& t2, const c10::Scalar& value) {
+    if (!same_float({&self, &t1, &t2}))
+        return fallback<ATEN_OP(addcmul)>(self, t1, t2, value);
+    at::Tensor out = at::empty(at::infer_size(self.sizes(), at::infer_size(t1.sizes(), t2.sizes())), self.options());
+    copy_device(self.expand(out.sizes()), out, "addcmul");
+    return addc_inplace(CLDNN_OP_TENSOR_MUL, out, t1, t2, value, "addcmul");
+}
+at::Tensor addcdiv(const at::Tensor& self, const at::Tensor& t1, const at::Tensor& t2, const c10::Scalar& value) {
+    if (!same_float({&self, &t1, &t2}))
+        return fallback<ATEN_OP(addcdiv)>(self, t1, t2, value);
+    at::Tensor out = at::empty(at::infer_size(self.sizes(), at::infer_size(t1.sizes(), t2.sizes())), self.options());
+    copy_device(self.expand(out.sizes()), out, "addcdiv");
+    return addc_inplace(CLDNN_OP_TENSOR_DIV, out, t1, t2, value, "addcdiv");
+}
+// self += w * (end - self): self = (1 - w) self + w end in one cldnnOpTensor (C may alias A).
+at::Tensor& lerp_scalar_(at::Tensor& self, const at::Tensor& end, const c10::Scalar& weight) {
+    if (!same_float({&self, &end}) || at::infer_size(self.sizes(), end.sizes()) != self.sizes())
+        return fallback<ATEN_OP2(lerp_, Scalar)>(self, end, weight);
+    float w = weight.toFloat();
+    op_tensor(CLDNN_OP_TENSOR_ADD, self, 1.f - w, end, w, self, "lerp_");
+    return self;
+}
+
 // ----------------------------------------------------------------------------------------- GEMM
 // A row-major operand for cldnnGemm: a matrix with unit column stride is OP_N with ld = its row
 // stride; one with unit row stride (a transposed view) is OP_T of what is stored; others are packed.
@@ -475,6 +535,12 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("div.Tensor", div_t);
     m.impl("div_.Tensor", div_i);
     m.impl("div.out", div_o);
+    m.impl("sqrt", sqrt);
+    m.impl("addcmul", addcmul);
+    m.impl("addcmul_", addcmul_);
+    m.impl("addcdiv", addcdiv);
+    m.impl("addcdiv_", addcdiv_);
+    m.impl("lerp_.Scalar", lerp_scalar_);
     m.impl("addmm", addmm);
     m.impl("addmm.out", addmm_out);
     m.impl("mm", mm);

@@ -209,3 +209,35 @@ def test_cross_entropy(reduction):
 def test_nll_loss_weight():
     x, t, w = torch.randn(6, 5), torch.tensor([0, 4, 2, 2, 1, 3]), torch.rand(5) + 0.1
     run_both(lambda x, t: F.nll_loss(x, t, w.to(x.device)), x, t, atol=1e-5, rtol=1e-5)
+
+
+# -------------------------------------------------------------------------- optimizer updates
+def test_optimizer_arithmetic():
+    a, b, c = torch.randn(4, 5), torch.randn(4, 5), torch.rand(4, 5) + 0.5
+    run_both(torch.sqrt, c)
+    run_both(lambda x, y, z: torch.addcmul(x, y, z, value=0.3), a, b, c)
+    run_both(lambda x, y, z: torch.addcdiv(x, y, z, value=-0.7), a, b, c)
+    x, y = a.to(DEV), b.to(DEV)
+    x.lerp_(y, 0.25)
+    x.addcmul_(y, y, value=0.5)
+    x.addcdiv_(y, c.to(DEV), value=2)
+    ref = a.lerp(b, 0.25).addcmul(b, b, value=0.5).addcdiv(b, c, value=2)
+    torch.testing.assert_close(x.cpu(), ref)
+
+
+@pytest.mark.parametrize("opt", ["sgd", "adamw"])
+def test_optimizer_step(opt):
+    params = [torch.randn(5, 3), torch.randn(7)]
+    grads = [torch.randn_like(p) for p in params]
+    results = []
+    for dev in ("cpu", DEV):
+        ps = [p.detach().to(dev).clone().requires_grad_() for p in params]
+        o = (torch.optim.SGD(ps, lr=0.1, momentum=0.9, weight_decay=1e-2) if opt == "sgd"
+             else torch.optim.AdamW(ps, lr=0.01, weight_decay=1e-2))
+        for _ in range(3):
+            for p, g in zip(ps, grads):
+                p.grad = g.to(dev)
+            o.step()
+        results.append([p.detach().cpu() for p in ps])
+    for c, o in zip(*results):
+        torch.testing.assert_close(o, c, atol=1e-5, rtol=1e-5)
