@@ -401,7 +401,8 @@ struct OclGuardImpl final : c10::impl::DeviceGuardImplInterface {
     void destroyEvent(void* event, const c10::DeviceIndex device_index) const noexcept override {}
     bool queryStream(const c10::Stream& stream) const override { return false; }
     void synchronizeStream(const c10::Stream& stream) const override { clFinish(device().queue); }
-    void synchronizeDevice(const c10::DeviceIndex device_index) const override { clFinish(device().queue); }
+    // Not marked override: the interface has it from torch 2.5 on.
+    void synchronizeDevice(const c10::DeviceIndex device_index) const { clFinish(device().queue); }
     void recordDataPtrOnStream(const c10::DataPtr&, const c10::Stream&) const override {}
 };
 
