@@ -38,8 +38,6 @@ static void create_device() {
     char name[256] = {0};
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
     d->name = name;
-    // Find once per shape and keep the answer in memory: torch.backends.cudnn.benchmark's
-    // behaviour, without writing a find-db from inside a framework.
     g_device = d;
 }
 
