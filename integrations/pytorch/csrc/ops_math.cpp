@@ -225,6 +225,22 @@ at::Tensor& div_o(const at::Tensor& a, const at::Tensor& b, at::Tensor& out) {
     return binary_out(Bin::Div, a, b, 1, out);
 }
 
+// -x: a copy scaled by -1 (autograd's gradient of sub).
+at::Tensor& neg_out(const at::Tensor& x, at::Tensor& out) {
+    if (!supported_dtype(x.scalar_type()) || out.scalar_type() != x.scalar_type() || out.device().type() != kOcl ||
+        x.device().type() != kOcl)
+        return fallback<ATEN_OP2(neg, out)>(x, out);
+    at::native::resize_output(out, x.sizes());
+    binary_into(Bin::Mul, x, at::scalar_tensor(-1.0, at::kDouble), 1, out);
+    return out;
+}
+at::Tensor neg(const at::Tensor& x) {
+    if (!supported_dtype(x.scalar_type()))
+        return fallback<ATEN_OP(neg)>(x);
+    at::Tensor out = at::empty(x.sizes(), x.options());
+    return neg_out(x, out);
+}
+
 // --------------------------------------------------------------------- optimizer arithmetic
 // What Adam / AdamW's update calls per parameter, composed from cldnnOpTensor.
 bool same_float(std::initializer_list<const at::Tensor*> ts) {
@@ -535,6 +551,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("div.Tensor", div_t);
     m.impl("div_.Tensor", div_i);
     m.impl("div.out", div_o);
+    m.impl("neg", neg);
+    m.impl("neg.out", neg_out);
     m.impl("sqrt", sqrt);
     m.impl("addcmul", addcmul);
     m.impl("addcmul_", addcmul_);

@@ -110,6 +110,39 @@ at::Scalar local_scalar_dense(const at::Tensor& self) {
     return h.item();
 }
 
+// cat (and stack, which is cat of unsqueezed tensors): each input copied into its slice of the
+// output on the device.
+at::Tensor cat(const at::ITensorListRef& list, int64_t dim) {
+    std::vector<at::Tensor> ts;
+    for (const at::Tensor& t : list)
+        if (!(t.dim() == 1 && t.size(0) == 0))  // torch skips legacy empty 1-d inputs
+            ts.push_back(t);
+    if (ts.empty())
+        return at::empty({0}, list.front().options());
+    at::ScalarType dt = ts[0].scalar_type();
+    for (const at::Tensor& t : ts) {
+        TORCH_CHECK(t.device().type() == kOcl, "ocl: cat: expected all tensors on the ocl device, got ", t.device());
+        dt = at::promote_types(dt, t.scalar_type());
+    }
+    dim = at::maybe_wrap_dim(dim, ts[0].dim());
+    std::vector<int64_t> shape(ts[0].sizes().begin(), ts[0].sizes().end());
+    shape[dim] = 0;
+    for (const at::Tensor& t : ts) {
+        TORCH_CHECK(t.dim() == (int64_t)shape.size(), "ocl: cat: tensors must have the same number of dims");
+        for (int64_t i = 0; i < t.dim(); ++i)
+            TORCH_CHECK(i == dim || t.size(i) == shape[i], "ocl: cat: sizes of tensors must match except in dim ",
+                        dim);
+        shape[dim] += t.size(dim);
+    }
+    at::Tensor out = at::empty(shape, ts[0].options().dtype(dt));
+    int64_t at = 0;
+    for (const at::Tensor& t : ts) {
+        copy_any(t, out.narrow(dim, at, t.size(dim)));
+        at += t.size(dim);
+    }
+    return out;
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
@@ -126,6 +159,7 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("fill_.Tensor", fill_tensor);
     m.impl("zero_", zero_);
     m.impl("_local_scalar_dense", local_scalar_dense);
+    m.impl("cat", cat);
 }
 
 }  // namespace cldnn_torch

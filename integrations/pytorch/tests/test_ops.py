@@ -57,6 +57,10 @@ def test_activation(fn):
     run_both(lambda t: fn(t.transpose(0, 2)), x, atol=2e-5, rtol=1e-5)
 
 
+def test_neg():
+    run_both(lambda x: -x.t(), torch.randn(3, 4))
+
+
 def test_relu_inplace():
     x = torch.randn(4, 6)
     y = x.to(DEV)
@@ -241,3 +245,12 @@ def test_optimizer_step(opt):
         results.append([p.detach().cpu() for p in ps])
     for c, o in zip(*results):
         torch.testing.assert_close(o, c, atol=1e-5, rtol=1e-5)
+
+
+def test_cat_stack():
+    a, b = torch.randn(2, 3), torch.randn(4, 3)
+    run_both(lambda x, y: torch.cat([x, y], 0), a, b)
+    run_both(lambda x, y: torch.cat([x.t(), y.t()], 1), a, b)
+    run_both(lambda x, y: torch.stack([x, y[:2]], 1), a, b)
+    i = torch.arange(5)
+    assert torch.equal(torch.cat([i.to(DEV), i.to(DEV)]).cpu(), torch.cat([i, i]))
