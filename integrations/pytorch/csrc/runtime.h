@@ -1,0 +1,119 @@
+// The ocl device's runtime: one cldnn handle and in-order queue per device, the caching allocator
+// with its fake device address space, and the helpers every op uses to turn a tensor into what
+// cldnn takes (a tensor descriptor, a cl_mem and a byte offset).
+#pragma once
+
+#include <ATen/ATen.h>
+#include <ATen/core/stack.h>
+#include <ATen/native/CPUFallback.h>
+#include <c10/core/Allocator.h>
+#include <cldnn.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace cldnn_torch {
+
+constexpr c10::DeviceType kOcl = c10::DeviceType::PrivateUse1;
+
+// One device: what CLDNN_DEVICE selects (cldnnCreateDefault). The handle's queue is the device's
+// only stream; every op serializes on `mu` because a cldnn handle is one thread at a time and the
+// autograd engine runs backward on its own device thread.
+struct Device {
+    cldnnHandle_t handle = nullptr;
+    cl_command_queue queue = nullptr;
+    cl_context context = nullptr;
+    std::recursive_mutex mu;
+    std::string name;
+};
+
+Device& device();  // created on first use; throws when there is no OpenCL device
+int device_count();  // 0 or 1, without raising
+std::recursive_mutex& op_mutex();
+
+// Turns a cldnn status into a c10::Error that names the op and carries cldnn's message.
+void check(cldnnStatus_t s, const char* op, const char* call);
+void check_cl(cl_int err, const char* op, const char* call);
+#define CLDNN_TORCH_CHECK(op, call) ::cldnn_torch::check((call), (op), #call)
+
+// A device pointer of the fake address space resolved to the real buffer it lies in.
+struct BufferRef {
+    cl_mem mem;
+    size_t offset;
+};
+BufferRef resolve(const void* ptr);
+// The tensor's first element (data_ptr) resolved; a tensor must be on the ocl device.
+BufferRef buffer(const at::Tensor& t);
+
+c10::Allocator* allocator();
+struct MemoryStats {
+    int64_t allocated, reserved, peak_allocated, blocks;
+};
+MemoryStats memory_stats();
+void empty_cache();
+// Grows or shrinks a storage, keeping its first bytes (tensor.resize_, storage.resize_).
+void resize_storage_bytes(const c10::Storage& storage, size_t newsize);
+void reset_peak();
+
+// RAII tensor descriptors. `nd` gives the tensor's own dims and strides (rank >= 1, a 0-d tensor
+// is [1]); stride-0 dims are left as dim 1 when `broadcast_as_one` (valid for inputs that cldnn
+// broadcasts), else rejected (callers materialize such a tensor first with `dense`).
+template <class T, cldnnStatus_t (*Create)(T*), cldnnStatus_t (*Destroy)(T)>
+struct Desc {
+    T d = nullptr;
+    Desc() { check(Create(&d), "descriptor", "cldnnCreate...Descriptor"); }
+    ~Desc() { Destroy(d); }
+    Desc(const Desc&) = delete;
+    Desc& operator=(const Desc&) = delete;
+    operator T() const { return d; }
+};
+using TensorDesc = Desc<cldnnTensorDescriptor_t, cldnnCreateTensorDescriptor, cldnnDestroyTensorDescriptor>;
+using FilterDesc = Desc<cldnnFilterDescriptor_t, cldnnCreateFilterDescriptor, cldnnDestroyFilterDescriptor>;
+using ConvDesc = Desc<cldnnConvolutionDescriptor_t, cldnnCreateConvolutionDescriptor, cldnnDestroyConvolutionDescriptor>;
+using PoolDesc = Desc<cldnnPoolingDescriptor_t, cldnnCreatePoolingDescriptor, cldnnDestroyPoolingDescriptor>;
+using ActDesc = Desc<cldnnActivationDescriptor_t, cldnnCreateActivationDescriptor, cldnnDestroyActivationDescriptor>;
+using OpTensorDesc = Desc<cldnnOpTensorDescriptor_t, cldnnCreateOpTensorDescriptor, cldnnDestroyOpTensorDescriptor>;
+using ReduceDesc =
+    Desc<cldnnReduceTensorDescriptor_t, cldnnCreateReduceTensorDescriptor, cldnnDestroyReduceTensorDescriptor>;
+using NormDesc = Desc<cldnnNormDescriptor_t, cldnnCreateNormDescriptor, cldnnDestroyNormDescriptor>;
+using DropoutDesc = Desc<cldnnDropoutDescriptor_t, cldnnCreateDropoutDescriptor, cldnnDestroyDropoutDescriptor>;
+
+cldnnDataType_t dtype_of(c10::ScalarType t, const char* op);
+bool supported_dtype(c10::ScalarType t);  // float, half, bfloat16: what cldnn computes
+void set_nd(TensorDesc& desc, const at::Tensor& t, const char* op, bool broadcast_as_one = false);
+// Sets the given dims (padded to `rank` with trailing 1s) with the tensor's strides for them.
+void set_dims(TensorDesc& desc, c10::ScalarType dt, at::IntArrayRef sizes, at::IntArrayRef strides, const char* op);
+// 4-d NCHW view of a tensor of 2 to 4 dims (missing trailing dims as 1).
+void set_4d(TensorDesc& desc, const at::Tensor& t, const char* op);
+
+// A tensor cldnn can read: itself when no dim has stride 0 (expanded) and the storage is on the
+// device, else a packed copy.
+at::Tensor dense(const at::Tensor& t);
+// Strided device-to-device copy src -> dst (same shape; dst on the device); dtype conversion
+// between float, half and bfloat16 happens on the device.
+void copy_device(const at::Tensor& src, const at::Tensor& dst, const char* op);
+
+// Blocking transfers: the values of an ocl tensor as a CPU tensor (any strides), and a CPU tensor's
+// values (broadcast and converted to dst's type) into an ocl tensor of any strides.
+at::Tensor to_host(const at::Tensor& src);
+void from_host(const at::Tensor& host, const at::Tensor& dst);
+
+// The CPU fallback: CLDNN_TORCH_FALLBACK=warn names each op once on stderr, =error raises.
+void ocl_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack);
+
+// Calls the CPU fallback (with the CLDNN_TORCH_FALLBACK policy) for one op from an unboxed
+// kernel, for the cases an ocl kernel does not cover (a data type, an option).
+template <class Op, class... Args>
+decltype(auto) fallback(Args&&... args) {
+    return at::native::call_fallback_fn<&ocl_fallback, Op>::call(std::forward<Args>(args)...);
+}
+
+// Ops in other files register themselves through TORCH_LIBRARY_IMPL; these are shared helpers.
+at::Tensor scalar_tensor_on_device(const c10::Scalar& s, c10::ScalarType dt);
+int64_t conv_algo_cache_size();
+// y (keepdim shape: x's dims with the reduced ones 1, on the device) = alpha * sum of x over them.
+void reduce_sum(const at::Tensor& x, const at::Tensor& y, float alpha, const char* op);
+
+}  // namespace cldnn_torch
