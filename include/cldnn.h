@@ -1430,7 +1430,9 @@ CLDNN_EXPORT cldnnStatus_t cldnnNormalizationBackward(
     size_t meanOffset, cl_mem invStd, size_t invStdOffset, const cldnnTensorDescriptor_t dxDesc, cl_mem dx,
     size_t dxOffset);
 
-/* ---------------------------------------------------------------- scaled dot-product attention
+/* ---------------------------------------------------------------- scaled dot-product attention */
+
+/** Scale, causal flag, dropout and math type of an attention: host data.
 ** O = dropout(softmax(scale * Q K^T + mask)) V per (batch, head), without the Sq x Sk matrix in
 ** global memory (FlashAttention-2's plan). Tensors are 4-d with any strides (B,H,S,D and B,S,H,D
 ** memory orders alike): Q B x H x Sq x D, K B x Hkv x Sk x D, V B x Hkv x Sk x Dv, O B x H x Sq x Dv,
