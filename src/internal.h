@@ -204,6 +204,11 @@ cldnnStatus_t cldnn_check_handle(cldnnHandle_t h);
 ** number of bytes the view needs past the offset (CL_MEM_SIZE). what names the argument. */
 cldnnStatus_t cldnn_check_buffer(cldnnHandle_t h, cl_mem m, size_t offset, size_t elem_size, uint64_t need_bytes,
                                  const char* what);
+/* A scratch buffer (workspace, indices) of which the call needs `need` bytes, `size` declared by the
+** caller in its argument size_name: fewer -> SIZE_INSUFFICIENT naming `query`, the call that gives
+** the size; none needed -> SUCCESS whatever m is; else m non-NULL and cldnn_check_buffer's checks. */
+cldnnStatus_t cldnn_check_scratch(cldnnHandle_t h, cl_mem m, size_t offset, size_t size, size_t need, size_t elem_size,
+                                  const char* what, const char* size_name, const char* query);
 /* Enqueues a 1-d NDRange of at least `items` work-items with work-groups of `local`. */
 cldnnStatus_t cldnn_enqueue_1d(cldnnHandle_t h, cl_kernel k, uint64_t items, size_t local, const char* what);
 /* Enqueues an NDRange of `dims` dimensions; global[i] is rounded up to a multiple of local[i]. */

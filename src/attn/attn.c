@@ -428,14 +428,8 @@ static cldnnStatus_t at_bind(cldnnHandle_t h, at_problem* p, const at_operand* o
 }
 
 static cldnnStatus_t check_workspace(cldnnHandle_t h, cl_mem ws, size_t off, size_t size, size_t need) {
-    if (size < need)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
-                          "workspaceSizeInBytes %zu; this call needs %zu (cldnnGetAttentionWorkspaceSize)", size, need);
-    if (need == 0)
-        return CLDNN_STATUS_SUCCESS;
-    if (ws == NULL)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "workspace is NULL but %zu bytes are needed", need);
-    return cldnn_check_buffer(h, ws, off, sizeof(float), need, "workspace");
+    return cldnn_check_scratch(h, ws, off, size, need, sizeof(float), "workspace", "workspaceSizeInBytes",
+                               "cldnnGetAttentionWorkspaceSize");
 }
 
 /* The key names the problem in logs and the tuning db. */

@@ -320,6 +320,18 @@ cldnnStatus_t cldnn_check_buffer(cldnnHandle_t h, cl_mem m, size_t offset, size_
     return CLDNN_STATUS_SUCCESS;
 }
 
+cldnnStatus_t cldnn_check_scratch(cldnnHandle_t h, cl_mem m, size_t offset, size_t size, size_t need, size_t elem_size,
+                                  const char* what, const char* size_name, const char* query) {
+    if (size < need)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "%s %zu; this call needs %zu (%s)", size_name, size,
+                          need, query);
+    if (need == 0)
+        return CLDNN_STATUS_SUCCESS;
+    if (m == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL but %zu bytes are needed", what, need);
+    return cldnn_check_buffer(h, m, offset, elem_size, need, what);
+}
+
 cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const uint64_t* global,
                                const size_t* local, const char* what) {
     size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1};

@@ -512,29 +512,17 @@ cldnnStatus_t cldnnReduceTensor(cldnnHandle_t handle, const cldnnReduceTensorDes
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, aDesc, A, aOffset, "A"));
     CLDNN_TRY(cldnn_check_tensor_buffer(handle, cDesc, C, cOffset, "C"));
     size_t ib = rd_index_bytes(&p);
-    if (indicesSizeInBytes < ib)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
-                          "indicesSizeInBytes %zu; this reduction writes %zu bytes of indices", indicesSizeInBytes, ib);
-    if (ib > 0) {
-        if (indices == NULL)
-            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "indices is NULL but %zu bytes are written", ib);
-        CLDNN_TRY(cldnn_check_buffer(handle, indices, indicesOffset, (size_t)(p.idx / 8), ib, "indices"));
+    CLDNN_TRY(cldnn_check_scratch(handle, indices, indicesOffset, indicesSizeInBytes, ib, (size_t)(p.idx / 8),
+                                  "indices", "indicesSizeInBytes", "cldnnGetReductionIndicesSize"));
+    if (ib > 0)
         p.offi = indicesOffset / (size_t)(p.idx / 8);
-    }
     const cldnn_solver* s;
     _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
     CLDNN_TRY(rd_choose(handle, &p, aDesc, cDesc, &s, params));
     size_t wb = cldnn_engine_workspace(s, &p, params);
-    if (workspaceSizeInBytes < wb)
-        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT,
-                          "workspaceSizeInBytes %zu; this reduction needs %zu (cldnnGetReductionWorkspaceSize)",
-                          workspaceSizeInBytes, wb);
-    if (wb > 0) {
-        if (workspace == NULL)
-            return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "workspace is NULL but %zu bytes are needed", wb);
-        CLDNN_TRY(cldnn_check_buffer(handle, workspace, workspaceOffset, p.cmp && p.idx == 64 ? 8 : 4, wb,
-                                     "workspace"));
-    }
+    CLDNN_TRY(cldnn_check_scratch(handle, workspace, workspaceOffset, workspaceSizeInBytes, wb,
+                                  p.cmp && p.idx == 64 ? 8 : 4, "workspace", "workspaceSizeInBytes",
+                                  "cldnnGetReductionWorkspaceSize"));
     size_t es = cldnn_dtype_size(p.dtype);
     p.offa = aOffset / es;
     p.offc = cOffset / es;
