@@ -15,6 +15,9 @@
 **   attn_drop::*   dropout: the reference takes cldnnDropoutForward's output on a B x H x Sq x Sk
 **                  tensor of ones (same seed and offset) as its mask; forward and backward.
 **   attn_types::*  HALF (D 64) and BFLOAT16 forward and backward.
+**   attn_tc::*     TENSOR_OP_MATH with 16-bit data and 16-byte aligned operands: the tensor-core
+**                  forward (attn_mma) where the device has one; D 64 with dropout, D 128 with
+**                  Dv 64, BFLOAT16 B,S,H,D.
 **   attn_bad::*    descriptors and every entry's argument checks.
 ** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): five programs,
 ** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout and HALF
@@ -33,6 +36,7 @@ TestSuite(attn, .fini = fx_fini);
 TestSuite(attn_fd, .fini = fx_fini);
 TestSuite(attn_drop, .fini = fx_fini);
 TestSuite(attn_types, .fini = fx_fini);
+TestSuite(attn_tc, .fini = fx_fini);
 TestSuite(attn_bad, .fini = fx_fini);
 
 typedef struct {
@@ -46,7 +50,8 @@ typedef struct {
     cldnnDataType_t dt;
     double scale;    /* 0: 1 / sqrt(D) */
     int integers;    /* q and k small integers (exact scores however large the scale) */
-    int aligned;     /* offsets multiples of 4 elements (the kernels' 4-vector loads) */
+    int aligned;     /* offsets multiples of 4 elements (the kernels' 4-vector loads); 2: of 8 (16 bytes) */
+    cldnnMathType_t math;
 } at_case;
 
 /* dims B x heads x S x d in the case's memory order, with a byte offset of `off` elements. */
@@ -112,7 +117,7 @@ static void expect_close(fx_tensor* t, const double* want, cldnnDataType_t dt, i
 static cldnnAttentionDescriptor_t make_desc(const at_case* c, double scale, uint64_t seed, uint64_t offset) {
     cldnnAttentionDescriptor_t d;
     FX_OK(cldnnCreateAttentionDescriptor(&d));
-    FX_OK(cldnnSetAttentionDescriptor(d, (float)scale, c->causal, c->dropout, seed, offset, CLDNN_DEFAULT_MATH));
+    FX_OK(cldnnSetAttentionDescriptor(d, (float)scale, c->causal, c->dropout, seed, offset, c->math));
     return d;
 }
 
@@ -150,11 +155,11 @@ static void run_case(const at_case* c) {
     const uint64_t seed = 0x1234abcdull + (uint64_t)c->Sq, offset = 7;
     ref_attn r = {c->B, c->H, c->Hkv, c->Sq, c->Sk, c->D, c->Dv, scale, c->causal};
     fx_tensor q, k, v, o, st, dO, dq, dk, dv;
-    const size_t al = c->aligned ? 4 : 1;
+    const size_t al = c->aligned == 2 ? 8 : c->aligned ? 4 : 1;
     make_tensor(&q, c, c->H, c->Sq, c->D, 3 * al);
     make_tensor(&k, c, c->Hkv, c->Sk, c->D, 0);
     make_tensor(&v, c, c->Hkv, c->Sk, c->Dv, 5 * al);
-    make_tensor(&o, c, c->H, c->Sq, c->Dv, 2);
+    make_tensor(&o, c, c->H, c->Sq, c->Dv, c->aligned == 2 ? 16 : 2);
     fx_tensor_4d(&st, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, c->B, c->H, c->Sq, 1, 4);
     fx_tensor_fill_uniform(&q, -c->range, c->range);
     fx_tensor_fill_uniform(&k, -c->range, c->range);
@@ -253,70 +258,90 @@ static void run_case(const at_case* c) {
 #define F CLDNN_DATA_FLOAT
 
 Test(attn, bhsd_basic) {
-    at_case c = {2, 3, 3, 37, 37, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
+    at_case c = {2, 3, 3, 37, 37, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn, bshd_gqa_sq_lt_sk) {
-    at_case c = {2, 4, 2, 19, 45, 32, 32, 0, 1, 1, 1, 1.0, 0, F, 0, 0, 1};
+    at_case c = {2, 4, 2, 19, 45, 32, 32, 0, 1, 1, 1, 1.0, 0, F, 0, 0, 1, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn, causal_sq_lt_sk_gqa) {
-    at_case c = {1, 6, 2, 21, 50, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
+    at_case c = {1, 6, 2, 21, 50, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 1, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 /* Sq > Sk: rows 0 .. Sq - Sk - 1 see no key (O = 0, stats = -inf), row Sq - Sk sees key 0 only. */
 Test(attn, causal_sq_gt_sk_masked_rows) {
-    at_case c = {2, 2, 1, 40, 13, 32, 32, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 1};
+    at_case c = {2, 2, 1, 40, 13, 32, 32, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 1, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn, stats_null_sq_gt_sk) {
-    at_case c = {1, 2, 2, 33, 17, 32, 32, 0, 0, 0, 1, 1.0, 0, F, 0, 0, 1};
+    at_case c = {1, 2, 2, 33, 17, 32, 32, 0, 0, 0, 1, 1.0, 0, F, 0, 0, 1, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 /* Scores up to +-1000 (a naive exp overflows float beyond 88): small integer q and k with scale 4,
 ** so the scores are exact and only the softmax's own arithmetic differs. */
 Test(attn, large_scores) {
-    at_case c = {1, 2, 1, 24, 40, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 4.0, 1, 1};
+    at_case c = {1, 2, 1, 24, 40, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 4.0, 1, 1, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn_drop, d40_dv24_bshd) {
-    at_case c = {2, 2, 1, 18, 29, 40, 24, 1, 1, 1, 1, 1.0, 0.1f, F, 0, 0, 0};
+    at_case c = {2, 2, 1, 18, 29, 40, 24, 1, 1, 1, 1, 1.0, 0.1f, F, 0, 0, 0, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn, d128) {
-    at_case c = {1, 2, 1, 20, 33, 128, 128, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1};
+    at_case c = {1, 2, 1, 20, 33, 128, 128, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn_drop, matches_cldnn_dropout_gqa) {
-    at_case c = {2, 2, 1, 21, 26, 40, 24, 0, 0, 1, 1, 1.0, 0.3f, F, 0, 0, 0};
+    at_case c = {2, 2, 1, 21, 26, 40, 24, 0, 0, 1, 1, 1.0, 0.3f, F, 0, 0, 0, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn_drop, causal_bshd_d40_dv24) {
-    at_case c = {1, 3, 3, 30, 19, 40, 24, 1, 1, 1, 1, 1.0, 0.5f, F, 0, 0, 0};
+    at_case c = {1, 3, 3, 30, 19, 40, 24, 1, 1, 1, 1, 1.0, 0.5f, F, 0, 0, 0, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn_types, half_d64_gqa_causal) {
-    at_case c = {1, 4, 2, 27, 35, 64, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0};
+    at_case c = {1, 4, 2, 27, 35, 64, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn_types, half_d64_square_bshd) {
-    at_case c = {1, 2, 2, 48, 48, 64, 64, 1, 1, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0};
+    at_case c = {1, 2, 2, 48, 48, 64, 64, 1, 1, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 0, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 
 Test(attn_types, bfloat16) {
-    at_case c = {1, 2, 1, 23, 31, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 1};
+    at_case c = {1, 2, 1, 23, 31, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 1, CLDNN_DEFAULT_MATH};
+    run_case(&c);
+}
+
+/* TENSOR_OP_MATH with 16-bit data and 16-byte aligned operands: the tensor-core forward where the
+** device has one (NVIDIA, compute capability 8.0+; elsewhere the portable kernels, on programs the
+** cases above already build but for the HALF ones), its statistics feeding the portable backward.
+** Sq spans several query blocks with a partial one, Sk a partial key block. */
+#define TC CLDNN_TENSOR_OP_MATH
+Test(attn_tc, half_d64_gqa_causal_dropout) {
+    at_case c = {1, 4, 2, 70, 90, 64, 64, 1, 0, 1, 1, 1.0, 0.2f, CLDNN_DATA_HALF, 0, 0, 2, TC};
+    run_case(&c);
+}
+
+Test(attn_tc, half_d128_dv64_causal_sq_gt_sk) {
+    at_case c = {1, 2, 2, 150, 131, 128, 64, 1, 0, 1, 0, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
+    run_case(&c);
+}
+
+Test(attn_tc, bfloat16_bshd) {
+    at_case c = {2, 2, 1, 45, 77, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 2, TC};
     run_case(&c);
 }
 
@@ -351,7 +376,7 @@ static void fd_check(const ref_attn* r, double* x, fx_tensor* g, const double* q
 }
 
 Test(attn_fd, tiny_gqa_causal) {
-    at_case c = {1, 2, 1, 5, 7, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 0};
+    at_case c = {1, 2, 1, 5, 7, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 0, CLDNN_DEFAULT_MATH};
     const double scale = 1.0 / sqrt(32.0);
     ref_attn r = {c.B, c.H, c.Hkv, c.Sq, c.Sk, c.D, c.Dv, scale, c.causal};
     fx_tensor q, k, v, o, st, dO, dq, dk, dv;
@@ -438,7 +463,7 @@ typedef struct {
 } bad_set;
 
 static void bad_init(bad_set* s) {
-    at_case c = {1, 4, 2, 8, 8, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 0};
+    at_case c = {1, 4, 2, 8, 8, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 0, CLDNN_DEFAULT_MATH};
     make_tensor(&s->q, &c, 4, 8, 32, 0);
     make_tensor(&s->k, &c, 2, 8, 32, 0);
     make_tensor(&s->v, &c, 2, 8, 32, 0);

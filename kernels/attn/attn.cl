@@ -41,7 +41,7 @@
  * and the dropout's generator are arguments.
  */
 #include "common/helpers.h"
-#include "common/philox.h"
+#include "attn/attn_common.h" /* ATTN_ARGS, AT, VISIBLE, DROP_Z, keys_end */
 
 #ifndef HEAD_D
 #define HEAD_D 64
@@ -102,20 +102,6 @@
 #define PC (BC + 1)
 
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
-
-#define ATTN_ARGS                                                                                              \
-    const int B, const int H, const int HKV, const int SQ, const int SK, const int causal, const float scale,   \
-        const float sc2, const int has_stats, __global STORAGE_T* q, const ulong q_off, const long4 q_st,        \
-        __global STORAGE_T* k, const ulong k_off, const long4 k_st, __global STORAGE_T* v, const ulong v_off,   \
-        const long4 v_st, __global STORAGE_T* o, const ulong o_off, const long4 o_st, __global STORAGE_T* dout, \
-        const ulong do_off, const long4 do_st, __global float* st, const ulong st_off, const long4 st_st,        \
-        __global STORAGE_T* dq, const ulong dq_off, const long4 dq_st, __global STORAGE_T* dk,                  \
-        const ulong dk_off, const long4 dk_st, __global STORAGE_T* dv, const ulong dv_off, const long4 dv_st,   \
-        __global float* ws, const ulong ws_off, const uint4 gen, const uint thresh, const float rscale
-
-/* Element (b, h, s, x) of a 4-d tensor with strides st from base offset off. */
-#define AT(off, st, b, h, s, x) \
-    ((long)(off) + (long)(b) * (st).s0 + (long)(h) * (st).s1 + (long)(s) * (st).s2 + (long)(x) * (st).s3)
 
 /* Loads rows [r0, r0 + NROWS) x head dims [k0, k0 + KC) of the (b, h) slice of g (rows past nrows
  * and dims past kd read 0) into L[kk * pitch + r], times mul. Lanes walk the dims fastest:
@@ -205,29 +191,6 @@ inline void load_rows(__local float* L, int width, __global const STORAGE_T* g, 
         TILE_NT(acc, TR_, TC_, La, (NA) + 1, Lb, (NB) + 1)                                                \
     }
 
-/* Whether key j is visible from query i (bottom-right aligned causal mask). */
-#define VISIBLE(i, j) ((i) < SQ && (j) < SK && (!causal || (j) <= (i) + (SK - SQ)))
-
-#if DROPOUT
-/* Z of element (bh, i, j): 1/(1-p) when kept, 0 when dropped (cldnnDropout's mask). */
-inline float drop_z(uint4 gen, uint thresh, float rscale, ulong bh, int SQ, int SK, int i, int j) {
-    uint g4[4] = {gen.s0, gen.s1, gen.s2, gen.s3}, blk[4];
-    ulong cached = ~(ulong)0, idx = (bh * (ulong)SQ + (ulong)i) * (ulong)SK + (ulong)j;
-    return philox_dropout_keep(blk, &cached, g4, thresh, idx) ? rscale : 0.0f;
-}
-#define DROP_Z(bh, i, j) drop_z(gen, thresh, rscale, (bh), SQ, SK, (i), (j))
-#else
-#define DROP_Z(bh, i, j) 1.0f
-#endif
-
-/* Keys a query block [i0, i0 + BR) sees: [0, kend). */
-inline int keys_end(int causal, int SQ, int SK, int i0) {
-    if (!causal)
-        return SK;
-    int e = i0 + BR + (SK - SQ);
-    return e < 0 ? 0 : e < SK ? e : SK;
-}
-
 /* Local memory: the streamed chunks (or row chunks, or the whole Q block) and the P / dS blocks. */
 #define FWD_CHUNK (QL ? DK * PR + KC * PC : KC * (PR + PC))
 #define FWD_LOCAL MAX2(FWD_CHUNK, (QL ? DK * PR : 0) + RC * DVW)
@@ -264,7 +227,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void attn_fwd(ATTN_ARGS
         l[i] = 0.0f;
         UNROLL_LOOP for (int j = 0; j < TDV; ++j) acc[i][j] = 0.0f;
     }
-    const int kend = keys_end(causal, SQ, SK, i0);
+    const int kend = keys_end(causal, SQ, SK, i0, BR);
     for (int j0 = 0; j0 < kend; j0 += BC) {
         float s[TM][TN];
         UNROLL_LOOP for (int i = 0; i < TM; ++i) UNROLL_LOOP for (int j = 0; j < TN; ++j) s[i][j] = 0.0f;
@@ -471,7 +434,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void attn_bwd_dq(ATTN_A
     }
     float adq[TM][TD];
     UNROLL_LOOP for (int i = 0; i < TM; ++i) UNROLL_LOOP for (int j = 0; j < TD; ++j) adq[i][j] = 0.0f;
-    const int kend = keys_end(causal, SQ, SK, i0);
+    const int kend = keys_end(causal, SQ, SK, i0, BR);
     for (int j0 = 0; j0 < kend; j0 += BC) {
         float s[TM][TN], dp[TM][TN];
         PRODUCT_NT(s, TM, TN, BR, BC, DK, HEAD_D, q, qbase, q_st.s2, q_st.s3, i0, SQ, k, kbase, k_st.s2, k_st.s3,

@@ -60,6 +60,7 @@
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h" /* GEMM_STORE_SUM, A_TRANS / B_TRANS defaults */
+#include "common/mma.h"     /* the mma.sync / cp.async instructions */
 
 #ifndef MMA_BM
 #define MMA_BM 128
@@ -229,9 +230,6 @@
 #define MMA_SMEM_ELEMS                                                                                 \
     (MMA_EPI_STAGED && MMA_EPI_ELEMS > MMA_STAGES * STAGE_ELEMS ? MMA_EPI_ELEMS : MMA_STAGES * STAGE_ELEMS)
 
-#define MMA_STR2(x) #x
-#define MMA_STR(x) MMA_STR2(x)
-
 /* One copy of vw elements (a compile-time constant at every call) from src into local memory at
  * dst, of which the first `bytes` are read and the rest zero-filled: a cp.async of 16, 8 or 4
  * bytes (the local address operand is the offset in the shared window, which is what a __local
@@ -264,7 +262,6 @@ inline void mma_copy_vw(__local MMA_ET* dst, __global const MMA_ET* src, int byt
 #endif
 #define mma_copy(dst, src, bytes) mma_copy_vw((dst), (src), (bytes), MMA_VW)
 
-#define MMA_COMMIT() asm volatile("cp.async.commit_group;\n" ::: "memory")
 #define MMA_WAIT_PENDING() asm volatile("cp.async.wait_group " MMA_STR(MMA_STAGES) " - 2;\n" ::: "memory")
 
 inline uint mma_tf32(float x) {
@@ -277,26 +274,6 @@ inline uint mma_tf32(float x) {
 #endif
 }
 
-/* acc (m16 x n8, 4 floats per lane) += a (m16 x k8, row) * b (k8 x n8, col), TF32. */
-#define MMA_M16N8K8(acc, a, b)                                                                          \
-    asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "     \
-        "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
-        : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
-        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
-
-/* acc (m16 x n8, 4 floats per lane) += a (m16 x k16, row) * b (k16 x n8, col): FP16 inputs, four
- * and two registers of packed halves, FP32 accumulators. */
-#define MMA_M16N8K16(acc, a, b)                                                                         \
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "      \
-        "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
-        : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
-        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
-/* The same with BF16 inputs: m16n8k16's fragment layout does not depend on the 16-bit type. */
-#define MMA_M16N8K16_BF16(acc, a, b)                                                                    \
-    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "    \
-        "{%8, %9}, {%0, %1, %2, %3};\n"                                                                \
-        : "+f"((acc)[0]), "+f"((acc)[1]), "+f"((acc)[2]), "+f"((acc)[3])                              \
-        : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]))
 #if DATA_H == 2
 #define MMA_OP MMA_M16N8K16_BF16
 #elif DATA_H == 1

@@ -9,7 +9,8 @@ The grid (one list for both tools): B = 8, H = Hkv = 16, D = Dv in {64, 128}, Sq
 4096, 8192}, causal 0 and 1, fwd and fwdbwd, float / half / bfloat16, every tensor B,S,H,D in memory
 (PyTorch's (B, S, H, D) tensors seen as (B, H, S, D) through transpose(1, 2), cldnn-bench --layout bshd).
 
---commands prints `NAME<TAB>ARGS` lines for perf/run-device.sh's bench_cases: cldnn-bench attn with --md,
+--commands prints `NAME<TAB>ARGS` lines for perf/run-device.sh's bench_cases: cldnn-bench attn with --md
+(TENSOR_OP_MATH for FP16 / BF16: their tensor-core solver, as PyTorch's flash kernels),
 -V 1 where S <= --verify-max (1024: the double reference costs S^2 D per head) and -V 0 above.
 
 Timing PyTorch: F.scaled_dot_product_attention(q, k, v, is_causal=causal) (scale 1 / sqrt(D), no dropout):
@@ -67,7 +68,8 @@ def commands(args):
     for dt, d, s, causal, direction in grid():
         verify = 1 if s <= args.verify_max else 0
         a = (f"attn -b {B} --heads {H} --hkv {H} --sq {s} --sk {s} --hd {d} --dv {d} --causal {causal} "
-             f"--dir {direction} --layout bshd -d {dt} -V {verify} -i {args.iters} -w 3 --md")
+             f"--dir {direction} --layout bshd -d {dt} --math {'default' if dt == 'float' else 'tensor'} "
+             f"-V {verify} -i {args.iters} -w 3 --md")
         print(f"{case_name(dt, d, s, causal, direction)}\t{a}")
     return 0
 

@@ -2,7 +2,8 @@
 ** attn.c: the `attn` mode of cldnn-bench: cldnnAttentionForward and cldnnAttentionBackward.
 **
 **   cldnn-bench attn [-b B] [--heads H] [--hkv HKV] [--sq SQ] [--sk SK] [--hd D] [--dv DV] [--causal 0|1]
-**                    [--dropout P] [--scale S] [--dir fwd|bwd|fwdbwd] [--layout bhsd|bshd] [common flags]
+**                    [--dropout P] [--scale S] [--dir fwd|bwd|fwdbwd] [--layout bhsd|bshd]
+**                    [--math default|tensor|fma] [common flags]
 **
 ** Flag names: -h and -L are common flags (help, NCHW|NHWC) and -d is the data type, so the heads are
 ** --heads, the head sizes --hd / --dv, the memory order --layout (bhsd: B,H,S,D packed; bshd: B,S,H,D
@@ -45,6 +46,8 @@ static const bench_flag k_flags[] = {
     {"--scale", BENCH_FLAG_DOUBLE, NULL, "score scale (default 1 / sqrt(D))"},
     {"--dir", BENCH_FLAG_STRING, "fwd", "fwd|bwd|fwdbwd"},
     {"--layout", BENCH_FLAG_STRING, "bhsd", "bhsd|bshd memory order of every tensor"},
+    {"--math", BENCH_FLAG_STRING, "default",
+     "default|tensor|fma: the descriptor's math type (tensor: FP16 / BF16 tensor cores where the device has them)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 enum { T_Q, T_K, T_V, T_O, T_DO, T_DQ, T_DK, T_DV, T_N };
@@ -257,6 +260,8 @@ static int attn_run(bench_ctx* ctx, const bench_opts* o, const bench_args* args)
         fprintf(stderr, "cldnn-bench attn: every size must be at least 1\n");
         return 2;
     }
+    cldnnMathType_t math;
+    if (bench_parse_math("attn", bench_arg_str(args, "--math"), &math)) return 2;
     s.bshd = strcmp(lay, "bshd") == 0;
     at_call c;
     memset(&c, 0, sizeof c);
@@ -276,7 +281,7 @@ static int attn_run(bench_ctx* ctx, const bench_opts* o, const bench_args* args)
     int fail = 1;
     cldnnStatus_t stt = cldnnCreateAttentionDescriptor(&c.ad);
     if (stt == CLDNN_STATUS_SUCCESS)
-        stt = cldnnSetAttentionDescriptor(c.ad, (float)s.scale, s.causal, (float)s.p, s.seed, s.offset, CLDNN_DEFAULT_MATH);
+        stt = cldnnSetAttentionDescriptor(c.ad, (float)s.scale, s.causal, (float)s.p, s.seed, s.offset, math);
     if (stt != CLDNN_STATUS_SUCCESS) {
         bench_print_status("cldnnSetAttentionDescriptor", stt);
         goto out;

@@ -23,6 +23,7 @@
 ** same buffer).
 */
 #include "attn/attn.h"
+#include "gemm/gemm.h" /* cldnn_mma_available, cldnn_mma_16bit, cldnn_mma_local_limit */
 #include "handle/engine.h"
 #include "tensor/tensor.h"
 
@@ -197,16 +198,12 @@ static int always(const void* problem, const cldnn_device_profile* dev) {
     return 1;
 }
 
-/* Enqueues kernel `name` of the program for (p, q) over `groups` work-groups of `local` lanes
-** with ATTN_ARGS (attn.cl), in its order. */
-static cldnnStatus_t at_launch(cldnnHandle_t h, const at_problem* p, const at_params* q, const at_buffers* b,
-                               const char* name, uint64_t groups, size_t local) {
-    char opts[200];
-    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DWG_R=%d -DWG_C=%d -DKC=%d -DRC=%d -DQL=%d -DDROPOUT=%d -DVEC=%d%s",
-             p->D, p->Dv, q->br, q->bc, q->wgr, q->wgc, q->kc, q->rc, q->ql, p->drop, p->vec,
-             cldnn_dtype_build_option(p->dtype));
+/* Enqueues kernel `name` of program (file, opts) over `groups` work-groups of `local` lanes with
+** ATTN_ARGS (attn_common.h), in its order. */
+static cldnnStatus_t at_launch(cldnnHandle_t h, const at_problem* p, const char* file, const char* opts,
+                               const at_buffers* b, const char* name, uint64_t groups, size_t local) {
     cl_kernel k;
-    CLDNN_TRY(cldnn_kernel_get(h, "attn/attn.cl", opts, name, &k));
+    CLDNN_TRY(cldnn_kernel_get(h, file, opts, name, &k));
     cl_long4 st[AT_N];
     cl_ulong off[AT_N];
     for (int i = 0; i < AT_N; ++i) {
@@ -236,18 +233,116 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
     const at_params* q = (const at_params*)params;
     const at_buffers* b = (const at_buffers*)buffers;
     const size_t wg = (size_t)(q->wgr * q->wgc);
+    char opts[200];
+    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DWG_R=%d -DWG_C=%d -DKC=%d -DRC=%d -DQL=%d -DDROPOUT=%d -DVEC=%d%s",
+             p->D, p->Dv, q->br, q->bc, q->wgr, q->wgc, q->kc, q->rc, q->ql, p->drop, p->vec,
+             cldnn_dtype_build_option(p->dtype));
+    const char* f = "attn/attn.cl";
     const uint64_t qgroups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
     if (p->dir == 0)
-        return at_launch(h, p, q, b, "attn_fwd", qgroups, wg);
+        return at_launch(h, p, f, opts, b, "attn_fwd", qgroups, wg);
     const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
-    CLDNN_TRY(at_launch(h, p, q, b, "attn_bwd_dot", (rows + 63) / 64, 64));
+    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + 63) / 64, 64));
     const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
-    CLDNN_TRY(at_launch(h, p, q, b, "attn_bwd_dkdv", kgroups, wg));
-    return at_launch(h, p, q, b, "attn_bwd_dq", qgroups, wg);
+    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dkdv", kgroups, wg));
+    return at_launch(h, p, f, opts, b, "attn_bwd_dq", qgroups, wg);
 }
 
-/* A tensor-core solver goes in front of attn_tiled (a lower rank where it applies). */
+/* ------------------------------------------------------------------ tensor-core solver */
+
+/* attn_mma (kernels/attn/attn_mma.cl): the forward on mma.sync m16n8k16 for HALF and BFLOAT16
+** data under TENSOR_OP_MATH (the probabilities are rounded to the data type before P V, as
+** FlashAttention does: a reduced-precision path), on NVIDIA devices of compute capability 8.0 or
+** higher. Its parameters: query rows per work-group (16 per warp), keys per block, and whether
+** fragments come by ldmatrix. The backward stays with attn_tiled, which reads the same statistics. */
+typedef struct {
+    int br, bc, ldm;
+} at_mma_params;
+
+#define AT_MMA_TEXT "br%d-bc%d-ldm%d"
+#define AT_MMA_NAMES "br bc ldm"
+#define AT_MMA_HEAD_MAX 128
+
+static int round16(int x) { return round_up(x, 16); }
+
+/* Static local memory of attn_fwd_mma: Q (br rows), K and V (bc rows) with 8 elements of padding. */
+static size_t at_mma_local(const at_problem* p, const at_mma_params* q) {
+    return ((size_t)(q->br + q->bc) * (size_t)(round16(p->D) + 8) + (size_t)q->bc * (size_t)(round16(p->Dv) + 8)) * 2u;
+}
+
+static int at_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const at_problem* p = (const at_problem*)problem;
+    if (p->dir != 0 || p->math != CLDNN_TENSOR_OP_MATH || !cldnn_mma_16bit(p->dtype) || !cldnn_mma_available(dev))
+        return 0;
+    if (p->D % 8 || p->Dv % 8 || p->D > AT_MMA_HEAD_MAX || p->Dv > AT_MMA_HEAD_MAX)
+        return 0;
+    /* 16-byte copies and pair stores: unit-stride head dims, the rest in multiples of 8 elements */
+    const int ops[4] = {AT_Q, AT_K, AT_V, AT_O};
+    for (int i = 0; i < 4; ++i) {
+        const int64_t* st = p->st[ops[i]];
+        if (st[3] != 1 || st[0] % 8 || st[1] % 8 || st[2] % 8 || p->off[ops[i]] % 8)
+            return 0;
+    }
+    return 1;
+}
+
+static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    const at_problem* p = (const at_problem*)problem;
+    const at_mma_params* q = (const at_mma_params*)params;
+    if ((q->br != 32 && q->br != 64 && q->br != 128) || q->bc < 16 || q->bc > 128 || q->bc % 16 || (q->ldm != 0 && q->ldm != 1))
+        return 0;
+    /* registers: Q fragments, O and S accumulators and P per lane; beyond ~200 they spill */
+    if (round16(p->D) / 2 + round16(p->Dv) / 2 + q->bc / 2 + q->bc / 4 > 200)
+        return 0;
+    return at_mma_local(p, q) <= cldnn_mma_local_limit(dev) && (size_t)(2 * q->br) <= dev->max_wg_size;
+}
+
+static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    static const at_mma_params prefs[] = {{64, 64, 1}, {64, 32, 1}, {32, 32, 1}, {32, 16, 1}};
+    for (size_t i = 0; i < sizeof prefs / sizeof prefs[0]; ++i)
+        if (at_mma_valid(problem, dev, &prefs[i])) {
+            *(at_mma_params*)params = prefs[i];
+            return;
+        }
+    *(at_mma_params*)params = prefs[sizeof prefs / sizeof prefs[0] - 1];
+}
+
+static size_t at_mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    static const int brs[] = {64, 128, 32}, bcs[] = {64, 32, 128, 16, 48, 96};
+    at_mma_params* o = (at_mma_params*)out;
+    size_t n = 0;
+    for (int a = 0; a < 3; ++a)
+        for (int c = 0; c < 6; ++c)
+            for (int l = 1; l >= 0; --l) {
+                at_mma_params q = {brs[a], bcs[c], l};
+                if (!at_mma_valid(problem, dev, &q))
+                    continue;
+                if (n < max)
+                    o[n] = q;
+                n++;
+            }
+    return n;
+}
+
+static const cldnn_param_space at_mma_space = {
+    .text = AT_MMA_TEXT, .names = AT_MMA_NAMES, .valid = at_mma_valid, .enumerate = at_mma_enumerate};
+
+static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    const at_problem* p = (const at_problem*)problem;
+    const at_mma_params* q = (const at_mma_params*)params;
+    char opts[160];
+    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DLDM=%d -DDROPOUT=%d%s", p->D, p->Dv, q->br,
+             q->bc, q->ldm, p->drop, cldnn_dtype_build_option(p->dtype));
+    const uint64_t groups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
+    return at_launch(h, p, "attn/attn_mma.cl", opts, (const at_buffers*)buffers, "attn_fwd_mma", groups,
+                     (size_t)(2 * q->br));
+}
+
+/* The tensor-core solver goes in front of attn_tiled (a lower rank where it applies). */
 static const cldnn_solver at_solvers[] = {
+    {.name = "attn_mma", .algo = -1, .applicable = at_mma_applicable, .workspace = at_workspace,
+     .default_params = at_mma_defaults, .params_size = sizeof(at_mma_params), .run = mma_run,
+     .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 10, .space = &at_mma_space},
     {.name = "attn_tiled", .algo = -1, .applicable = always, .workspace = at_workspace,
      .default_params = at_defaults, .params_size = sizeof(at_params), .run = tiled_run,
      .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 50, .space = &at_space},
@@ -434,8 +529,12 @@ static cldnnStatus_t check_workspace(cldnnHandle_t h, cl_mem ws, size_t off, siz
 
 /* The key names the problem in logs and the tuning db. */
 static void at_key(char* buf, size_t size, const at_problem* p) {
-    snprintf(buf, size, "attn-%s:b%d-h%d-hkv%d-sq%d-sk%d-d%d-dv%d-c%d-p%d-%s", p->dir ? "bwd" : "fwd", p->B, p->H,
-             p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, p->drop, cldnn_dtype_key(p->dtype));
+    /* the memory order (B,S,H,D when Q's heads are closer than its rows) and the math type change
+    ** which solver and parameters win */
+    const char* lay = p->st[AT_Q][1] < p->st[AT_Q][2] ? "bshd" : "bhsd";
+    snprintf(buf, size, "attn-%s:b%d-h%d-hkv%d-sq%d-sk%d-d%d-dv%d-c%d-p%d-%s-%s%s", p->dir ? "bwd" : "fwd", p->B,
+             p->H, p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, p->drop, lay, cldnn_dtype_key(p->dtype),
+             p->math == CLDNN_TENSOR_OP_MATH ? "-tc" : "");
 }
 
 static void at_log_cmd(const at_problem* p, const struct cldnnAttentionStruct* ad, const struct cldnnTensorStruct* q) {
@@ -444,10 +543,11 @@ static void at_log_cmd(const at_problem* p, const struct cldnnAttentionStruct* a
     /* B,S,H,D when the heads stride is smaller than the rows' */
     const char* layout = q->strides[1] < q->strides[2] ? "bshd" : "bhsd";
     cldnn_log_cmd("attn -b %d --heads %d --hkv %d --sq %d --sk %d --hd %d --dv %d --causal %d --dropout %.9g "
-                  "--drop-seed %llu --drop-offset %llu --scale %.9g --dir %s --layout %s -d %s",
+                  "--drop-seed %llu --drop-offset %llu --scale %.9g --dir %s --layout %s -d %s --math %s",
                   p->B, p->H, p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, (double)p->dropout,
                   (unsigned long long)ad->seed, (unsigned long long)ad->offset, (double)p->scale,
-                  p->dir ? "bwd" : "fwd", layout, cldnn_dtype_name(p->dtype));
+                  p->dir ? "bwd" : "fwd", layout, cldnn_dtype_name(p->dtype),
+                  p->math == CLDNN_TENSOR_OP_MATH ? "tensor" : p->math == CLDNN_FMA_MATH ? "fma" : "default");
 }
 
 /* Picks the solver and its parameters (CLDNN_SOLVER, CLDNN_SOLVER_PARAMS, the tuning db), and

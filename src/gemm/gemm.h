@@ -122,6 +122,10 @@ typedef struct {
 /* 1 when dev has tensor cores reachable from OpenCL (NVIDIA, cl_nv_device_attribute_query
 ** compute capability >= 8.0: TF32 and FP16 mma.sync) and CLDNN_TENSOR_CORES is not 0. */
 int cldnn_mma_available(const cldnn_device_profile* dev);
+/* Static local memory one work-group of a tensor-core kernel may use: the per-block shared memory
+** of the compute capability (the driver accepts static arrays up to it although
+** CL_DEVICE_LOCAL_MEM_SIZE says 48 KiB), less 1 KiB the driver reserves. */
+size_t cldnn_mma_local_limit(const cldnn_device_profile* dev);
 /* 1 for the 16-bit storage types (HALF, BFLOAT16), which share the tensor-core kernels' tiles,
 ** copies and fragments and differ only in the mma instruction. */
 static inline int cldnn_mma_16bit(cldnnDataType_t dt) {

@@ -29,10 +29,7 @@ int cldnn_mma_available(const cldnn_device_profile* dev) {
     return dev->is_nvidia && !dev->is_cpu && dev->nv_cc_major >= 8 && cldnn_env_int("CLDNN_TENSOR_CORES", 1) != 0;
 }
 
-/* Static local memory one work-group may use: the per-block shared memory of the compute
-** capability (the driver accepts static arrays up to it although CL_DEVICE_LOCAL_MEM_SIZE says
-** 48 KiB), less 1 KiB the driver reserves. */
-static size_t mma_local_limit(const cldnn_device_profile* dev) {
+size_t cldnn_mma_local_limit(const cldnn_device_profile* dev) {
     size_t kib = dev->nv_cc_major == 9 ? 227 : (dev->nv_cc_major == 8 && (dev->nv_cc_minor == 0 || dev->nv_cc_minor == 7))
                                                    ? 163
                                                    : 99;
@@ -70,7 +67,7 @@ int cldnn_gemm_mma_params_fit(const cldnn_gemm_mma_params* p, const cldnn_device
         return 0;
     const size_t pipe = (size_t)p->stages * mma_stage_bytes(p, es, trans_a, trans_b);
     const size_t epi = mma_epilogue_bytes(p, dt);
-    return (pipe > epi ? pipe : epi) <= mma_local_limit(dev);
+    return (pipe > epi ? pipe : epi) <= cldnn_mma_local_limit(dev);
 }
 
 static int pow2_in(int v, int lo, int hi) {
