@@ -16,8 +16,8 @@
 **                  tensor of ones (same seed and offset) as its mask; forward and backward.
 **   attn_types::*  HALF (D 64) and BFLOAT16 forward and backward.
 **   attn_tc::*     TENSOR_OP_MATH with 16-bit data and 16-byte aligned operands: the tensor-core
-**                  forward (attn_mma) where the device has one; D 64 with dropout, D 128 with
-**                  Dv 64, BFLOAT16 B,S,H,D.
+**                  kernels (attn_mma) where the device has them; D 64 with dropout, D 128 with
+**                  Dv 64, BFLOAT16 B,S,H,D; forward and backward.
 **   attn_bad::*    descriptors and every entry's argument checks.
 ** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): five programs,
 ** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout and HALF
@@ -336,7 +336,7 @@ Test(attn_tc, half_d64_gqa_causal_dropout) {
 }
 
 Test(attn_tc, half_d128_dv64_causal_sq_gt_sk) {
-    at_case c = {1, 2, 2, 150, 131, 128, 64, 1, 0, 1, 0, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
+    at_case c = {1, 2, 2, 150, 131, 128, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
     run_case(&c);
 }
 

@@ -1,32 +1,42 @@
 /*
- * attn_mma.cl: scaled dot-product attention forward on NVIDIA tensor cores (mma.sync m16n8k16,
- * FP16 or BF16 inputs, FP32 accumulation), FlashAttention-2's plan as in attn.cl: the scores of
- * one block at a time live in registers only.
+ * attn_mma.cl: scaled dot-product attention, forward and backward, on NVIDIA tensor cores
+ * (mma.sync m16n8k16, FP16 or BF16 inputs, FP32 accumulation), in FlashAttention-2's plan as in
+ * attn.cl: the scores of one block at a time live in registers only, never in memory.
  *
- * attn_fwd_mma: one work-group of BR / 16 warps per (b, h, block of BR query rows); warp w owns
- * rows 16 w .. 16 w + 15 of the block. Its Q fragments stay in registers for the whole kernel.
- * Per block of BC keys:
- *   S = Q K^T            m16n8k16 with K's rows (keys, head dims contiguous) as B fragments;
- *   the scale (log2 e folded in), the causal and length mask only in blocks that need it, the
- *   online softmax on the accumulators (a row's four lanes combine through shuffles);
- *   O_acc = O_acc * 2^(m_old - m_new) + P V   with P's accumulators repacked to 16 bits as the A
- *   fragments (common/mma.h says why they line up) and V's rows as B fragments.
- * K and V reach local memory by cp.async, one buffer each, so that K of the next block streams in
- * during the softmax and P V, and V of the next block during the next S; the copies of rows past
- * Sk and of head dims past D read nothing and zero-fill.
- * O = O_acc / l rounded once to the storage type; stats = ln(l) + m in natural log (as attn.cl,
- * whose backward reads them); rows with every key masked give O = 0 and stats = -inf.
+ * Every kernel is a work-group of warps that each own 16 rows of a block product; all operands
+ * reach local memory by cp.async (16-byte copies; rows past the sequence and head dims past D read
+ * nothing and zero-fill) and the tensor cores by ldmatrix. Two product shapes make all of them
+ * (common/mma.h gives the fragment layouts):
+ *   PROD_NT  acc(16 x N) += A(16 x K) B^T with B stored [n][k] (Q K^T, dO V^T, K Q^T, V dO^T);
+ *   PROD_NN  acc(16 x N) += P(16 x K) X   with X stored [k][n] (P V, dS K, P^T dO, dS^T Q), P being
+ *            the accumulators of the first product repacked to 16 bits (PACK_FRAGS): no local
+ *            memory between the two.
+ *
+ * attn_fwd_mma (b, h, block of BR query rows; BR / 16 warps): Q in registers; per block of BC
+ *   keys S = Q K^T, the scale (log2 e folded in), the mask only in blocks that need it, the
+ *   online softmax on the accumulators (a row's four lanes combine by shuffles),
+ *   O_acc = O_acc 2^(m_old - m_new) + P V. K of the next block streams in during the softmax and
+ *   P V, V of the next block during the next S. O = O_acc / l rounded once; stats = ln(l) + m
+ *   (attn.cl's form); rows with every key masked give O = 0 and stats = -inf.
+ * attn_bwd_dot (attn_common.h): Di = rowsum(dO O) into the workspace.
+ * attn_bwd_dkdv_mma (b, kv head, block of BC keys; BC / 16 warps, each 16 keys): over the query
+ *   heads of the group and their query blocks of BR rows (double-buffered Q and dO):
+ *   S^T = K Q^T, P^T = 2^(S^T' - lse'), dV += (P^T Z) dO, dP^T = V dO^T,
+ *   dS^T = P^T (dP^T Z - Di), dK += dS^T Q; dK scaled once at the end. No atomics.
+ * attn_bwd_dq_mma (b, h, block of BR query rows): Q and dO in registers; over key blocks of BC
+ *   (double-buffered K and V): S = Q K^T, P, dP = dO V^T, dS = P (dP Z - Di), dQ += dS K.
+ * Z is the dropout's keep * 1/(1-p) (attn_common.h's DROP_Z at cldnnDropout's index), 1 without.
  *
  * Build options
  *   -DHEAD_D=n -DHEAD_DV=n  head sizes, multiples of 8 up to 128 (the host checks)
- *   -DBR=n                  query rows per work-group: 16 x warps (32..128)
- *   -DBC=n                  keys per block: a multiple of 16 (16..128)
- *   -DLDM=1                 fragments of K and V by ldmatrix (four 8 x 8 tiles per instruction)
- *                           instead of 32- and 16-bit local loads                       [1]
- *   -DDROPOUT=1             dropout on the probabilities, attn_common.h's DROP_Z
+ *   -DBR=n -DBC=n           query rows and keys per block, multiples of 16 up to 128; the forward
+ *                           and dq run BR / 16 warps, dkdv BC / 16
+ *   -DDROPOUT=1             dropout on the probabilities
  *   -DDATA_HALF=1 / -DDATA_BF16=1 the storage type (required)
- * NVIDIA only, compute capability 8.0 or higher: the host offers the solver only there. Q, K, V
- * and O have unit-stride head dims and strides and offsets that are multiples of 8 elements.
+ * NVIDIA only, compute capability 8.0 or higher: the host offers the solver only there. Q, K, V, O,
+ * dO and the gradients have unit-stride head dims and strides and offsets in multiples of 8.
+ * Measured on the H100 (B 8, H 16, S 4096, half forward): ldmatrix fragments ran 1.2 x faster than
+ * 32- and 16-bit local loads (D 64: 208 against 171 TFLOP/s; D 128: 229 against 185).
  */
 #include "common/helpers.h"
 #include "common/mma.h"
@@ -42,22 +52,19 @@
 #error "attn_mma.cl takes 16-bit data (-DDATA_HALF=1 or -DDATA_BF16=1)"
 #endif
 
-#ifndef LDM
-#define LDM 1
-#endif
 #ifndef BR
 #define BR 64
 #endif
 #ifndef BC
 #define BC 64
 #endif
-#define NT (2 * BR) /* 32 lanes per 16 rows */
-#define DP (((HEAD_D + 15) / 16) * 16)   /* k of Q K^T in whole k16 steps; the extra dims are 0 */
-#define DVP (((HEAD_DV + 15) / 16) * 16) /* n of P V in pairs of n8 tiles */
+#define DP (((HEAD_D + 15) / 16) * 16)   /* head dims in whole k16 steps / n16 pairs; the extra are 0 */
+#define DVP (((HEAD_DV + 15) / 16) * 16)
 #define KP (DP + 8)  /* local pitches in elements: 16 bytes past a multiple of 128, so the 8 rows */
-#define VP (DVP + 8) /* one ldmatrix (or one fragment load) touches fall in distinct banks */
+#define VP (DVP + 8) /* one ldmatrix phase reads fall in distinct banks */
+#define LOCAL16 __local ushort __attribute__((aligned(16))) /* cp.async and ldmatrix: 16-byte rows */
 
-/* Two floats as one register of 16-bit values, lo in the low half, rounded to nearest. */
+/* Two floats as one register of 16-bit values, lo in the low half, rounded to nearest even. */
 inline uint pack2(float lo, float hi) {
     uint r;
     asm(PACK_CVT " %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
@@ -65,69 +72,113 @@ inline uint pack2(float lo, float hi) {
 }
 
 /* Starts the copies of rows [r0, r0 + NR) x head dims [0, width) of a (b, h) slice (row stride rs,
- * unit-stride dims) into L (pitch P): 16 bytes per copy, rows past nrows and dims past d zero. */
-inline void cp_rows(__local ushort* L, int P, int NR, int width, __global const ushort* g, long base, long rs,
-                    int r0, int nrows, int d, int lid) {
+ * unit-stride dims) into L (pitch P) by the nt lanes of the group. */
+inline void cp_rows(__local ushort* L, int P, int NR, int width, __global const STORAGE_T* g, long base, long rs,
+                    int r0, int nrows, int d, int lid, int nt) {
     const int per = width / 8;
-    for (int idx = lid; idx < NR * per; idx += NT) {
+    __global const ushort* gu = (__global const ushort*)g;
+    for (int idx = lid; idx < NR * per; idx += nt) {
         const int r = idx / per, c = idx % per * 8, gr = r0 + r;
         const int ok = gr < nrows && c < d;
-        __global const ushort* src = g + base + (ok ? (long)gr * rs + c : 0);
-        MMA_CP16(L + r * P + c, src, ok ? 16 : 0);
+        MMA_CP16(L + r * P + c, gu + base + (ok ? (long)gr * rs + c : 0), ok ? 16 : 0);
     }
 }
 
-/* Two 16-bit values of local memory as one register, a in the low half. */
-#define LDS_PAIR(a, b) ((uint)(a) | ((uint)(b) << 16))
+/* Fragments by ldmatrix (lane in scope): A of rows [r0, r0 + 16) x k [k0, k0 + 16) of L ([row][k]);
+ * B of two n8 tiles n0, n0 + 8 at k16 step k0, from L stored [n][k] (NT) or [k][n] (NN, .trans):
+ * f[0..1] the first tile's, f[2..3] the second's. */
+#define LDSM_A(f, L, P, r0, k0) \
+    MMA_LDMATRIX_X4(f, (L) + ((r0) + (lane >> 3 & 1) * 8 + (lane & 7)) * (P) + (k0) + (lane >> 4) * 8)
+#define LDSM_B_NT(f, L, P, n0, k0) \
+    MMA_LDMATRIX_X4(f, (L) + ((n0) + (lane >> 4) * 8 + (lane & 7)) * (P) + (k0) + (lane >> 3 & 1) * 8)
+#define LDSM_B_NN(f, L, P, k0, n0) \
+    MMA_LDMATRIX_X4_TRANS(f, (L) + ((k0) + (lane >> 3 & 1) * 8 + (lane & 7)) * (P) + (n0) + (lane >> 4) * 8)
 
-__kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void attn_fwd_mma(ATTN_ARGS) {
-    __local ushort Qs[BR * KP] __attribute__((aligned(16))); /* cp.async and ldmatrix: 16-byte rows */
-    __local ushort Ks[BC * KP] __attribute__((aligned(16)));
-    __local ushort Vs[BC * VP] __attribute__((aligned(16)));
+#define ZERO_ACC(acc, N)                                                                                 \
+    _Pragma("unroll") for (int z_ = 0; z_ < (N) / 8; ++z_) acc[z_][0] = acc[z_][1] = acc[z_][2] = acc[z_][3] = 0.0f
+
+/* acc (16 x N) += A (16 x K) B^T; AF(kk) names the A fragment of k16 step kk (an array row, or a
+ * local one loaded by LOAD_A(kk) first). */
+#define PROD_NT(acc, N, K, LOAD_A, AF, L, P)                                                             \
+    _Pragma("unroll") for (int kk = 0; kk < (K) / 16; ++kk) {                                           \
+        LOAD_A(kk);                                                                                     \
+        _Pragma("unroll") for (int np = 0; np < (N) / 16; ++np) {                                       \
+            uint f_[4];                                                                                 \
+            LDSM_B_NT(f_, L, P, np * 16, kk * 16);                                                       \
+            MMA_OP(acc[2 * np], AF(kk), f_);                                                            \
+            MMA_OP(acc[2 * np + 1], AF(kk), f_ + 2);                                                    \
+        }                                                                                               \
+    }
+/* acc (16 x N) += P (16 x K) X, pf[K / 16][4] the packed P, X stored [k][n]. */
+#define PROD_NN(acc, N, K, pf, L, P)                                                                     \
+    _Pragma("unroll") for (int kc = 0; kc < (K) / 16; ++kc)                                             \
+        _Pragma("unroll") for (int np_ = 0; np_ < (N) / 16; ++np_) {                                    \
+        uint f_[4];                                                                                     \
+        LDSM_B_NN(f_, L, P, kc * 16, np_ * 16);                                                         \
+        MMA_OP(acc[2 * np_], pf[kc], f_);                                                               \
+        MMA_OP(acc[2 * np_ + 1], pf[kc], f_ + 2);                                                       \
+    }
+/* The accumulators s (16 x N) as A fragments pf[N / 16][4] of the next product. */
+#define PACK_FRAGS(pf, s, N)                                                                            \
+    _Pragma("unroll") for (int jn = 0; jn < (N) / 8; ++jn) {                                            \
+        pf[jn / 2][(jn & 1) * 2] = pack2(s[jn][0], s[jn][1]);                                           \
+        pf[jn / 2][(jn & 1) * 2 + 1] = pack2(s[jn][2], s[jn][3]);                                       \
+    }
+#define NO_LOAD(kk) (void)0
+/* A fragments held in an array: AF(kk) is arr[kk]. */
+#define FRAG_Q(kk) qf[kk]
+#define FRAG_DO(kk) df[kk]
+#define FRAG_T(kk) af_
+
+/* Rows ra (lanes' g) and ra + 8 of a 16-row accumulator tile (16 x N, first N_OUT columns real) as
+ * 16-bit pairs, times mul, into the (b, h) slice of dst; rows past nrows are not written. */
+#define STORE_ROWS(acc, N, N_OUT, dst, off, st, b, h, ra, nrows, mul)                                  \
+    _Pragma("unroll") for (int dn = 0; dn < (N) / 8; ++dn) {                                            \
+        const int x_ = dn * 8 + 2 * t; /* N_OUT % 8 == 0: x_ and x_ + 1 both in or both out */          \
+        if (x_ < (N_OUT)) {                                                                             \
+            if ((ra) < (nrows))                                                                         \
+                *(__global uint*)((__global ushort*)(dst) + AT(off, st, b, h, ra, x_)) =                  \
+                    pack2(acc[dn][0] * (mul), acc[dn][1] * (mul));                                      \
+            if ((ra) + 8 < (nrows))                                                                     \
+                *(__global uint*)((__global ushort*)(dst) + AT(off, st, b, h, (ra) + 8, x_)) =            \
+                    pack2(acc[dn][2] * (mul), acc[dn][3] * (mul));                                      \
+        }                                                                                               \
+    }
+
+/* ---------------------------------------------------------------------------------- forward */
+
+__kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(ATTN_ARGS) {
+    LOCAL16 Qs[BR * KP];
+    LOCAL16 Ks[BC * KP];
+    LOCAL16 Vs[BC * VP];
     (void)dout, (void)do_off, (void)do_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;
     (void)dk_st, (void)dv, (void)dv_off, (void)dv_st, (void)ws, (void)ws_off, (void)B, (void)scale;
     (void)gen, (void)thresh, (void)rscale;
-    const int lid = (int)get_local_id(0), warp = lid / 32, lane = lid % 32, g = lane >> 2, t = lane & 3;
+    const int nt = 2 * BR, lid = (int)get_local_id(0), lane = lid % 32, g = lane >> 2, t = lane & 3;
     const int nqb = (SQ + BR - 1) / BR, grp = (int)get_group_id(0);
     const int qb = nqb - 1 - grp % nqb, bh = grp / nqb, h = bh % H, b = bh / H, hk = h / (H / HKV);
-    const int i0 = qb * BR, r0 = warp * 16;
-    __global const ushort* qg = (__global const ushort*)q;
-    __global const ushort* kg = (__global const ushort*)k;
-    __global const ushort* vg = (__global const ushort*)v;
+    const int i0 = qb * BR, r0 = lid / 32 * 16;
     const long qbase = AT(q_off, q_st, b, h, 0, 0), kbase = AT(k_off, k_st, b, hk, 0, 0);
     const long vbase = AT(v_off, v_st, b, hk, 0, 0);
     const int kend = keys_end(causal, SQ, SK, i0, BR), nblk = (kend + BC - 1) / BC;
 
     /* groups in flight, in order: Q, K0, V0, then K(j+1) and V(j+1) per block (empty when none) */
-    cp_rows(Qs, KP, BR, DP, qg, qbase, q_st.s2, i0, SQ, HEAD_D, lid);
+    cp_rows(Qs, KP, BR, DP, q, qbase, q_st.s2, i0, SQ, HEAD_D, lid, nt);
     MMA_COMMIT();
     if (nblk > 0)
-        cp_rows(Ks, KP, BC, DP, kg, kbase, k_st.s2, 0, SK, HEAD_D, lid);
+        cp_rows(Ks, KP, BC, DP, k, kbase, k_st.s2, 0, SK, HEAD_D, lid, nt);
     MMA_COMMIT();
     if (nblk > 0)
-        cp_rows(Vs, VP, BC, DVP, vg, vbase, v_st.s2, 0, SK, HEAD_DV, lid);
+        cp_rows(Vs, VP, BC, DVP, v, vbase, v_st.s2, 0, SK, HEAD_DV, lid, nt);
     MMA_COMMIT();
     MMA_WAIT_GROUP(2);
     barrier(CLK_LOCAL_MEM_FENCE);
-
     uint qf[DP / 16][4];
 #pragma unroll
-    for (int kk = 0; kk < DP / 16; ++kk) {
-#if LDM
-        const int mi = lane >> 3;
-        MMA_LDMATRIX_X4(qf[kk], Qs + (r0 + (mi & 1) * 8 + (lane & 7)) * KP + kk * 16 + (mi >> 1) * 8);
-#else
-        __local const ushort* p = Qs + (r0 + g) * KP + kk * 16 + 2 * t;
-        qf[kk][0] = *(__local const uint*)p;
-        qf[kk][1] = *(__local const uint*)(p + 8 * KP);
-        qf[kk][2] = *(__local const uint*)(p + 8);
-        qf[kk][3] = *(__local const uint*)(p + 8 * KP + 8);
-#endif
-    }
+    for (int kk = 0; kk < DP / 16; ++kk) LDSM_A(qf[kk], Qs, KP, r0, kk * 16);
 
     float acc[DVP / 8][4];
-#pragma unroll
-    for (int dn = 0; dn < DVP / 8; ++dn) acc[dn][0] = acc[dn][1] = acc[dn][2] = acc[dn][3] = 0.0f;
+    ZERO_ACC(acc, DVP);
     float m0 = -INFINITY, m1 = -INFINITY, l0 = 0.0f, l1 = 0.0f;
     const int ra = i0 + r0 + g, rb = ra + 8;
 
@@ -136,31 +187,11 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void attn_fwd_mma(ATTN_
         MMA_WAIT_GROUP(1); /* K(jb) has landed */
         barrier(CLK_LOCAL_MEM_FENCE);
         float s[BC / 8][4];
-#pragma unroll
-        for (int jn = 0; jn < BC / 8; ++jn) s[jn][0] = s[jn][1] = s[jn][2] = s[jn][3] = 0.0f;
-#pragma unroll
-        for (int kk = 0; kk < DP / 16; ++kk) {
-#if LDM
-#pragma unroll
-            for (int jp = 0; jp < BC / 16; ++jp) {
-                const int mi = lane >> 3;
-                uint f[4];
-                MMA_LDMATRIX_X4(f, Ks + (jp * 16 + (mi >> 1) * 8 + (lane & 7)) * KP + kk * 16 + (mi & 1) * 8);
-                MMA_OP(s[2 * jp], qf[kk], f);
-                MMA_OP(s[2 * jp + 1], qf[kk], f + 2);
-            }
-#else
-#pragma unroll
-            for (int jn = 0; jn < BC / 8; ++jn) {
-                __local const ushort* p = Ks + (jn * 8 + g) * KP + kk * 16 + 2 * t;
-                uint f[2] = {*(__local const uint*)p, *(__local const uint*)(p + 8)};
-                MMA_OP(s[jn], qf[kk], f);
-            }
-#endif
-        }
+        ZERO_ACC(s, BC);
+        PROD_NT(s, BC, DP, NO_LOAD, FRAG_Q, Ks, KP)
         barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with K(jb) */
         if (jb + 1 < nblk)
-            cp_rows(Ks, KP, BC, DP, kg, kbase, k_st.s2, j0 + BC, SK, HEAD_D, lid);
+            cp_rows(Ks, KP, BC, DP, k, kbase, k_st.s2, j0 + BC, SK, HEAD_D, lid, nt);
         MMA_COMMIT();
 
         /* scale, mask where the block reaches past Sk or the causal diagonal */
@@ -188,21 +219,19 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void attn_fwd_mma(ATTN_
         m0 = mx0;
         m1 = mx1;
         float ls0 = 0.0f, ls1 = 0.0f;
-        uint pf[BC / 16][4];
 #pragma unroll
         for (int jn = 0; jn < BC / 8; ++jn) {
-            float p[4];
 #pragma unroll
-            for (int e = 0; e < 4; ++e) p[e] = exp2(s[jn][e] - (e < 2 ? ref0 : ref1));
-            ls0 += p[0] + p[1];
-            ls1 += p[2] + p[3];
+            for (int e = 0; e < 4; ++e) s[jn][e] = exp2(s[jn][e] - (e < 2 ? ref0 : ref1));
+            ls0 += s[jn][0] + s[jn][1];
+            ls1 += s[jn][2] + s[jn][3];
 #if DROPOUT
 #pragma unroll
-            for (int e = 0; e < 4; ++e) p[e] *= DROP_Z((ulong)bh, e < 2 ? ra : rb, j0 + jn * 8 + 2 * t + (e & 1));
+            for (int e = 0; e < 4; ++e) s[jn][e] *= DROP_Z((ulong)bh, e < 2 ? ra : rb, j0 + jn * 8 + 2 * t + (e & 1));
 #endif
-            pf[jn / 2][(jn & 1) * 2] = pack2(p[0], p[1]);
-            pf[jn / 2][(jn & 1) * 2 + 1] = pack2(p[2], p[3]);
         }
+        uint pf[BC / 16][4];
+        PACK_FRAGS(pf, s, BC)
         l0 = l0 * al0 + ls0;
         l1 = l1 * al1 + ls1;
 #pragma unroll
@@ -215,29 +244,10 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void attn_fwd_mma(ATTN_
 
         MMA_WAIT_GROUP(1); /* V(jb) has landed */
         barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (int kc = 0; kc < BC / 16; ++kc) {
-#if LDM
-#pragma unroll
-            for (int dp = 0; dp < DVP / 16; ++dp) {
-                const int mi = lane >> 3;
-                uint f[4];
-                MMA_LDMATRIX_X4_TRANS(f, Vs + (kc * 16 + (mi & 1) * 8 + (lane & 7)) * VP + dp * 16 + (mi >> 1) * 8);
-                MMA_OP(acc[2 * dp], pf[kc], f);
-                MMA_OP(acc[2 * dp + 1], pf[kc], f + 2);
-            }
-#else
-#pragma unroll
-            for (int dn = 0; dn < DVP / 8; ++dn) {
-                __local const ushort* p = Vs + (kc * 16 + 2 * t) * VP + dn * 8 + g;
-                uint f[2] = {LDS_PAIR(p[0], p[VP]), LDS_PAIR(p[8 * VP], p[9 * VP])};
-                MMA_OP(acc[dn], pf[kc], f);
-            }
-#endif
-        }
+        PROD_NN(acc, DVP, BC, pf, Vs, VP)
         barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with V(jb) */
         if (jb + 1 < nblk)
-            cp_rows(Vs, VP, BC, DVP, vg, vbase, v_st.s2, j0 + BC, SK, HEAD_DV, lid);
+            cp_rows(Vs, VP, BC, DVP, v, vbase, v_st.s2, j0 + BC, SK, HEAD_DV, lid, nt);
         MMA_COMMIT();
     }
     MMA_WAIT_GROUP(0);
@@ -249,19 +259,180 @@ __kernel __attribute__((reqd_work_group_size(NT, 1, 1))) void attn_fwd_mma(ATTN_
     const float inv0 = l0 > 0.0f ? 1.0f / l0 : 0.0f, inv1 = l1 > 0.0f ? 1.0f / l1 : 0.0f;
 #pragma unroll
     for (int dn = 0; dn < DVP / 8; ++dn) {
-        const int x = dn * 8 + 2 * t; /* HEAD_DV % 8 == 0: x and x + 1 are both inside or both out */
-        if (x >= HEAD_DV)
-            continue;
-        /* both rounded to nearest even, as STORE does, and written as one 32-bit word */
-        if (ra < SQ)
-            *(__global uint*)((__global ushort*)o + AT(o_off, o_st, b, h, ra, x)) = pack2(acc[dn][0] * inv0, acc[dn][1] * inv0);
-        if (rb < SQ)
-            *(__global uint*)((__global ushort*)o + AT(o_off, o_st, b, h, rb, x)) = pack2(acc[dn][2] * inv1, acc[dn][3] * inv1);
+        acc[dn][0] *= inv0;
+        acc[dn][1] *= inv0;
+        acc[dn][2] *= inv1;
+        acc[dn][3] *= inv1;
     }
+    STORE_ROWS(acc, DVP, HEAD_DV, o, o_off, o_st, b, h, ra, SQ, 1.0f)
     if (has_stats && t == 0) {
         if (ra < SQ)
             st[AT(st_off, st_st, b, h, ra, 0)] = l0 > 0.0f ? (m0 + log2(l0)) * M_LN2_F : -INFINITY;
         if (rb < SQ)
             st[AT(st_off, st_st, b, h, rb, 0)] = l1 > 0.0f ? (m1 + log2(l1)) * M_LN2_F : -INFINITY;
     }
+}
+
+/* --------------------------------------------------------------------------------- backward */
+
+/* lse' (log2 e times the natural statistics) and Di of query row i of slice (b, h), 0 past SQ. */
+#define ROW_LSE(i) ((i) < SQ ? st[AT(st_off, st_st, b, h, i, 0)] * M_LOG2E_F : 0.0f)
+#define ROW_DI(i) ((i) < SQ ? ws[ws_off + bh * (ulong)SQ + (ulong)(i)] : 0.0f)
+
+__kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_mma(ATTN_ARGS) {
+    LOCAL16 Ks[BC * KP];
+    LOCAL16 Vs[BC * VP];
+    LOCAL16 Qs[2][BR * KP];
+    LOCAL16 Ds[2][BR * VP]; /* dO */
+    (void)o, (void)o_off, (void)o_st, (void)dq, (void)dq_off, (void)dq_st, (void)has_stats;
+    (void)gen, (void)thresh, (void)rscale;
+    const int nt = 2 * BC, lid = (int)get_local_id(0), lane = lid % 32, g = lane >> 2, t = lane & 3;
+    const int nkb = (SK + BC - 1) / BC, grp = (int)get_group_id(0);
+    const int kb = grp % nkb, bhk = grp / nkb, hk = bhk % HKV, b = bhk / HKV, G = H / HKV;
+    const int j0 = kb * BC, r0 = lid / 32 * 16, ja = j0 + r0 + g;
+    const long kbase = AT(k_off, k_st, b, hk, 0, 0), vbase = AT(v_off, v_st, b, hk, 0, 0);
+    /* the first query row that sees key j0: i >= j0 - (Sk - Sq) */
+    int istart = causal ? j0 - (SK - SQ) : 0;
+    istart = istart < 0 ? 0 : istart / BR * BR;
+    const int nib = istart < SQ ? (SQ - istart + BR - 1) / BR : 0, nblk = G * nib;
+
+    cp_rows(Ks, KP, BC, DP, k, kbase, k_st.s2, j0, SK, HEAD_D, lid, nt);
+    cp_rows(Vs, VP, BC, DVP, v, vbase, v_st.s2, j0, SK, HEAD_DV, lid, nt);
+    MMA_COMMIT();
+    /* block it: query head hk * G + it / nib, rows istart + (it % nib) * BR; stage it & 1 */
+#define BLOCK_LOAD(it)                                                                                  \
+    do {                                                                                                \
+        const int h_ = hk * G + (it) / nib, i_ = istart + (it) % nib * BR;                              \
+        cp_rows(Qs[(it) & 1], KP, BR, DP, q, AT(q_off, q_st, b, h_, 0, 0), q_st.s2, i_, SQ, HEAD_D, lid, nt); \
+        cp_rows(Ds[(it) & 1], VP, BR, DVP, dout, AT(do_off, do_st, b, h_, 0, 0), do_st.s2, i_, SQ, HEAD_DV, lid, nt); \
+    } while (0)
+    if (nblk > 0)
+        BLOCK_LOAD(0);
+    MMA_COMMIT();
+
+    float adk[DP / 8][4], adv[DVP / 8][4];
+    ZERO_ACC(adk, DP);
+    ZERO_ACC(adv, DVP);
+    for (int it = 0; it < nblk; ++it) {
+        const int h = hk * G + it / nib, i0 = istart + it % nib * BR;
+        const ulong bh = (ulong)b * (ulong)H + (ulong)h;
+        __local ushort* Qb = Qs[it & 1];
+        __local ushort* Db = Ds[it & 1];
+        if (it + 1 < nblk)
+            BLOCK_LOAD(it + 1);
+        MMA_COMMIT();
+        MMA_WAIT_GROUP(1); /* K, V and block it have landed */
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        float s[BR / 8][4], dp[BR / 8][4];
+        ZERO_ACC(s, BR);
+        ZERO_ACC(dp, BR);
+        uint af_[4];
+#define LOAD_K(kk) LDSM_A(af_, Ks, KP, r0, (kk) * 16)
+#define LOAD_V(kk) LDSM_A(af_, Vs, VP, r0, (kk) * 16)
+        PROD_NT(s, BR, DP, LOAD_K, FRAG_T, Qb, KP)
+        PROD_NT(dp, BR, DVP, LOAD_V, FRAG_T, Db, VP)
+        /* P^T and dS^T: this lane's keys ja, ja + 8 (rows) and queries i0 + 8 jn + 2t (+1) (columns) */
+        const int masked = i0 + BR > SQ || j0 + BC > SK || (causal && j0 + BC - 1 > i0 + (SK - SQ));
+#pragma unroll
+        for (int jn = 0; jn < BR / 8; ++jn) {
+            const int ic = i0 + jn * 8 + 2 * t;
+            const float lse[2] = {ROW_LSE(ic), ROW_LSE(ic + 1)}, di[2] = {ROW_DI(ic), ROW_DI(ic + 1)};
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int i = ic + (e & 1), j = e < 2 ? ja : ja + 8;
+                float p = exp2(s[jn][e] * sc2 - lse[e & 1]);
+                if (masked && !VISIBLE(i, j))
+                    p = 0.0f;
+                const float z = DROP_Z(bh, i, j);
+                s[jn][e] = p * z;
+                dp[jn][e] = p * (dp[jn][e] * z - di[e & 1]);
+            }
+        }
+        uint pf[BR / 16][4];
+        PACK_FRAGS(pf, s, BR)
+        PROD_NN(adv, DVP, BR, pf, Db, VP)
+        PACK_FRAGS(pf, dp, BR)
+        PROD_NN(adk, DP, BR, pf, Qb, KP)
+        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with stage it & 1 */
+    }
+    MMA_WAIT_GROUP(0);
+    STORE_ROWS(adk, DP, HEAD_D, dk, dk_off, dk_st, b, hk, ja, SK, scale)
+    STORE_ROWS(adv, DVP, HEAD_DV, dv, dv_off, dv_st, b, hk, ja, SK, 1.0f)
+#undef BLOCK_LOAD
+#undef LOAD_K
+#undef LOAD_V
+}
+
+__kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_bwd_dq_mma(ATTN_ARGS) {
+    LOCAL16 Qs[BR * KP];
+    LOCAL16 Ds[BR * VP]; /* dO */
+    LOCAL16 Ks[2][BC * KP];
+    LOCAL16 Vs[2][BC * VP];
+    (void)o, (void)o_off, (void)o_st, (void)dk, (void)dk_off, (void)dk_st, (void)dv, (void)dv_off, (void)dv_st;
+    (void)has_stats, (void)B, (void)gen, (void)thresh, (void)rscale;
+    const int nt = 2 * BR, lid = (int)get_local_id(0), lane = lid % 32, g = lane >> 2, t = lane & 3;
+    const int nqb = (SQ + BR - 1) / BR, grp = (int)get_group_id(0);
+    const int qb = nqb - 1 - grp % nqb, bhi = grp / nqb, h = bhi % H, b = bhi / H, hk = h / (H / HKV);
+    const ulong bh = (ulong)bhi;
+    const int i0 = qb * BR, r0 = lid / 32 * 16, ra = i0 + r0 + g, rb = ra + 8;
+    const long kbase = AT(k_off, k_st, b, hk, 0, 0), vbase = AT(v_off, v_st, b, hk, 0, 0);
+    const int kend = keys_end(causal, SQ, SK, i0, BR), nblk = (kend + BC - 1) / BC;
+
+    cp_rows(Qs, KP, BR, DP, q, AT(q_off, q_st, b, h, 0, 0), q_st.s2, i0, SQ, HEAD_D, lid, nt);
+    cp_rows(Ds, VP, BR, DVP, dout, AT(do_off, do_st, b, h, 0, 0), do_st.s2, i0, SQ, HEAD_DV, lid, nt);
+    MMA_COMMIT();
+#define BLOCK_LOAD(jb)                                                                                   \
+    do {                                                                                                \
+        cp_rows(Ks[(jb) & 1], KP, BC, DP, k, kbase, k_st.s2, (jb) * BC, SK, HEAD_D, lid, nt);           \
+        cp_rows(Vs[(jb) & 1], VP, BC, DVP, v, vbase, v_st.s2, (jb) * BC, SK, HEAD_DV, lid, nt);         \
+    } while (0)
+    if (nblk > 0)
+        BLOCK_LOAD(0);
+    MMA_COMMIT();
+    MMA_WAIT_GROUP(1); /* Q and dO */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint qf[DP / 16][4], df[DVP / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < DP / 16; ++kk) LDSM_A(qf[kk], Qs, KP, r0, kk * 16);
+#pragma unroll
+    for (int kk = 0; kk < DVP / 16; ++kk) LDSM_A(df[kk], Ds, VP, r0, kk * 16);
+    const float lse0 = ROW_LSE(ra), lse1 = ROW_LSE(rb), di0 = ROW_DI(ra), di1 = ROW_DI(rb);
+
+    float adq[DP / 8][4];
+    ZERO_ACC(adq, DP);
+    for (int jb = 0; jb < nblk; ++jb) {
+        const int j0 = jb * BC;
+        __local ushort* Kb = Ks[jb & 1];
+        __local ushort* Vb = Vs[jb & 1];
+        if (jb + 1 < nblk)
+            BLOCK_LOAD(jb + 1);
+        MMA_COMMIT();
+        MMA_WAIT_GROUP(1); /* block jb has landed */
+        barrier(CLK_LOCAL_MEM_FENCE);
+        float s[BC / 8][4], dp[BC / 8][4];
+        ZERO_ACC(s, BC);
+        ZERO_ACC(dp, BC);
+        PROD_NT(s, BC, DP, NO_LOAD, FRAG_Q, Kb, KP)
+        PROD_NT(dp, BC, DVP, NO_LOAD, FRAG_DO, Vb, VP)
+        const int masked = j0 + BC > SK || (causal && j0 + BC - 1 > i0 + (SK - SQ));
+#pragma unroll
+        for (int jn = 0; jn < BC / 8; ++jn) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+                const int i = e < 2 ? ra : rb, j = j0 + jn * 8 + 2 * t + (e & 1);
+                float p = exp2(s[jn][e] * sc2 - (e < 2 ? lse0 : lse1));
+                if (masked && !VISIBLE(i, j))
+                    p = 0.0f;
+                s[jn][e] = p * (dp[jn][e] * DROP_Z(bh, i, j) - (e < 2 ? di0 : di1));
+            }
+        }
+        uint pf[BC / 16][4];
+        PACK_FRAGS(pf, s, BC)
+        PROD_NN(adq, DP, BC, pf, Kb, KP)
+        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with stage jb & 1 */
+    }
+    MMA_WAIT_GROUP(0);
+    STORE_ROWS(adq, DP, HEAD_D, dq, dq_off, dq_st, b, h, ra, SQ, scale)
+#undef BLOCK_LOAD
 }

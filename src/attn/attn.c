@@ -15,8 +15,8 @@
 ** Solvers: attn_tiled, the portable kernels (every OpenCL device). Its parameters (block rows BR,
 ** block keys BC, the work-group WG_R x WG_C, the chunks KC and RC, Q kept in local memory) are a
 ** declared space (Find / Tune through the engine, CLDNN_SOLVER_PARAMS), with defaults per device
-** type: the first of a preference list that fits the device's local memory. A tensor-core solver
-** goes in front of it in the table (the engine ranks them).
+** type: the first of a preference list that fits the device's local memory. attn_mma, the
+** tensor-core kernels (kernels/attn/attn_mma.cl), goes in front of it where it applies.
 **
 ** Contract choices: all data of one type (FLOAT, HALF, BFLOAT16), statistics FLOAT; D, Dv <= 256;
 ** B*H*Sq and B*Hkv*Sk below 2^31; outputs must not overlap inputs (checked on byte ranges of the
@@ -250,35 +250,52 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 
 /* ------------------------------------------------------------------ tensor-core solver */
 
-/* attn_mma (kernels/attn/attn_mma.cl): the forward on mma.sync m16n8k16 for HALF and BFLOAT16
-** data under TENSOR_OP_MATH (the probabilities are rounded to the data type before P V, as
-** FlashAttention does: a reduced-precision path), on NVIDIA devices of compute capability 8.0 or
-** higher. Its parameters: query rows per work-group (16 per warp), keys per block, and whether
-** fragments come by ldmatrix. The backward stays with attn_tiled, which reads the same statistics. */
+/* attn_mma (kernels/attn/attn_mma.cl): forward and backward on mma.sync m16n8k16 for HALF and
+** BFLOAT16 data under TENSOR_OP_MATH (the probabilities and dS are rounded to the data type before
+** their products, as FlashAttention does: a reduced-precision path), on NVIDIA devices of compute
+** capability 8.0 or higher. Its parameters: query rows per block (the forward's and dQ's work-group,
+** 16 per warp) and keys per block (dK / dV's work-group). The statistics are attn_tiled's, so
+** either solver's backward reads either's forward. */
 typedef struct {
-    int br, bc, ldm;
+    int br, bc;
 } at_mma_params;
 
-#define AT_MMA_TEXT "br%d-bc%d-ldm%d"
-#define AT_MMA_NAMES "br bc ldm"
+#define AT_MMA_TEXT "br%d-bc%d"
+#define AT_MMA_NAMES "br bc"
 #define AT_MMA_HEAD_MAX 128
+#define AT_MMA_REGS_MAX 180 /* accumulators and fragments per lane; measured to spill beyond ~200 */
 
 static int round16(int x) { return round_up(x, 16); }
 
-/* Static local memory of attn_fwd_mma: Q (br rows), K and V (bc rows) with 8 elements of padding. */
+/* Static local memory of the direction's kernels (elements of 2 bytes): rows padded by 8. */
 static size_t at_mma_local(const at_problem* p, const at_mma_params* q) {
-    return ((size_t)(q->br + q->bc) * (size_t)(round16(p->D) + 8) + (size_t)q->bc * (size_t)(round16(p->Dv) + 8)) * 2u;
+    const size_t kp = (size_t)round16(p->D) + 8, vp = (size_t)round16(p->Dv) + 8, br = (size_t)q->br, bc = (size_t)q->bc;
+    if (p->dir == 0)
+        return ((br + bc) * kp + bc * vp) * 2u;
+    const size_t dkdv = bc * (kp + vp) + 2u * br * (kp + vp), dq = br * (kp + vp) + 2u * bc * (kp + vp);
+    return (dkdv > dq ? dkdv : dq) * 2u;
+}
+
+/* 32-bit registers a lane holds in accumulators and fragments, the largest kernel's. */
+static int at_mma_registers(const at_problem* p, const at_mma_params* q) {
+    const int d = round16(p->D), dv = round16(p->Dv);
+    if (p->dir == 0)
+        return d / 4 + dv / 2 + q->bc / 2 + q->bc / 4;
+    const int dkdv = d / 2 + dv / 2 + q->br + q->br / 4, dq = d / 4 + dv / 4 + d / 2 + q->bc + q->bc / 4;
+    return dkdv > dq ? dkdv : dq;
 }
 
 static int at_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
     const at_problem* p = (const at_problem*)problem;
-    if (p->dir != 0 || p->math != CLDNN_TENSOR_OP_MATH || !cldnn_mma_16bit(p->dtype) || !cldnn_mma_available(dev))
+    if (p->math != CLDNN_TENSOR_OP_MATH || !cldnn_mma_16bit(p->dtype) || !cldnn_mma_available(dev))
         return 0;
     if (p->D % 8 || p->Dv % 8 || p->D > AT_MMA_HEAD_MAX || p->Dv > AT_MMA_HEAD_MAX)
         return 0;
     /* 16-byte copies and pair stores: unit-stride head dims, the rest in multiples of 8 elements */
-    const int ops[4] = {AT_Q, AT_K, AT_V, AT_O};
-    for (int i = 0; i < 4; ++i) {
+    static const int fwd[] = {AT_Q, AT_K, AT_V, AT_O}, bwd[] = {AT_Q, AT_K, AT_V, AT_DO, AT_DQ, AT_DK, AT_DV};
+    const int* ops = p->dir ? bwd : fwd;
+    const int n = p->dir ? 7 : 4;
+    for (int i = 0; i < n; ++i) {
         const int64_t* st = p->st[ops[i]];
         if (st[3] != 1 || st[0] % 8 || st[1] % 8 || st[2] % 8 || p->off[ops[i]] % 8)
             return 0;
@@ -289,16 +306,17 @@ static int at_mma_applicable(const void* problem, const cldnn_device_profile* de
 static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
     const at_problem* p = (const at_problem*)problem;
     const at_mma_params* q = (const at_mma_params*)params;
-    if ((q->br != 32 && q->br != 64 && q->br != 128) || q->bc < 16 || q->bc > 128 || q->bc % 16 || (q->ldm != 0 && q->ldm != 1))
+    if (q->br < 16 || q->br > 128 || q->br % 16 || q->bc < 16 || q->bc > 128 || q->bc % 16)
         return 0;
-    /* registers: Q fragments, O and S accumulators and P per lane; beyond ~200 they spill */
-    if (round16(p->D) / 2 + round16(p->Dv) / 2 + q->bc / 2 + q->bc / 4 > 200)
-        return 0;
-    return at_mma_local(p, q) <= cldnn_mma_local_limit(dev) && (size_t)(2 * q->br) <= dev->max_wg_size;
+    const size_t wg = (size_t)(2 * (q->br > q->bc ? q->br : q->bc));
+    return at_mma_registers(p, q) <= AT_MMA_REGS_MAX && at_mma_local(p, q) <= cldnn_mma_local_limit(dev) &&
+           wg <= dev->max_wg_size;
 }
 
+/* Defaults: 4-warp work-groups where the registers allow (the forward always; the backward up to
+** D = 64), 2-warp ones for the backward's larger heads. */
 static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    static const at_mma_params prefs[] = {{64, 64, 1}, {64, 32, 1}, {32, 32, 1}, {32, 16, 1}};
+    static const at_mma_params prefs[] = {{64, 64}, {64, 32}, {32, 32}, {32, 16}, {16, 16}};
     for (size_t i = 0; i < sizeof prefs / sizeof prefs[0]; ++i)
         if (at_mma_valid(problem, dev, &prefs[i])) {
             *(at_mma_params*)params = prefs[i];
@@ -308,19 +326,18 @@ static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev
 }
 
 static size_t at_mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
-    static const int brs[] = {64, 128, 32}, bcs[] = {64, 32, 128, 16, 48, 96};
+    static const int sizes[] = {64, 32, 128, 16, 48, 96};
     at_mma_params* o = (at_mma_params*)out;
     size_t n = 0;
-    for (int a = 0; a < 3; ++a)
-        for (int c = 0; c < 6; ++c)
-            for (int l = 1; l >= 0; --l) {
-                at_mma_params q = {brs[a], bcs[c], l};
-                if (!at_mma_valid(problem, dev, &q))
-                    continue;
-                if (n < max)
-                    o[n] = q;
-                n++;
-            }
+    for (int a = 0; a < 6; ++a)
+        for (int c = 0; c < 6; ++c) {
+            at_mma_params q = {sizes[a], sizes[c]};
+            if (!at_mma_valid(problem, dev, &q))
+                continue;
+            if (n < max)
+                o[n] = q;
+            n++;
+        }
     return n;
 }
 
@@ -330,19 +347,26 @@ static const cldnn_param_space at_mma_space = {
 static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const at_problem* p = (const at_problem*)problem;
     const at_mma_params* q = (const at_mma_params*)params;
+    const at_buffers* b = (const at_buffers*)buffers;
     char opts[160];
-    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DLDM=%d -DDROPOUT=%d%s", p->D, p->Dv, q->br,
-             q->bc, q->ldm, p->drop, cldnn_dtype_build_option(p->dtype));
-    const uint64_t groups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
-    return at_launch(h, p, "attn/attn_mma.cl", opts, (const at_buffers*)buffers, "attn_fwd_mma", groups,
-                     (size_t)(2 * q->br));
+    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DDROPOUT=%d%s", p->D, p->Dv, q->br, q->bc,
+             p->drop, cldnn_dtype_build_option(p->dtype));
+    const char* f = "attn/attn_mma.cl";
+    const uint64_t qgroups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
+    if (p->dir == 0)
+        return at_launch(h, p, f, opts, b, "attn_fwd_mma", qgroups, (size_t)(2 * q->br));
+    const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
+    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + 63) / 64, 64));
+    const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
+    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dkdv_mma", kgroups, (size_t)(2 * q->bc)));
+    return at_launch(h, p, f, opts, b, "attn_bwd_dq_mma", qgroups, (size_t)(2 * q->br));
 }
 
 /* The tensor-core solver goes in front of attn_tiled (a lower rank where it applies). */
 static const cldnn_solver at_solvers[] = {
     {.name = "attn_mma", .algo = -1, .applicable = at_mma_applicable, .workspace = at_workspace,
      .default_params = at_mma_defaults, .params_size = sizeof(at_mma_params), .run = mma_run,
-     .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 10, .space = &at_mma_space},
+     .flags = CLDNN_SOLVER_DETERMINISTIC | CLDNN_SOLVER_TENSOR_OPS, .rank = 10, .space = &at_mma_space},
     {.name = "attn_tiled", .algo = -1, .applicable = always, .workspace = at_workspace,
      .default_params = at_defaults, .params_size = sizeof(at_params), .run = tiled_run,
      .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 50, .space = &at_space},
