@@ -3,12 +3,14 @@
 
 #include <ATen/Operators.h>
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/ExpandUtils.h>
 #include <ATen/native/CPUFallback.h>
 #include <ATen/native/Resize.h>
 #include <torch/library.h>
 
 #include <cmath>
+#include <mutex>
 
 namespace cldnn_torch {
 namespace {
@@ -532,6 +534,43 @@ at::Tensor argmax(const at::Tensor& x, std::optional<int64_t> dim, bool keepdim)
     return squeeze_dims(idx, x, dims, keepdim);
 }
 
+// ------------------------------------------------------------------------------------ dropout
+// cldnnDropoutForward on a tensor of ones is the mask: 0 where dropped, 1 / (1 - p) where kept
+// (cldnnDropout's counter-based generator; its seed drawn from the CPU generator, as every random
+// number of this device). So the mask this device returns carries the scale, unlike CUDA's bool
+// mask, and native_dropout_backward multiplies by it alone (its `scale` is that same factor).
+std::tuple<at::Tensor, at::Tensor> native_dropout(const at::Tensor& input, double p, std::optional<bool> train) {
+    const char* op = "native_dropout";
+    if (!supported_dtype(input.scalar_type()))
+        return fallback<ATEN_OP(native_dropout)>(input, p, train);
+    if (!train.value_or(true) || p == 0)
+        return {input.clone(), at::ones_like(input)};
+    TORCH_CHECK(p > 0 && p < 1, "ocl: ", op, ": p must be in [0, 1), got ", p);
+    Device& d = device();
+    std::lock_guard<std::recursive_mutex> g(d.mu);
+    uint64_t seed;
+    {
+        auto gen = at::detail::getDefaultCPUGenerator();
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        seed = at::check_generator<at::CPUGeneratorImpl>(gen)->random64();
+    }
+    at::Tensor ones = at::ones(input.sizes(), input.options()), mask = at::empty(input.sizes(), input.options());
+    DropoutDesc dd;
+    CLDNN_TORCH_CHECK(op, cldnnSetDropoutDescriptor(dd, (float)p, seed, 0));
+    TensorDesc od, md;
+    set_nd(od, ones, op);
+    set_nd(md, mask, op);
+    BufferRef ob = buffer(ones), mb = buffer(mask);
+    CLDNN_TORCH_CHECK(op, cldnnDropoutForward(d.handle, dd, od, ob.mem, ob.offset, md, mb.mem, mb.offset, nullptr, 0, 0));
+    return {at::mul(input, mask), mask};
+}
+
+at::Tensor native_dropout_backward(const at::Tensor& grad, const at::Tensor& mask, double scale) {
+    if (!supported_dtype(grad.scalar_type()) || mask.scalar_type() != grad.scalar_type())  // a CPU-made bool mask
+        return fallback<ATEN_OP(native_dropout_backward)>(grad, mask, scale);
+    return at::mul(grad, mask);
+}
+
 }  // namespace
 
 void reduce_sum(const at::Tensor& x, const at::Tensor& y, float alpha, const char* op) {
@@ -539,6 +578,8 @@ void reduce_sum(const at::Tensor& x, const at::Tensor& y, float alpha, const cha
 }
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
+    m.impl("native_dropout", native_dropout);
+    m.impl("native_dropout_backward", native_dropout_backward);
     m.impl("add.Tensor", add_t);
     m.impl("add_.Tensor", add_i);
     m.impl("add.out", add_o);

@@ -53,6 +53,29 @@ BufferRef ws_buffer(const at::Tensor& ws) {
     return ws.numel() ? buffer(ws) : BufferRef{nullptr, 0};
 }
 
+// The algorithm of one direction for key: cldnn's heuristic answer (get: Get_v7 into perf), timed
+// by find (Find*AlgorithmEx with a workspace of the largest size get reported) under
+// torch.backends.cudnn.benchmark; chosen once per key.
+template <typename Perf, int Count, typename Get, typename Find>
+const Algo& choose_algo(const std::string& key, const char* op, const at::Tensor& like, Get get, Find find) {
+    auto it = g_algos.find(key);
+    if (it != g_algos.end())
+        return it->second;
+    Perf perf[Count];
+    int n = 0;
+    get(Count, &n, perf);
+    if (at::globalContext().benchmarkCuDNN()) {
+        size_t most = 0;
+        for (int i = 0; i < n; ++i)
+            if (perf[i].status == CLDNN_STATUS_SUCCESS)
+                most = std::max(most, perf[i].memory);
+        at::Tensor ws = workspace(most, like);
+        find(ws_buffer(ws), most, Count, &n, perf);
+    }
+    TORCH_CHECK(n > 0 && perf[0].status == CLDNN_STATUS_SUCCESS, "ocl: ", op, ": no cldnn algorithm for ", key);
+    return g_algos.emplace(key, Algo{(int)perf[0].algo, perf[0].memory}).first->second;
+}
+
 // The conv cases cldnn runs: 2-d, not transposed, float types, on the device.
 bool conv_native(const at::Tensor& x, const at::Tensor& w, bool transposed, at::IntArrayRef output_padding) {
     bool zero_pad = true;
@@ -85,36 +108,22 @@ at::Tensor convolution(const at::Tensor& input, const at::Tensor& weight, const 
     ConvProblem p;
     conv_problem(p, x, w, y, stride, padding, dilation, groups, op);
     BufferRef xb = buffer(x), wb = buffer(w), yb = buffer(y);
-    std::string key = "fwd" + p.key;
-    auto it = g_algos.find(key);
-    if (it == g_algos.end()) {
-        cldnnConvolutionFwdAlgoPerf_t perf[CLDNN_CONVOLUTION_FWD_ALGO_COUNT];
-        int n = 0;
-        if (at::globalContext().benchmarkCuDNN()) {
-            size_t most = 0;
-            CLDNN_TORCH_CHECK(op, cldnnGetConvolutionForwardAlgorithm_v7(d.handle, p.x, p.w, p.conv, p.y,
-                                                                         CLDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf));
-            for (int i = 0; i < n; ++i)
-                if (perf[i].status == CLDNN_STATUS_SUCCESS)
-                    most = std::max(most, perf[i].memory);
-            at::Tensor ws = workspace(most, x);
-            BufferRef wsb = ws_buffer(ws);
-            CLDNN_TORCH_CHECK(op, cldnnFindConvolutionForwardAlgorithmEx(
-                                      d.handle, p.x, xb.mem, xb.offset, p.w, wb.mem, wb.offset, p.conv, p.y, yb.mem,
-                                      yb.offset, CLDNN_CONVOLUTION_FWD_ALGO_COUNT, &n, perf, wsb.mem, wsb.offset, most));
-        } else {
-            CLDNN_TORCH_CHECK(op, cldnnGetConvolutionForwardAlgorithm_v7(d.handle, p.x, p.w, p.conv, p.y, 1, &n, perf));
-        }
-        TORCH_CHECK(n > 0 && perf[0].status == CLDNN_STATUS_SUCCESS, "ocl: convolution: no cldnn algorithm for ",
-                    p.key);
-        it = g_algos.emplace(key, Algo{(int)perf[0].algo, perf[0].memory}).first;
-    }
-    at::Tensor ws = workspace(it->second.workspace, x);
+    const Algo& algo = choose_algo<cldnnConvolutionFwdAlgoPerf_t, CLDNN_CONVOLUTION_FWD_ALGO_COUNT>(
+        "fwd" + p.key, op, x,
+        [&](int max, int* n, cldnnConvolutionFwdAlgoPerf_t* perf) {
+            CLDNN_TORCH_CHECK(op, cldnnGetConvolutionForwardAlgorithm_v7(d.handle, p.x, p.w, p.conv, p.y, max, n, perf));
+        },
+        [&](BufferRef wsb, size_t most, int max, int* n, cldnnConvolutionFwdAlgoPerf_t* perf) {
+            CLDNN_TORCH_CHECK(op, cldnnFindConvolutionForwardAlgorithmEx(d.handle, p.x, xb.mem, xb.offset, p.w, wb.mem,
+                                                                         wb.offset, p.conv, p.y, yb.mem, yb.offset, max,
+                                                                         n, perf, wsb.mem, wsb.offset, most));
+        });
+    at::Tensor ws = workspace(algo.workspace, x);
     BufferRef wsb = ws_buffer(ws);
     float one = 1.f, zero = 0.f;
     CLDNN_TORCH_CHECK(op, cldnnConvolutionForward(d.handle, &one, p.x, xb.mem, xb.offset, p.w, wb.mem, wb.offset, p.conv,
-                                                  (cldnnConvolutionFwdAlgo_t)it->second.algo, wsb.mem, wsb.offset,
-                                                  it->second.workspace, &zero, p.y, yb.mem, yb.offset));
+                                                  (cldnnConvolutionFwdAlgo_t)algo.algo, wsb.mem, wsb.offset,
+                                                  algo.workspace, &zero, p.y, yb.mem, yb.offset));
     if (bias && bias->defined()) {
         TensorDesc bd;
         at::Tensor b = bias->contiguous();
@@ -141,77 +150,49 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> convolution_backward(
     conv_problem(p, x, w, dy, stride, padding, dilation, groups, op);
     BufferRef xb = buffer(x), wb = buffer(w), dyb = buffer(dy);
     float one = 1.f, zero = 0.f;
-    bool bench = at::globalContext().benchmarkCuDNN();
     at::Tensor dx, dw, db;
     if (mask[0]) {
         dx = at::empty(x.sizes(), x.options());
         TensorDesc dxd;
         set_4d(dxd, dx, op);
         BufferRef dxb = buffer(dx);
-        std::string key = "bwd-data" + p.key;
-        auto it = g_algos.find(key);
-        if (it == g_algos.end()) {
-            cldnnConvolutionBwdDataAlgoPerf_t perf[CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT];
-            int n = 0;
-            CLDNN_TORCH_CHECK(op, cldnnGetConvolutionBackwardDataAlgorithm_v7(
-                                      d.handle, p.w, p.y, p.conv, dxd, CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, perf));
-            if (bench) {
-                size_t most = 0;
-                for (int i = 0; i < n; ++i)
-                    if (perf[i].status == CLDNN_STATUS_SUCCESS)
-                        most = std::max(most, perf[i].memory);
-                at::Tensor ws = workspace(most, x);
-                BufferRef wsb = ws_buffer(ws);
+        const Algo& algo = choose_algo<cldnnConvolutionBwdDataAlgoPerf_t, CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT>(
+            "bwd-data" + p.key, op, x,
+            [&](int max, int* n, cldnnConvolutionBwdDataAlgoPerf_t* perf) {
+                CLDNN_TORCH_CHECK(op, cldnnGetConvolutionBackwardDataAlgorithm_v7(d.handle, p.w, p.y, p.conv, dxd, max,
+                                                                                  n, perf));
+            },
+            [&](BufferRef wsb, size_t most, int max, int* n, cldnnConvolutionBwdDataAlgoPerf_t* perf) {
                 CLDNN_TORCH_CHECK(op, cldnnFindConvolutionBackwardDataAlgorithmEx(
                                           d.handle, p.w, wb.mem, wb.offset, p.y, dyb.mem, dyb.offset, p.conv, dxd,
-                                          dxb.mem, dxb.offset, CLDNN_CONVOLUTION_BWD_DATA_ALGO_COUNT, &n, perf,
-                                          wsb.mem, wsb.offset, most));
-            }
-            TORCH_CHECK(n > 0 && perf[0].status == CLDNN_STATUS_SUCCESS,
-                        "ocl: convolution_backward: no cldnn backward-data algorithm for ", p.key);
-            it = g_algos.emplace(key, Algo{(int)perf[0].algo, perf[0].memory}).first;
-        }
-        at::Tensor ws = workspace(it->second.workspace, x);
+                                          dxb.mem, dxb.offset, max, n, perf, wsb.mem, wsb.offset, most));
+            });
+        at::Tensor ws = workspace(algo.workspace, x);
         BufferRef wsb = ws_buffer(ws);
         CLDNN_TORCH_CHECK(op, cldnnConvolutionBackwardData(d.handle, &one, p.w, wb.mem, wb.offset, p.y, dyb.mem,
-                                                           dyb.offset, p.conv,
-                                                           (cldnnConvolutionBwdDataAlgo_t)it->second.algo, wsb.mem,
-                                                           wsb.offset, it->second.workspace, &zero, dxd, dxb.mem,
+                                                           dyb.offset, p.conv, (cldnnConvolutionBwdDataAlgo_t)algo.algo,
+                                                           wsb.mem, wsb.offset, algo.workspace, &zero, dxd, dxb.mem,
                                                            dxb.offset));
     }
     if (mask[1]) {
         dw = at::empty(w.sizes(), w.options());
         BufferRef dwb = buffer(dw);
-        std::string key = "bwd-filter" + p.key;
-        auto it = g_algos.find(key);
-        if (it == g_algos.end()) {
-            cldnnConvolutionBwdFilterAlgoPerf_t perf[CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT];
-            int n = 0;
-            CLDNN_TORCH_CHECK(op, cldnnGetConvolutionBackwardFilterAlgorithm_v7(
-                                      d.handle, p.x, p.y, p.conv, p.w, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n,
-                                      perf));
-            if (bench) {
-                size_t most = 0;
-                for (int i = 0; i < n; ++i)
-                    if (perf[i].status == CLDNN_STATUS_SUCCESS)
-                        most = std::max(most, perf[i].memory);
-                at::Tensor ws = workspace(most, x);
-                BufferRef wsb = ws_buffer(ws);
+        const Algo& algo = choose_algo<cldnnConvolutionBwdFilterAlgoPerf_t, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT>(
+            "bwd-filter" + p.key, op, x,
+            [&](int max, int* n, cldnnConvolutionBwdFilterAlgoPerf_t* perf) {
+                CLDNN_TORCH_CHECK(op, cldnnGetConvolutionBackwardFilterAlgorithm_v7(d.handle, p.x, p.y, p.conv, p.w,
+                                                                                    max, n, perf));
+            },
+            [&](BufferRef wsb, size_t most, int max, int* n, cldnnConvolutionBwdFilterAlgoPerf_t* perf) {
                 CLDNN_TORCH_CHECK(op, cldnnFindConvolutionBackwardFilterAlgorithmEx(
                                           d.handle, p.x, xb.mem, xb.offset, p.y, dyb.mem, dyb.offset, p.conv, p.w,
-                                          dwb.mem, dwb.offset, CLDNN_CONVOLUTION_BWD_FILTER_ALGO_COUNT, &n, perf,
-                                          wsb.mem, wsb.offset, most));
-            }
-            TORCH_CHECK(n > 0 && perf[0].status == CLDNN_STATUS_SUCCESS,
-                        "ocl: convolution_backward: no cldnn backward-filter algorithm for ", p.key);
-            it = g_algos.emplace(key, Algo{(int)perf[0].algo, perf[0].memory}).first;
-        }
-        at::Tensor ws = workspace(it->second.workspace, x);
+                                          dwb.mem, dwb.offset, max, n, perf, wsb.mem, wsb.offset, most));
+            });
+        at::Tensor ws = workspace(algo.workspace, x);
         BufferRef wsb = ws_buffer(ws);
         CLDNN_TORCH_CHECK(op, cldnnConvolutionBackwardFilter(d.handle, &one, p.x, xb.mem, xb.offset, p.y, dyb.mem,
-                                                             dyb.offset, p.conv,
-                                                             (cldnnConvolutionBwdFilterAlgo_t)it->second.algo, wsb.mem,
-                                                             wsb.offset, it->second.workspace, &zero, p.w, dwb.mem,
+                                                             dyb.offset, p.conv, (cldnnConvolutionBwdFilterAlgo_t)algo.algo,
+                                                             wsb.mem, wsb.offset, algo.workspace, &zero, p.w, dwb.mem,
                                                              dwb.offset));
     }
     if (mask[2]) {
