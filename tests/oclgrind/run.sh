@@ -11,14 +11,18 @@
 # kernels/ and build every option value the host can choose. A case fails when cldnn-bench fails
 # (a library error or a wrong element), when Oclgrind reports anything (its log must stay empty),
 # when a solver the case forces did not run, or when a parameter set it forces was refused. The
-# run then fails when a kernel entry point (`__kernel ... void name(` in kernels/**/*.cl, *.h), a
-# solver (the `.name` of every cldnn_solver table in src/, read through the preprocessor) or a
-# build-option value that tests/oclgrind/coverage.txt requires never appears, unless coverage.txt
-# excludes it with a reason; or when an exclusion is stale (the kernel or solver ran after all).
+# run then fails when a kernel entry point (`__kernel ... void name(` in kernels/**/*.cl, *.h) never
+# runs with each of float, half and bfloat16 data, a solver (the `.name` of every cldnn_solver table
+# in src/, read through the preprocessor) is never forced, or a build-option value that
+# tests/oclgrind/coverage.txt requires is never built, unless coverage.txt excludes it with a
+# reason; or when an exclusion is stale (the kernel or solver ran after all).
+#
+# --only runs the cases whose names match REGEX (and skips the coverage check), --cases runs another
+# case file, --jobs runs N cases at a time (default: the CPU count; one Oclgrind thread each).
 #
 # Kernels are built at -O0 (-cl-opt-disable): Oclgrind 21.10's --uninitialized stops on the LLVM
-# `freeze` instruction that the optimizer emits for a division and remainder pair (and the
-# optimized build reaches other intrinsics Oclgrind does not implement); unoptimized code has none.
+# `freeze` instruction that the optimizer emits for a division and remainder pair (at -O1 too);
+# unoptimized code has none.
 #
 # --plant builds every program with -DCLDNN_TEST_OOB_READ=1 (kernels/eltwise/eltwise.cl: work-item
 # 0 of eltwise_contig reads one element past its input) and runs one case that launches it: the
@@ -67,6 +71,8 @@ if [ $plant = 1 ]; then
   cases=$out/plant-case.txt
   echo "planted_oob_read activ -m relu -F 1 -D 1x1x3x5" > "$cases"
 fi
+dups=$(sed 's/#.*//' "$cases" | awk 'NF { print $1 }' | sort | uniq -d)
+[ -z "$dups" ] || { echo "run.sh: case names used twice in $cases: $dups" >&2; exit 2; }
 # The library's program cache keys on its own build options only, never on Oclgrind's additions:
 # this run's programs stay in their own folder, and the planted ones are never stored.
 lib_env=(CLDNN_CACHE_DIR="$out/kernel-cache" CLDNN_DB_PATH="$out/db" CLDNN_SYSTEM_DB_PATH= CLDNN_LOG_LEVEL=3
@@ -142,7 +148,7 @@ cpu_total=$(cat "$out"/cases/*.time 2>/dev/null | awk '{ t += $1 } END { printf 
 echo "oclgrind: $ran case(s) in $(( $(date +%s) - t_start )) s (cpu $cpu_total s), $failed failed"
 [ $ran -gt 0 ] || { echo "run.sh: no case matched" >&2; exit 2; }
 status=0
-[ $failed = 0 ] || status=1
+[ "$failed" = 0 ] || status=1
 if [ $plant = 1 ] || [ -n "$only" ]; then exit $status; fi
 
 # ---- coverage: what ran, against what exists and what coverage.txt excludes or requires
@@ -154,7 +160,7 @@ solvers=$(for f in $(grep -rlE 'cldnn_solver [a-z_0-9]+\[\] = \{' "$src/src"); d
             cc -E -P -I"$src/src" -I"$src/include" -DCL_TARGET_OPENCL_VERSION=120 "$f" |
               awk '/cldnn_solver [a-z_0-9]+\[\] = \{/ {t = 1} t {print} t && /^};/ {t = 0}'; done |
           sed 's/" *"//g' | grep -oE '\.name = "[^"]+"' | sed 's/.*"\(.*\)"/\1/')
-[ -n "$kernels" ] && [ -n "$solvers" ] || { echo "run.sh: no kernel or solver found in $src" >&2; exit 2; }
+if [ -z "$kernels" ] || [ -z "$solvers" ]; then echo "run.sh: no kernel or solver found in $src" >&2; exit 2; fi
 awk -v kernels="$kernels" -v solvers="$solvers" -v expect="$here/coverage.txt" -v report="$report" \
     -f "$here/coverage.awk" "$out"/cases/*.log
 rc=$?
