@@ -208,6 +208,14 @@ __kernel void eltwise_contig(ulong n, __global STORAGE_T* out, ulong out_off, __
     out += out_off;
     a += a_off;
     b += b_off;
+#ifdef CLDNN_TEST_OOB_READ
+    /* Defined only by tests/oclgrind/run.sh --plant: work-item 0 reads the element just past a, an
+     * out-of-bounds read that the simulator stage must report (the proof that it can fail). */
+    if (vi == 0) {
+        volatile float past = LOAD(a, n);
+        (void)past;
+    }
+#endif
     ELT_GEN_STATE;
     if (first + VEC <= n) {
         float av[VEC], bv[VEC], ov[VEC];

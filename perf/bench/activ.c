@@ -1,7 +1,7 @@
 /*
 ** activ.c: the `activ` mode of cldnn-bench: cldnnActivationForward and cldnnActivationBackward.
 **
-**   cldnn-bench activ -m relu|...|all -F 0|1|2 [-x coef] [-b swishbeta] [common flags]
+**   cldnn-bench activ -m relu|...|all -F 0|1|2 [-x coef] [-b swishbeta] [-N 0|1] [common flags]
 **
 ** One set of buffers serves every activation mode of the run: x (uniform in [-5, 5)), dy (in
 ** [-1, 1)) and, when beta != 0, the prior y / dx (in [-1, 1)) are drawn once from the seed and
@@ -26,6 +26,7 @@ static const bench_flag k_flags[] = {
     {"-x", BENCH_FLAG_DOUBLE, NULL, "coef (default 6 for clippedrelu, 1 for elu, 0.01 for leakyrelu, else 0)"},
     {"-b", BENCH_FLAG_DOUBLE, "1", "swish beta"},
     {"-F", BENCH_FLAG_INT, "0", "1 forward, 2 backward, 0 both"},
+    {"-N", BENCH_FLAG_INT, "0", "0 NaNs dropped by relu / clippedrelu, 1 NaNs propagate (cldnnNanPropagation_t)"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 /* The activation modes by bench name, with the default coef. */
@@ -52,6 +53,7 @@ typedef struct {
     size_t bytes;                       /* one tensor's buffer */
     cldnnTensorDescriptor_t desc;
     cldnnActivationDescriptor_t ad;
+    cldnnNanPropagation_t nan;          /* -N: the descriptor's option (the data hold no NaN) */
     cl_mem x, y, dy, dx;
     float *hx, *hdy, *hprior, *hy, *got;
     double* want;
@@ -130,7 +132,7 @@ static void act_one(act_run* r, size_t k, double coef, double sb, int backward) 
     if (!backward) res.bytes = 2 * t + (o->beta != 0 ? t : 0);
     else res.bytes = 2 * t + (mode != CLDNN_ACTIVATION_IDENTITY ? t : 0) + (o->beta != 0 ? t : 0);
 
-    cldnnStatus_t st = cldnnSetActivationDescriptor(r->ad, mode, CLDNN_NOT_PROPAGATE_NAN, coef);
+    cldnnStatus_t st = cldnnSetActivationDescriptor(r->ad, mode, r->nan, coef);
     if (st == CLDNN_STATUS_SUCCESS) st = cldnnSetActivationDescriptorSwishBeta(r->ad, sb);
     if (st != CLDNN_STATUS_SUCCESS) {
         r->fails += bench_note_status(&res, "cldnnSetActivationDescriptor", st);
@@ -168,6 +170,11 @@ static int activ_run(bench_ctx* ctx, const bench_opts* opts, const bench_args* a
         fprintf(stderr, "cldnn-bench activ: -F %lld: expected 0, 1 or 2\n", F);
         return 2;
     }
+    long long N = bench_arg_int(args, "-N", 0);
+    if (N != 0 && N != 1) {
+        fprintf(stderr, "cldnn-bench activ: -N %lld: expected 0 or 1\n", N);
+        return 2;
+    }
     int need_bwd = F != 1;
     double sb = bench_arg_double(args, "-b", 1);
 
@@ -175,6 +182,7 @@ static int activ_run(bench_ctx* ctx, const bench_opts* opts, const bench_args* a
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.opts = opts;
+    r.nan = N ? CLDNN_PROPAGATE_NAN : CLDNN_NOT_PROPAGATE_NAN;
     r.v = bench_view(opts->nd, opts->dims, opts->layout);
     r.span = ref_view_span(&r.v);
     r.count = ref_view_count(&r.v);

@@ -120,9 +120,9 @@ static void log_cmd(const struct cldnnActivationStruct* d, int dir, const struct
     char shape[400];
     cldnn_bench_shape_flags(shape, sizeof shape, t);
     /* shape last: it may end in a shell comment */
-    cldnn_log_cmd("activ -m %s -F %d -x %g -b %g -A %g -B %g %s", mode_name(d->mode), dir, d->coef, d->swish_beta,
-                  (double)cldnn_scalar_as_float(alpha, t->dtype), (double)cldnn_scalar_as_float(beta, t->dtype),
-                  shape);
+    cldnn_log_cmd("activ -m %s -F %d -x %g -b %g -N %d -A %g -B %g %s", mode_name(d->mode), dir, d->coef,
+                  d->swish_beta, d->nan == CLDNN_PROPAGATE_NAN, (double)cldnn_scalar_as_float(alpha, t->dtype),
+                  (double)cldnn_scalar_as_float(beta, t->dtype), shape);
 }
 
 static void set_act(cldnn_elt_problem* p, const struct cldnnActivationStruct* d, const void* alpha, const void* beta,
