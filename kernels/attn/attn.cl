@@ -344,8 +344,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void attn_fwd(ATTN_ARGS
     }
 }
 
-/* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order. */
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void attn_bwd_dot(ATTN_ARGS) {
+/* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order, any work-group size. */
+__kernel void attn_bwd_dot(ATTN_ARGS) {
     (void)q, (void)q_off, (void)q_st, (void)k, (void)k_off, (void)k_st, (void)v, (void)v_off, (void)v_st;
     (void)st, (void)st_off, (void)st_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;
     (void)dk_st, (void)dv, (void)dv_off, (void)dv_st, (void)HKV, (void)SK, (void)causal, (void)scale, (void)sc2;

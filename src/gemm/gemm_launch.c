@@ -19,10 +19,8 @@ static cldnnStatus_t reduce_launch(cldnnHandle_t h, const char* opts, cl_mem par
                                 CLDNN_ARG(beta), CLDNN_ARG(part), CLDNN_ARG(part_off), CLDNN_ARG(out),
                                 CLDNN_ARG(out_off), CLDNN_ARG(ldc), CLDNN_ARG(cstride)));
     CLDNN_TRY(cldnn_epilogue_args(r, epi));
-    size_t group = h->prof.is_cpu ? 64 : 256;
-    if (group > h->prof.max_wg_size)
-        group = h->prof.max_wg_size;
-    return cldnn_enqueue_1d(h, r, (uint64_t)M * (uint64_t)N * (uint64_t)batch, group, "gemm_splitk_reduce");
+    return cldnn_enqueue_1d(h, r, (uint64_t)M * (uint64_t)N * (uint64_t)batch, cldnn_free_group(&h->prof),
+                            "gemm_splitk_reduce");
 }
 
 cldnnStatus_t cldnn_gemm_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,

@@ -119,8 +119,13 @@ void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_p
         }
         return;
     }
-    /* Nothing valid in the table (a device with tiny work-groups): the smallest safe set. */
-    cldnn_gemm_params small = {16, 16, 8, 4, 4, 4, 4, 1, 1, 0, 0, 0};
+    /* Nothing valid in the table (a device with small work-groups): 4 x 4 accumulators per
+    ** work-item on the largest square of up to 4 x 4 work-items the device allows (OpenCL's
+    ** minimum is one). */
+    int d = 4;
+    while (d > 1 && (size_t)(d * d) > dev->max_wg_size)
+        d /= 2;
+    cldnn_gemm_params small = {4 * d, 4 * d, 8, d, d, 4, 4, 1, 1, 0, 0, 0};
     *out = small;
 }
 
