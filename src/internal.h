@@ -118,6 +118,10 @@ typedef struct {
     int is_cpu;
     int is_nvidia;
     int nv_cc_major, nv_cc_minor; /* cl_nv_device_attribute_query; 0 when absent */
+    /* Loop iterations a kernel invocation may run in all before the driver cuts its loops short,
+    ** silently (0: no limit; device.c names the drivers). Solvers whose loops grow with the
+    ** problem keep each work-item below it. */
+    uint32_t loop_limit;
     /* Identity of the find and tuning databases: platform, device, vendor id, compute units and
     ** the extensions solvers decide from (fp16, fp64, NVIDIA compute capability); no driver
     ** version, which keys program binaries only (cache.c). */

@@ -47,6 +47,7 @@ static cldnn_device_profile min_profile(int cpu) {
     d.base_align_bytes = 128;
     d.pref_vec_float = 1;
     d.has_fp16 = d.has_fp64 = 0;
+    d.loop_limit = 0; /* a driver's quirk, not the spec's */
     return d;
 }
 
