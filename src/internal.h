@@ -118,6 +118,10 @@ typedef struct {
     int is_cpu;
     int is_nvidia;
     int nv_cc_major, nv_cc_minor; /* cl_nv_device_attribute_query; 0 when absent */
+    /* Loop iterations a kernel invocation may run in all before the driver cuts its loops short,
+    ** silently (0: no limit; device.c names the drivers). Solvers whose loops grow with the
+    ** problem keep each work-item below it. */
+    uint32_t loop_limit;
     /* Identity of the find and tuning databases: platform, device, vendor id, compute units and
     ** the extensions solvers decide from (fp16, fp64, NVIDIA compute capability); no driver
     ** version, which keys program binaries only (cache.c). */
@@ -209,6 +213,12 @@ cldnnStatus_t cldnn_check_buffer(cldnnHandle_t h, cl_mem m, size_t offset, size_
 ** the size; none needed -> SUCCESS whatever m is; else m non-NULL and cldnn_check_buffer's checks. */
 cldnnStatus_t cldnn_check_scratch(cldnnHandle_t h, cl_mem m, size_t offset, size_t size, size_t need, size_t elem_size,
                                   const char* what, const char* size_name, const char* query);
+/* The work-group of a 1-d kernel whose work-items share nothing (no local memory, no barrier, no
+** required size): 64 on CPUs, 256 elsewhere, within the device's limit (OpenCL allows 1). */
+size_t cldnn_free_group(const cldnn_device_profile* dev);
+/* The largest power of two <= want and <= the device's work-group limit: the work-group of a
+** kernel whose reduction tree works at any power of two. */
+size_t cldnn_pow2_group(const cldnn_device_profile* dev, size_t want);
 /* Enqueues a 1-d NDRange of at least `items` work-items with work-groups of `local`. */
 cldnnStatus_t cldnn_enqueue_1d(cldnnHandle_t h, cl_kernel k, uint64_t items, size_t local, const char* what);
 /* Enqueues an NDRange of `dims` dimensions; global[i] is rounded up to a multiple of local[i]. */
@@ -295,6 +305,9 @@ void cldnn_cache_stats_get(cldnn_cache_stats* s);
 ** error; the rest of the list is built all the same. */
 cldnnStatus_t cldnn_program_collect_begin(cldnnHandle_t h);
 cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h);
+/* Ends a collection without building its list: a dry run that only asks what a call would run
+** (tests/test_min_profile.c). */
+void cldnn_program_collect_discard(cldnnHandle_t h);
 /* CLDNN_BUILD_THREADS (1 = serial, at most 64), else min(online CPUs, 8). Read on every call. */
 int cldnn_build_threads(void);
 /* Test hooks. cldnn_cache_test_options: every later program of kernel source `source` ("" or NULL:

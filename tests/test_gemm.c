@@ -4,7 +4,8 @@
 **
 ** White-box (includes internal.h): besides the public calls it runs every parameter set of the
 ** shipped device tables, and hand-made ones, through cldnn_gemm_run_params on the canonical
-** column-major problem, and checks that an invalid set is refused.
+** column-major problem (the table sets also past their tile with k = 4500, where a driver that
+** cuts long loops short shows), and checks that an invalid set is refused.
 **
 ** Every case runs on whole buffers with host mirrors: A and B (padding and the bytes before the
 ** offset included) hold random non-zero values and must come back unchanged; C holds NaN when
@@ -671,6 +672,18 @@ static void run_params_problems(const cldnn_gemm_params* p, unsigned orient) {
     }
 }
 
+/* p past its tile in every direction, k included: two blocks of C each way, and 4500
+** deep (281 k-tiles of 16). A driver that cuts long kernels short fails here: Mesa's llvmpipe
+** ends a work-item's loops after 65535 iterations (device.c), which 64x64x16-8x8 reached at
+** k = 800 and 4x4 blocks near 11000 before the profile's rules (the 16-accumulator limit, k split
+** by cldnn_gemm_k_max). Same build as run_params_problems' first case: no new program. */
+static void run_long_k(const cldnn_gemm_params* p) {
+    gcase c = plain(p->mwg + 3, p->nwg + 5, 4500, 1.0f, 0.0f);
+    c.params = p;
+    c.ld4 = 1;
+    run_case(&c);
+}
+
 /* The distinct parameter sets of the shipped tables into out (at most max); returns the count. */
 static size_t distinct_table_sets(cldnn_gemm_params* out, size_t max) {
     cldnn_gemm_params all[128];
@@ -706,6 +719,7 @@ static void table_slice(size_t slice) {
         }
         cr_log_info("table set %s", ps);
         run_params_problems(&sets[i], 0xf);
+        run_long_k(&sets[i]);
     }
 }
 

@@ -109,8 +109,8 @@ static int is_pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
 /* The constraints: powers of two, blocks that split evenly over the lanes both ways (the backward
 ** transposes the tile), the work-group and local memory within the device's limits, at most
-** AT_REGS_MAX accumulators per lane on a GPU (more spill). */
-static int at_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+** AT_REGS_MAX accumulators per lane on a GPU where spill_ok is 0 (more spill: slower, still right). */
+static int at_fits(const void* problem, const cldnn_device_profile* dev, const void* params, int spill_ok) {
     const at_problem* p = (const at_problem*)problem;
     const at_params* q = (const at_params*)params;
     if (!is_pow2(q->br) || !is_pow2(q->bc) || !is_pow2(q->wgr) || !is_pow2(q->wgc) || !is_pow2(q->kc) ||
@@ -123,7 +123,11 @@ static int at_valid(const void* problem, const cldnn_device_profile* dev, const 
         return 0;
     if (at_local_bytes(p, q) > dev->local_mem)
         return 0;
-    return dev->is_cpu || at_registers(p, q) <= AT_REGS_MAX; /* a CPU keeps tiles in memory */
+    return dev->is_cpu || spill_ok || at_registers(p, q) <= AT_REGS_MAX; /* a CPU keeps tiles in memory */
+}
+
+static int at_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    return at_fits(problem, dev, params, 0);
 }
 
 /* Preference lists. GPUs: 64 x 64 blocks; 8 x 8 lanes where the registers allow (8 x 8 score and
@@ -143,15 +147,26 @@ static const at_params cpu_prefs[] = {
     {16, 16, 1, 1, 16, 16, 0}, {16, 16, 1, 1, 8, 8, 0}, {8, 8, 1, 1, 8, 8, 0}, {8, 8, 1, 1, 4, 4, 0},
 };
 
+/* The first valid set of the device type's list, else of the other list: a GPU whose work-groups
+** are too small for its list (OpenCL allows one work-item) takes the one-lane sets, spilling
+** accumulators; 0 when neither list fits (the head too large for the device's local memory). */
+static int at_pick(const void* problem, const cldnn_device_profile* dev, at_params* out) {
+    static const size_t ncpu = sizeof cpu_prefs / sizeof cpu_prefs[0], ngpu = sizeof gpu_prefs / sizeof gpu_prefs[0];
+    for (int other = 0; other < 2; ++other) {
+        const int cpu = dev->is_cpu != other;
+        const at_params* list = cpu ? cpu_prefs : gpu_prefs;
+        for (size_t i = 0; i < (cpu ? ncpu : ngpu); ++i)
+            if (at_fits(problem, dev, &list[i], other)) {
+                *out = list[i];
+                return 1;
+            }
+    }
+    *out = cpu_prefs[ncpu - 1]; /* the smallest; never run (the solver does not apply) */
+    return 0;
+}
+
 static void at_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    const at_params* list = dev->is_cpu ? cpu_prefs : gpu_prefs;
-    size_t n = dev->is_cpu ? sizeof cpu_prefs / sizeof cpu_prefs[0] : sizeof gpu_prefs / sizeof gpu_prefs[0];
-    for (size_t i = 0; i < n; ++i)
-        if (at_valid(problem, dev, &list[i])) {
-            *(at_params*)params = list[i];
-            return;
-        }
-    *(at_params*)params = list[n - 1]; /* the smallest; the run reports what the device refuses */
+    at_pick(problem, dev, (at_params*)params);
 }
 
 /* The space a tuner walks: blocks 16..128, lanes 1..32 per side (64..256 per group on GPUs, 1..64
@@ -192,10 +207,9 @@ static size_t at_workspace(const void* problem, const void* params) {
     return p->dir ? (size_t)p->B * (size_t)p->H * (size_t)p->Sq * sizeof(float) : 0;
 }
 
-static int always(const void* problem, const cldnn_device_profile* dev) {
-    (void)problem;
-    (void)dev;
-    return 1;
+static int tiled_applicable(const void* problem, const cldnn_device_profile* dev) {
+    at_params q;
+    return at_pick(problem, dev, &q);
 }
 
 /* Enqueues kernel `name` of program (file, opts) over `groups` work-groups of `local` lanes with
@@ -242,7 +256,8 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
     if (p->dir == 0)
         return at_launch(h, p, f, opts, b, "attn_fwd", qgroups, wg);
     const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
-    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + 63) / 64, 64));
+    const size_t dot = cldnn_free_group(&h->prof);
+    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot));
     const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
     CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dkdv", kgroups, wg));
     return at_launch(h, p, f, opts, b, "attn_bwd_dq", qgroups, wg);
@@ -356,7 +371,8 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
     if (p->dir == 0)
         return at_launch(h, p, f, opts, b, "attn_fwd_mma", qgroups, (size_t)(2 * q->br));
     const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
-    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + 63) / 64, 64));
+    const size_t dot = cldnn_free_group(&h->prof);
+    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot));
     const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
     CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dkdv_mma", kgroups, (size_t)(2 * q->bc)));
     return at_launch(h, p, f, opts, b, "attn_bwd_dq_mma", qgroups, (size_t)(2 * q->br));
@@ -367,7 +383,7 @@ static const cldnn_solver at_solvers[] = {
     {.name = "attn_mma", .algo = -1, .applicable = at_mma_applicable, .workspace = at_workspace,
      .default_params = at_mma_defaults, .params_size = sizeof(at_mma_params), .run = mma_run,
      .flags = CLDNN_SOLVER_DETERMINISTIC | CLDNN_SOLVER_TENSOR_OPS, .rank = 10, .space = &at_mma_space},
-    {.name = "attn_tiled", .algo = -1, .applicable = always, .workspace = at_workspace,
+    {.name = "attn_tiled", .algo = -1, .applicable = tiled_applicable, .workspace = at_workspace,
      .default_params = at_defaults, .params_size = sizeof(at_params), .run = tiled_run,
      .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 50, .space = &at_space},
 };

@@ -62,6 +62,13 @@ typedef struct {
 
 /* 1 when p satisfies the kernel's constraints on device dev (with load widths vwa, vwb). */
 int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profile* dev);
+/* Loop iterations per k a gemm_tiled work-item may take on a loop-limited device (internal.h's
+** loop_limit): about 6 measured for 4x4 register blocks on llvmpipe 22.3 (32x32x16-8x8 right through
+** k = 10240 in one work-group, wrong from 12288), with room for the larger loads of other sets. */
+#define CLDNN_GEMM_LOOPS_PER_K 16
+/* The deepest k range (whole k-tiles of kwg) one work-group may take on dev: INT64_MAX without a
+** loop limit. Kernels on gemm_tiled's k loop split k (or do not apply) beyond it. */
+int64_t cldnn_gemm_k_max(int kwg, const cldnn_device_profile* dev);
 /* The parameter set for problem pr on dev: the device's table entry for the problem's shape
 ** class, else the heuristic default of its device type. */
 void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev, cldnn_gemm_params* out);

@@ -19,10 +19,8 @@ static cldnnStatus_t reduce_launch(cldnnHandle_t h, const char* opts, cl_mem par
                                 CLDNN_ARG(beta), CLDNN_ARG(part), CLDNN_ARG(part_off), CLDNN_ARG(out),
                                 CLDNN_ARG(out_off), CLDNN_ARG(ldc), CLDNN_ARG(cstride)));
     CLDNN_TRY(cldnn_epilogue_args(r, epi));
-    size_t group = h->prof.is_cpu ? 64 : 256;
-    if (group > h->prof.max_wg_size)
-        group = h->prof.max_wg_size;
-    return cldnn_enqueue_1d(h, r, (uint64_t)M * (uint64_t)N * (uint64_t)batch, group, "gemm_splitk_reduce");
+    return cldnn_enqueue_1d(h, r, (uint64_t)M * (uint64_t)N * (uint64_t)batch, cldnn_free_group(&h->prof),
+                            "gemm_splitk_reduce");
 }
 
 cldnnStatus_t cldnn_gemm_reduce_partials(cldnnHandle_t h, cl_mem part, uint64_t part_off, int nparts, int64_t total,
@@ -52,6 +50,10 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
         if (nsplit < 1)
             nsplit = 1;
     }
+    /* A loop-limited device (llvmpipe) must not run a work-group deeper than its loops allow. */
+    const int64_t kmax = cldnn_gemm_k_max(L->bk, &h->prof);
+    if (nsplit < (pr->k + kmax - 1) / kmax)
+        nsplit = (pr->k + kmax - 1) / kmax;
     int64_t ksplit = (pr->k + nsplit - 1) / nsplit;
     ksplit = (ksplit + L->bk - 1) / L->bk * L->bk;
     nsplit = (pr->k + ksplit - 1) / ksplit;
@@ -59,6 +61,12 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
     if (nsplit > 1) {
         uint64_t bytes = (uint64_t)nsplit * (uint64_t)pr->batch * (uint64_t)pr->m * (uint64_t)pr->n * 4u;
         if (bytes > CLDNN_SCRATCH_MAX || cldnn_scratch_get(h, (size_t)bytes, &W) != CLDNN_STATUS_SUCCESS) {
+            if (pr->k > kmax) /* unsplit would cut its loops short */
+                return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                                  "k = %lld needs %lld splits on %s (its loop limit) and their %llu bytes of partial "
+                                  "sums exceed the GEMM scratch (%zu bytes)",
+                                  (long long)pr->k, (long long)nsplit, h->prof.name, (unsigned long long)bytes,
+                                  (size_t)CLDNN_SCRATCH_MAX);
             cldnn_error_clear(); /* no scratch: run unsplit */
             nsplit = 1;
             ksplit = pr->k;

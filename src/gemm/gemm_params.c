@@ -21,6 +21,7 @@
 #include "gemm/gemm.h"
 #include "handle/engine.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,16 @@ static const gemm_table_row table[] = {
       {128, 32, 8, 8, 4, 4, 4, 4, 4, 0, 0, 0},
       {64, 16, 8, 16, 4, 4, 4, 4, 2, 4, 4, 0},
       {128, 64, 32, 8, 8, 4, 4, 4, 4, 0, 0, 0}}},
+    /* Mesa's llvmpipe (rusticl 22.3, Debian's mesa-opencl-icd): its loop limit (device.c) leaves
+    ** register blocks of at most 16 accumulators (cldnn_gemm_params_valid), so the CPU defaults'
+    ** 8x8 blocks give way to 4x4 ones. */
+    {"llvmpipe", 1,
+     {{32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
+      {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
+      {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
+      {32, 32, 16, 8, 8, 4, 4, 4, 4, 0, 0, 0},
+      {32, 16, 16, 8, 4, 4, 4, 4, 4, 0, 0, 0},
+      {16, 32, 16, 4, 8, 4, 4, 4, 4, 0, 0, 0}}},
     /* Defaults by device type (measured rows go above these). */
     {"", 0,
      {{64, 64, 16, 16, 16, 4, 4, 4, 4, 0, 0, 0},
@@ -119,8 +130,13 @@ void cldnn_gemm_params_select(const cldnn_gemm_problem* pr, const cldnn_device_p
         }
         return;
     }
-    /* Nothing valid in the table (a device with tiny work-groups): the smallest safe set. */
-    cldnn_gemm_params small = {16, 16, 8, 4, 4, 4, 4, 1, 1, 0, 0, 0};
+    /* Nothing valid in the table (a device with small work-groups): 4 x 4 accumulators per
+    ** work-item on the largest square of up to 4 x 4 work-items the device allows (OpenCL's
+    ** minimum is one). */
+    int d = 4;
+    while (d > 1 && (size_t)(d * d) > dev->max_wg_size)
+        d /= 2;
+    cldnn_gemm_params small = {4 * d, 4 * d, 8, d, d, 4, 4, 1, 1, 0, 0, 0};
     *out = small;
 }
 
@@ -156,7 +172,19 @@ int cldnn_gemm_params_valid(const cldnn_gemm_params* p, const cldnn_device_profi
     if ((p->mwg + p->pada) % p->vwm || (p->nwg + p->padb) % p->vwn)
         return 0;
     uint64_t local = 2ull * (uint64_t)p->kwg * (uint64_t)(p->mwg + p->pada + p->nwg + p->padb) * 4u;
-    return local <= dev->local_mem;
+    if (local > dev->local_mem)
+        return 0;
+    /* A loop-limited device (llvmpipe) keeps register blocks of more than 16 accumulators as loops
+    ** in the micro-tile update: 64x64x16-8x8 ran about 1300 loop iterations per k-tile there and
+    ** gave wrong results from k = 800 (device.c), where a 4x4 block runs about 90. */
+    return dev->loop_limit == 0 || mwi * nwi <= 16;
+}
+
+int64_t cldnn_gemm_k_max(int kwg, const cldnn_device_profile* dev) {
+    if (dev->loop_limit == 0)
+        return INT64_MAX;
+    const int64_t tiles = (int64_t)(dev->loop_limit / CLDNN_GEMM_LOOPS_PER_K) / kwg;
+    return (tiles > 1 ? tiles : 1) * kwg;
 }
 
 void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size) {

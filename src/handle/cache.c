@@ -670,6 +670,11 @@ static void* build_worker(void* arg) {
     }
 }
 
+void cldnn_program_collect_discard(cldnnHandle_t h) {
+    list_free(h->collect);
+    h->collect = NULL;
+}
+
 cldnnStatus_t cldnn_program_collect_end(cldnnHandle_t h) {
     struct cldnn_program_list* l = h->collect;
     h->collect = NULL;

@@ -97,6 +97,15 @@ cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* 
     }
     p->is_cpu = (p->type & CL_DEVICE_TYPE_CPU) != 0;
     p->is_nvidia = p->vendor_id == 0x10de;
+    /* Mesa's llvmpipe (rusticl, clover) ends the loops of a kernel invocation after 65535
+    ** iterations counted over all its loops (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS,
+    ** kept for shaders that never end) and goes on with what it has: wrong results, no error.
+    ** Measured on Debian's mesa-opencl-icd 22.3.6 (rusticl): gemm_tiled 64x64x16-8x8 (its 8x8
+    ** micro-tile update stays a loop there, about 1300 iterations per k-tile) right at
+    ** 64x64x784, wrong from 64x64x800 and at cldnn-bench's 1024^3; 32x32x16-8x8 right through
+    ** k = 10240, wrong from 12288. */
+    if (strstr(p->name, "llvmpipe") != NULL)
+        p->loop_limit = 65535;
     snprintf(p->key, sizeof p->key, "%s|%s|%#x|cu%u|fp16=%d|fp64=%d|sm%d.%d", p->platform_name, p->name,
              (unsigned)p->vendor_id, (unsigned)p->compute_units, p->has_fp16, p->has_fp64, p->nv_cc_major,
              p->nv_cc_minor);

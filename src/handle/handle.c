@@ -332,6 +332,17 @@ cldnnStatus_t cldnn_check_scratch(cldnnHandle_t h, cl_mem m, size_t offset, size
     return cldnn_check_buffer(h, m, offset, elem_size, need, what);
 }
 
+size_t cldnn_pow2_group(const cldnn_device_profile* dev, size_t want) {
+    size_t wg = 1;
+    while (wg * 2 <= want && wg * 2 <= dev->max_wg_size)
+        wg *= 2;
+    return wg;
+}
+
+size_t cldnn_free_group(const cldnn_device_profile* dev) {
+    return cldnn_pow2_group(dev, dev->is_cpu ? 64 : 256);
+}
+
 cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const uint64_t* global,
                                const size_t* local, const char* what) {
     size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1};
@@ -340,6 +351,12 @@ cldnnStatus_t cldnn_enqueue_nd(cldnnHandle_t h, cl_kernel k, cl_uint dims, const
         uint64_t groups = (global[i] + l[i] - 1) / l[i];
         g[i] = (size_t)((groups ? groups : 1) * l[i]);
     }
+    /* A solver's work-group beyond the device's limit is the solver's bug: named here, before the
+    ** driver's CL_INVALID_WORK_GROUP_SIZE, and in prepare-only runs too, where nothing reaches the
+    ** driver (tests/test_min_profile.c runs every family so on the smallest device OpenCL allows). */
+    if (l[0] * l[1] * l[2] > h->prof.max_wg_size)
+        return CLDNN_FAIL(CLDNN_STATUS_INTERNAL_ERROR, "%s: a work-group of %zu x %zu x %zu exceeds the device's %zu",
+                          what, l[0], l[1], l[2], h->prof.max_wg_size);
     if (h->prepare_only) {
         cldnn_log(CLDNN_LOG_DEBUG, "prepare %s: kernel ready, nothing enqueued", what);
         return CLDNN_STATUS_SUCCESS;

@@ -117,7 +117,8 @@ static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* 
                                 CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.dil_h),
                                 CLDNN_ARG(v.flip), CLDNN_ARG(dv_p), CLDNN_ARG(dv_k), CLDNN_ARG(dv_kg)));
     CLDNN_TRY(cldnn_epilogue_args(k, p->epi));
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 128, "conv_dw_fwd_rows");
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, cldnn_pow2_group(&h->prof, h->prof.is_cpu ? 64 : 128),
+                            "conv_dw_fwd_rows");
 }
 
 /* Tile shape by plane width: 32 x 8 work-items on wide planes (4 output rows each from 64 rows
@@ -254,13 +255,13 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
                                     CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv0),
                                     CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_u), CLDNN_ARG(dv_v)));
     }
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, fwd ? "conv_dw_fwd" : "conv_dw_bwd_data");
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, cldnn_free_group(&h->prof), fwd ? "conv_dw_fwd" : "conv_dw_bwd_data");
 }
 
 cldnnStatus_t cldnn_conv_bias_run(cldnnHandle_t h, const struct cldnnTensorStruct* dy, cl_mem dym, uint64_t dy_off,
                                   const struct cldnnTensorStruct* db, cl_mem dbm, uint64_t db_off, float alpha,
                                   float beta) {
-    const int wg = h->prof.max_wg_size >= 256 ? 256 : 64;
+    const int wg = (int)cldnn_pow2_group(&h->prof, 256); /* the tree takes any power of two */
     char opts[80];
     snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=%d%s", wg, cldnn_dtype_build_option(dy->dtype));
     cl_kernel k;

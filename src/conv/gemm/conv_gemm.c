@@ -256,7 +256,7 @@ static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const 
                                 CLDNN_ARG(v.su), CLDNN_ARG(v.sv), CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w),
                                 CLDNN_ARG(v.R), CLDNN_ARG(v.flip), CLDNN_ARG(dv_fast), CLDNN_ARG(dv_mid),
                                 CLDNN_ARG(dv_q), CLDNN_ARG(dv_tap), CLDNN_ARG(dv_s)));
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, "conv_im2col");
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, cldnn_free_group(&h->prof), "conv_im2col");
 }
 
 /* dx of images [img0, img0 + nb) of group g = alpha * fold(column matrix) + beta * dx. */
@@ -283,7 +283,7 @@ static cldnnStatus_t col2im(cldnnHandle_t h, const cldnn_conv_problem* p, const 
                                 CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv),
                                 CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv0),
                                 CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_u), CLDNN_ARG(dv_v)));
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, "conv_col2im");
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, cldnn_free_group(&h->prof), "conv_col2im");
 }
 
 cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {

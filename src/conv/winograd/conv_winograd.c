@@ -169,7 +169,7 @@ static cldnnStatus_t run(cldnnHandle_t h, const cldnn_conv_problem* p, const cld
     geom_of(p, wm, &g);
     char opts[32];
     snprintf(opts, sizeof opts, "-DWM=%d%s", wm, cldnn_dtype_build_option(p->dtype));
-    const size_t group = h->prof.is_cpu ? 64 : 256;
+    const size_t group = cldnn_free_group(&h->prof);
     const int T2 = g.wa * g.wa;
     const uint64_t base = b->ws_off / 4, ufl = filter_floats(&g);
     const int64_t chunk = images_per_chunk(p, &g);
@@ -264,7 +264,7 @@ static cldnnStatus_t run_bwd_filter(cldnnHandle_t h, const cldnn_conv_problem* p
     geom_of(p, wm, &g);
     char opts[32];
     snprintf(opts, sizeof opts, "-DWM=%d%s", wm, cldnn_dtype_build_option(p->dtype));
-    const size_t group = h->prof.is_cpu ? 64 : 256;
+    const size_t group = cldnn_free_group(&h->prof);
     const int T2 = g.wa * g.wa;
     const uint64_t base = b->ws_off / 4, sfl = filter_floats(&g);
     const int64_t chunk = images_per_chunk(p, &g);
@@ -458,7 +458,7 @@ cldnnStatus_t cldnn_conv_wino_fused_run_params(cldnnHandle_t h, const cldnn_conv
     cldnn_epilogue_options(p->epi, fopts, sizeof fopts);
     const uint64_t base = b->ws_off / 4;
     /* U[xi][i][o] (o fastest: the kernel copies rows of output channels) */
-    CLDNN_TRY(filter_transform(h, p, b, &g, base, g.I * g.O, 1, g.O, h->prof.is_cpu ? 64 : 256, opts));
+    CLDNN_TRY(filter_transform(h, p, b, &g, base, g.I * g.O, 1, g.O, cldnn_free_group(&h->prof), opts));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "conv/winograd_fused.cl", fopts, "wino_fused", &k));
     const int64_t T = (int64_t)p->n * g.th * g.tw;
