@@ -26,37 +26,57 @@
 /* ---- what a run does with a parameter set */
 
 typedef struct {
-    int swap;          /* vector dimension along n */
-    int64_t xt, yt;    /* extents along the vector and the broadcast dimension */
-    int packx, packy;  /* panels in the scratch */
-    uint64_t per_product; /* floats of panels per product */
+    int64_t xt, yt;       /* extents along the vector and the broadcast dimension */
+    int packx, packy;     /* panels in the scratch */
+    int64_t xrows;        /* rows of X per piece: xt, or fewer when one product's X panels exceed the cap */
+    int64_t batch;        /* products per piece */
 } cpu_plan;
 
 static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
-/* 1 when the plan's packing fits the scratch for at least one product. */
+/* How p runs pr: which operands are packed (those p asks for where the scratch's cap allows, the
+** ones the layout needs always) and the pieces the panels are made in. An operand that is not
+** unit-stride along its rows, or has fewer rows than its register block, is packed; optional
+** packing gives way when it exceeds the cap, the larger operand's first; X panels that still do
+** not fit are made for a range of rows at a time (one product per piece). 0 when nothing fits (a
+** k so deep that one panel exceeds the cap). */
 static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, cpu_plan* o) {
-    o->swap = p->swap;
     o->xt = p->swap ? pr->n : pr->m;
     o->yt = p->swap ? pr->m : pr->n;
     const int x_unit = p->swap ? pr->trans_b : !pr->trans_a;
     const int need_x = !x_unit || o->xt < p->mr, need_y = o->yt < p->nr;
     o->packx = p->packx || need_x;
     o->packy = p->packy || need_y;
-    const uint64_t cap = CLDNN_SCRATCH_MAX / sizeof(float);
-    const uint64_t fx = (uint64_t)round_up(o->xt, p->mr) * (uint64_t)pr->k;
-    const uint64_t fy = (uint64_t)round_up(o->yt, p->nr) * (uint64_t)pr->k;
-    /* Optional packing gives way first, the larger operand's first. */
-    for (int tries = 0; tries < 3; ++tries) {
-        o->per_product = (o->packx ? fx : 0) + (o->packy ? fy : 0);
-        if (o->per_product <= cap)
-            return 1;
-        if (o->packx && !need_x && (fx >= fy || !o->packy || need_y))
+    const uint64_t cap = CLDNN_SCRATCH_MAX / sizeof(float), k = (uint64_t)pr->k;
+    const uint64_t fx = (uint64_t)round_up(o->xt, p->mr) * k, fy = (uint64_t)round_up(o->yt, p->nr) * k;
+    for (;;) {
+        const int can_x = o->packx && !need_x, can_y = o->packy && !need_y;
+        if ((o->packx ? fx : 0) + (o->packy ? fy : 0) <= cap || (!can_x && !can_y))
+            break;
+        if (can_x && (!can_y || fx >= fy))
             o->packx = 0;
-        else if (o->packy && !need_y)
+        else
             o->packy = 0;
     }
-    return 0;
+    const uint64_t y = o->packy ? fy : 0, x = o->packx ? fx : 0;
+    o->xrows = o->xt;
+    o->batch = pr->batch;
+    if (x + y == 0)
+        return 1;
+    if (x + y <= cap) {
+        if ((uint64_t)o->batch * (x + y) > cap)
+            o->batch = (int64_t)(cap / (x + y));
+        return 1;
+    }
+    o->batch = 1;
+    o->xrows = y + (uint64_t)p->mr * k <= cap ? (int64_t)((cap - y) / ((uint64_t)p->mr * k)) * p->mr : 0;
+    return o->xrows > 0;
+}
+
+/* Floats of panels one piece of pl needs. */
+static uint64_t plan_floats(const cpu_plan* pl, const cldnn_gemm_cpu_params* p, int64_t k) {
+    return (uint64_t)pl->batch * (uint64_t)k *
+           ((pl->packx ? (uint64_t)round_up(pl->xrows, p->mr) : 0) + (pl->packy ? (uint64_t)round_up(pl->yt, p->nr) : 0));
 }
 
 /* ---- parameters */
@@ -127,26 +147,25 @@ static int row_matches(const cpu_table_row* r, const cldnn_device_profile* dev) 
            (r->native == 0 || r->native == native_width(dev));
 }
 
-/* Where the transposes leave one operand unit-stride along C's rows or columns, it is the vector
-** operand: swap set for TT (B' unit along n), cleared for NN; NT keeps the table's choice; TN
-** packs either way and keeps it. */
-static void orient(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
-    if (!pr->trans_a && !pr->trans_b)
-        p->swap = 0;
-    else if (pr->trans_a && pr->trans_b)
-        p->swap = 1;
-}
-
+/* The table's rows are measured on NN products and serve NT and TN as they are; a TT product is
+** the mirror of an NN one (C^T = B A: m and n exchanged) and takes that product's set with the
+** vector dimension mirrored too. */
 void cldnn_gemm_cpu_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_cpu_params* out) {
-    const cldnn_gemm_class c = cldnn_gemm_classify(pr);
+    cldnn_gemm_problem q = *pr;
+    const int mirror = pr->trans_a && pr->trans_b;
+    if (mirror) {
+        q.m = pr->n;
+        q.n = pr->m;
+    }
+    const cldnn_gemm_class c = cldnn_gemm_classify(&q);
     cpu_fallback(dev, out);
     for (size_t i = 0; i < sizeof cpu_table / sizeof cpu_table[0]; ++i)
         if (row_matches(&cpu_table[i], dev) && cldnn_gemm_cpu_params_valid(&cpu_table[i].p[c])) {
             *out = cpu_table[i].p[c];
             break;
         }
-    orient(pr, out);
+    out->swap ^= mirror;
 }
 
 size_t cldnn_gemm_cpu_table_params(cldnn_gemm_cpu_params* out, size_t max) {
@@ -173,6 +192,35 @@ static cldnnStatus_t pack(cldnnHandle_t h, cl_kernel k, cl_mem x, uint64_t x_off
     return cldnn_enqueue_nd(h, k, 3, global, local, "gemm_cpu_pack");
 }
 
+/* The piece of pr at products [b0, b0 + nb) and rows [x0, x0 + nx) of X (C's rows m, or its
+** columns n with swap), as a problem of its own: operands, C and the epilogue's z and bias moved
+** there. */
+static void piece(const cldnn_gemm_problem* pr, int swap, int64_t b0, int64_t nb, int64_t x0, int64_t nx,
+                  cldnn_gemm_problem* q, cldnn_epilogue* e) {
+    *q = *pr;
+    q->batch = nb;
+    uint64_t c_shift = (uint64_t)(b0 * pr->stride_c);
+    q->off_a += (uint64_t)(b0 * pr->stride_a);
+    q->off_b += (uint64_t)(b0 * pr->stride_b);
+    if (swap) {
+        q->n = nx;
+        q->off_b += (uint64_t)(x0 * (pr->trans_b ? 1 : pr->ldb));
+        c_shift += (uint64_t)(x0 * pr->ldc);
+    } else {
+        q->m = nx;
+        q->off_a += (uint64_t)(x0 * (pr->trans_a ? pr->lda : 1));
+        c_shift += (uint64_t)x0;
+    }
+    q->off_c += c_shift;
+    if (pr->epi) {
+        *e = *pr->epi;
+        e->z_off += c_shift;
+        if (e->bias_m == !swap) /* the bias runs along the chunked dimension */
+            e->bias_off += (uint64_t)x0;
+        q->epi = e;
+    }
+}
+
 cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr,
                                         const cldnn_gemm_cpu_params* params, const cldnn_gemm_buffers* b) {
     char ps[96];
@@ -182,62 +230,48 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "CPU GEMM parameters %s are not valid", ps);
     if (!plan(pr, params, &pl))
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
-                          "CPU GEMM parameters %s: the %lld x %lld x %lld product's panels exceed the %zu MiB scratch",
-                          ps, (long long)pr->m, (long long)pr->n, (long long)pr->k, CLDNN_SCRATCH_MAX >> 20);
+                          "CPU GEMM parameters %s: one panel of k = %lld exceeds the %zu MiB scratch", ps,
+                          (long long)pr->k, CLDNN_SCRATCH_MAX >> 20);
     const cldnn_gemm_cpu_params* p = params;
     char opts[400];
     snprintf(opts, sizeof opts,
              "-DVW=%d -DMR=%d -DNR=%d -DKU=%d -DMCB=%d -DPACK_X=%d -DPACK_Y=%d -DSWAP=%d -DA_TRANS=%d "
              "-DB_TRANS=%d%s%s",
-             p->vw, p->mr, p->nr, p->ku, p->mcb, pl.packx, pl.packy, pl.swap, pr->trans_a, pr->trans_b,
+             p->vw, p->mr, p->nr, p->ku, p->mcb, pl.packx, pl.packy, p->swap, pr->trans_a, pr->trans_b,
              cldnn_dtype_build_option(pr->dtype),
              pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
     cldnn_epilogue_options(pr->epi, opts, sizeof opts);
     cl_kernel k, kp = NULL;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_cpu.cl", opts, "gemm_cpu", &k));
-    if (pl.packx || pl.packy)
-        CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_cpu.cl", opts, "gemm_cpu_pack", &kp));
-
-    /* Products per pass: as many as the scratch holds. */
-    int64_t chunk = pr->batch;
     cl_mem P = b->a;
-    if (pl.per_product > 0) {
-        const uint64_t cap = CLDNN_SCRATCH_MAX / sizeof(float);
-        if ((uint64_t)chunk * pl.per_product > cap)
-            chunk = (int64_t)(cap / pl.per_product);
+    if (pl.packx || pl.packy) {
+        CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_cpu.cl", opts, "gemm_cpu_pack", &kp));
         if (!h->prepare_only)
-            CLDNN_TRY(cldnn_scratch_get(h, (size_t)((uint64_t)chunk * pl.per_product * sizeof(float)), &P));
+            CLDNN_TRY(cldnn_scratch_get(h, (size_t)(plan_floats(&pl, p, pr->k) * sizeof(float)), &P));
     }
-    const int64_t xpanels = (pl.xt + p->mr - 1) / p->mr;
-    cl_ulong px_off = 0, py_off = pl.packx ? (cl_ulong)((uint64_t)chunk * (uint64_t)(xpanels * p->mr) * (uint64_t)pr->k) : 0;
     /* Strides of A'(m, k) and B'(k, n), as rows (m, n) and k. */
     const int64_t a_sm = pr->trans_a ? pr->lda : 1, a_sk = pr->trans_a ? 1 : pr->lda;
     const int64_t b_sn = pr->trans_b ? 1 : pr->ldb, b_sk = pr->trans_b ? pr->ldb : 1;
-    cldnn_gemm_launch L = {k, "gemm_cpu", pl.swap ? p->nr : p->mr, pl.swap ? p->mr : p->nr, 1, 1, {1, 1, 1}, opts};
-
-    for (int64_t b0 = 0; b0 < pr->batch; b0 += chunk) {
-        cldnn_gemm_problem q = *pr;
-        cldnn_epilogue e;
-        q.batch = pr->batch - b0 < chunk ? pr->batch - b0 : chunk;
-        q.off_a += (uint64_t)(b0 * pr->stride_a);
-        q.off_b += (uint64_t)(b0 * pr->stride_b);
-        q.off_c += (uint64_t)(b0 * pr->stride_c);
-        if (pr->epi) {
-            e = *pr->epi;
-            e.z_off += (uint64_t)(b0 * pr->stride_c);
-            q.epi = &e;
+    cldnn_gemm_launch L = {k, "gemm_cpu", p->swap ? p->nr : p->mr, p->swap ? p->mr : p->nr, 1, 1, {1, 1, 1}, opts};
+    for (int64_t b0 = 0; b0 < pr->batch; b0 += pl.batch)
+        for (int64_t x0 = 0; x0 < pl.xt; x0 += pl.xrows) {
+            cldnn_gemm_problem q;
+            cldnn_epilogue e;
+            const int64_t nb = pr->batch - b0 < pl.batch ? pr->batch - b0 : pl.batch;
+            piece(pr, p->swap, b0, nb, x0, pl.xt - x0 < pl.xrows ? pl.xt - x0 : pl.xrows, &q, &e);
+            const int64_t xt = p->swap ? q.n : q.m, yt = p->swap ? q.m : q.n;
+            cl_ulong px_off = 0, py_off = pl.packx ? (cl_ulong)((uint64_t)nb * (uint64_t)round_up(xt, p->mr) * (uint64_t)q.k) : 0;
+            /* X: rows along the vector dimension (A' by m, or B'^T by n with swap); Y the other. */
+            if (pl.packx)
+                CLDNN_TRY(p->swap ? pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, xt, p->mr, q.k, nb, P, px_off)
+                                  : pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, xt, p->mr, q.k, nb, P, px_off));
+            if (pl.packy)
+                CLDNN_TRY(p->swap ? pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, yt, p->nr, q.k, nb, P, py_off)
+                                  : pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, yt, p->nr, q.k, nb, P, py_off));
+            /* gemm_cpu's arguments after gemm_tiled's list (kernels/gemm/gemm_cpu.cl), in its order. */
+            CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 20, CLDNN_ARG(P), CLDNN_ARG(px_off), CLDNN_ARG(py_off)));
+            CLDNN_TRY(cldnn_gemm_launch_run(h, &q, b, &L));
         }
-        /* X: rows along the vector dimension (A' by m, or B'^T by n with swap); Y the other. */
-        if (pl.packx)
-            CLDNN_TRY(pl.swap ? pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, q.n, p->mr, q.k, q.batch, P, px_off)
-                              : pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, q.m, p->mr, q.k, q.batch, P, px_off));
-        if (pl.packy)
-            CLDNN_TRY(pl.swap ? pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, q.m, p->nr, q.k, q.batch, P, py_off)
-                              : pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, q.n, p->nr, q.k, q.batch, P, py_off));
-        /* gemm_cpu's arguments after gemm_tiled's list (kernels/gemm/gemm_cpu.cl), in its order. */
-        CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 20, CLDNN_ARG(P), CLDNN_ARG(px_off), CLDNN_ARG(py_off)));
-        CLDNN_TRY(cldnn_gemm_launch_run(h, &q, b, &L));
-    }
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -272,7 +306,7 @@ int cldnn_gemm_cpu_valid(const void* problem, const cldnn_device_profile* dev, c
 /* The declared space for a problem on dev: register blocks that the ISA's registers hold (between
 ** 6 and all but four of them as accumulators, in native vectors), the vector width native or
 ** twice native, k unroll 4 or 1, bands of 8 blocks or none, each packing choice the layout
-** leaves open, and both orientations for NT. Larger register blocks first. */
+** leaves open, both orientations. Larger register blocks first. */
 size_t cldnn_gemm_cpu_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
     const cldnn_gemm_problem* pr = (const cldnn_gemm_problem*)problem;
     cldnn_gemm_cpu_params* q = (cldnn_gemm_cpu_params*)out;
@@ -292,9 +326,7 @@ size_t cldnn_gemm_cpu_enumerate(const void* problem, const cldnn_device_profile*
                                 const int acc = mv * p.nr;
                                 if (acc < 6 || acc > regs - 4 || p.mr % p.vw)
                                     continue;
-                                cldnn_gemm_cpu_params t = p;
-                                orient(pr, &t);
-                                if (t.swap != p.swap || !cldnn_gemm_cpu_valid(pr, dev, &p))
+                                if (!cldnn_gemm_cpu_valid(pr, dev, &p))
                                     continue;
                                 cpu_plan pl;
                                 plan(pr, &p, &pl);
