@@ -353,6 +353,58 @@ __kernel void conv_im2col(int total, __global const STORAGE_T* X, ulong x_off, i
     STORE(Col, col_off + l * cs_img + t * cs_t + pix * cs_p, v);
 }
 
+/* conv_im2col's column matrix for CPU devices, a run of its fastest dimension per work-item, so
+ * that each writes consecutive elements and reads x along its rows: with CHLAST (cs_t == 1) every
+ * tap of one output pixel (work-items walk (l, pix)), else one output row of one tap (Q pixels;
+ * work-items walk (l, t, oh); dv_fast divides by P, dv_mid by the taps). Same arguments. */
+__kernel void conv_im2col_rows(int total, __global const STORAGE_T* X, ulong x_off, int4 xs, __global STORAGE_T* Col,
+                               ulong col_off, int cs_img, int cs_t, int cs_p, int img0, int g, int Cg, int H, int Wd,
+                               int Q, int S, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int R,
+                               int flip, uint4 dv_fast, uint4 dv_mid, uint4 dv_q, uint4 dv_tap, uint4 dv_s) {
+    const int i = (int)get_global_id(0);
+    if (i >= total)
+        return;
+#if CHLAST
+    const int l = fdiv(i, dv_fast), pix = i - l * (int)dv_fast.x;
+    const int oh = fdiv(pix, dv_q), ow = pix - oh * Q;
+    __global const STORAGE_T* xp = X + x_off + (img0 + l) * xs.s0 + g * Cg * xs.s1;
+    __global STORAGE_T* cp = Col + col_off + l * cs_img + pix * cs_p;
+    /* Taps in the filter's order: (r, s, c) for KORD 1, (c, r, s) for KORD 0. */
+    const int n0 = KORD ? R : Cg, n1 = KORD ? S : R, n2 = KORD ? Cg : S;
+    int t = 0;
+    for (int a = 0; a < n0; ++a)
+        for (int b = 0; b < n1; ++b)
+            for (int e = 0; e < n2; ++e, ++t) {
+                const int c = KORD ? e : a, r = KORD ? a : b, s = KORD ? b : e;
+                const int ih = oh * su - pad_h + (flip ? R - 1 - r : r) * dil_h;
+                const int iw = ow * sv - pad_w + (flip ? S - 1 - s : s) * dil_w;
+                float v = 0.0f;
+                if ((uint)ih < (uint)H && (uint)iw < (uint)Wd)
+                    v = LOAD(xp, c * xs.s1 + ih * xs.s2 + iw * xs.s3);
+                STORE(cp, t, v);
+            }
+#else
+    int t_ = fdiv(i, dv_fast);
+    const int oh = i - t_ * (int)dv_fast.x;
+    const int l = fdiv(t_, dv_mid), t = t_ - l * (int)dv_mid.x;
+    int c, r, s;
+    TAP_DECODE(t, c, r, s);
+    const int ih = oh * su - pad_h + (flip ? R - 1 - r : r) * dil_h;
+    const int iw0 = -pad_w + (flip ? S - 1 - s : s) * dil_w;
+    __global STORAGE_T* cp = Col + col_off + l * cs_img + t * cs_t + oh * Q;
+    if ((uint)ih >= (uint)H) {
+        for (int ow = 0; ow < Q; ++ow)
+            STORE(cp, ow, 0.0f);
+        return;
+    }
+    __global const STORAGE_T* xp = X + x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2;
+    for (int ow = 0; ow < Q; ++ow) {
+        const int iw = iw0 + ow * sv;
+        STORE(cp, ow, (uint)iw < (uint)Wd ? LOAD(xp, iw * xs.s3) : 0.0f);
+    }
+#endif
+}
+
 /* dx(img0 + l, g * Cg + c, ih, iw) = alpha * sum over taps (r, s) whose output pixel (oh, ow)
  * exists of col[l * cs_img + t(c, r, s) * cs_t + (oh * Q + ow) * cs_p] + beta * dx. Work-items walk
  * (l, ih, iw, c) with CHLAST, else (l, c, ih, iw): dv0..dv2 divide by the three fastest extents. */

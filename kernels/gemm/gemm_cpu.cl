@@ -227,14 +227,16 @@ void gemm_cpu_pack(int R, int K, int RB, __global const STORAGE_T* X, ulong x_of
     const int panels = (R + RB - 1) / RB;
     X += x_off + b * x_stride;
     P += p_off + (b * panels + p) * (long)K * RB;
-    const int ke = min(K, kb + 64);
-    for (int r = 0; r < RB; ++r) {
-        const int row = p * RB + r;
-        if (row < R)
+    const int ke = min(K, kb + 64), rows = min(RB, R - p * RB);
+    X += (long)p * RB * sr;
+    /* Reads along the operand's unit-stride dimension. */
+    if (sr == 1) {
+        for (int k = kb; k < ke; ++k)
+            for (int r = 0; r < RB; ++r)
+                P[(long)k * RB + r] = r < rows ? LOAD(X, r + (long)k * sk) : 0.0f;
+    } else {
+        for (int r = 0; r < RB; ++r)
             for (int k = kb; k < ke; ++k)
-                P[(long)k * RB + r] = LOAD(X, (long)row * sr + (long)k * sk);
-        else
-            for (int k = kb; k < ke; ++k)
-                P[(long)k * RB + r] = 0.0f;
+                P[(long)k * RB + r] = r < rows ? LOAD(X, (long)r * sr + (long)k * sk) : 0.0f;
     }
 }

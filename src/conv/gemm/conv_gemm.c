@@ -235,13 +235,16 @@ static cldnnStatus_t direct_kernel(cldnnHandle_t h, const cldnn_conv_problem* p,
 /* Column matrix of images [img0, img0 + nb) of group g into the workspace. */
 static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int chlast,
                             int img0, int nb, int g) {
+    /* CPU devices: a run of the column matrix's fastest dimension per work-item (one pixel's taps,
+    ** or one tap's output row), whose loops the compiler keeps; elsewhere one element each. */
+    const int rows = h->prof.is_cpu;
     cl_kernel k;
-    CLDNN_TRY(direct_kernel(h, p, chlast, "conv_im2col", &k));
+    CLDNN_TRY(direct_kernel(h, p, chlast, rows ? "conv_im2col_rows" : "conv_im2col", &k));
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
-    cl_int total = nb * taps * pq;
+    cl_int total = nb * (rows ? (chlast ? pq : taps * p->p) : taps * pq);
     cl_int cs_img = taps * pq, cs_t = chlast ? 1 : pq, cs_p = chlast ? taps : 1;
     cl_ulong col_off = (uint64_t)((int64_t)b->ws_off + acc_bytes(p)) / (uint64_t)col_elem(p);
-    cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(chlast ? taps : pq));
+    cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(rows ? (chlast ? pq : p->p) : chlast ? taps : pq));
     cl_uint4 dv_mid = cldnn_fastdiv((uint32_t)(chlast ? pq : taps));
     cl_uint4 dv_q = cldnn_fastdiv((uint32_t)p->q);
     cl_uint4 dv_tap = cldnn_fastdiv((uint32_t)(p->kord == 0 ? p->r * p->s : p->cg));
@@ -256,7 +259,7 @@ static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const 
                                 CLDNN_ARG(v.su), CLDNN_ARG(v.sv), CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w),
                                 CLDNN_ARG(v.R), CLDNN_ARG(v.flip), CLDNN_ARG(dv_fast), CLDNN_ARG(dv_mid),
                                 CLDNN_ARG(dv_q), CLDNN_ARG(dv_tap), CLDNN_ARG(dv_s)));
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, h->prof.is_cpu ? 64 : 256, "conv_im2col");
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, rows ? 8 : 256, rows ? "conv_im2col_rows" : "conv_im2col");
 }
 
 /* dx of images [img0, img0 + nb) of group g = alpha * fold(column matrix) + beta * dx. */
