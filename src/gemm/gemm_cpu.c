@@ -113,9 +113,25 @@ static int native_width(const cldnn_device_profile* dev) {
 }
 static int vector_registers(const cldnn_device_profile* dev) { return native_width(dev) >= 16 ? 32 : 16; }
 
+/* The layout rule, for the fields a table set leaves to it (-1): the vector operand is the one
+** along a thin dimension (THIN_N: n, THIN_M: m), else the one unit-stride along C's rows or
+** columns (m for NN, NT and TN, n for TT); it is packed, so that each k reads one contiguous
+** panel row instead of a new page; the other operand is packed unless it is unit-stride along k,
+** where its rows are NR streams that need no reordering (perf/results/cpu-gemm.md). */
+void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
+    const cldnn_gemm_class c = cldnn_gemm_classify(pr);
+    if (p->swap < 0)
+        p->swap = c == CLDNN_GEMM_THIN_N ? 1 : c == CLDNN_GEMM_THIN_M ? 0 : pr->trans_a && pr->trans_b;
+    if (p->packx < 0)
+        p->packx = 1;
+    if (p->packy < 0)
+        p->packy = p->swap ? !pr->trans_a : pr->trans_b; /* Y = A'^T (unit along k: TN) or B' (NN) */
+}
+
 /* The device table: rows found by cldnn-tune gemm (perf/results/cpu-gemm.md), keyed by a platform
-** name substring, a device name substring ("" any) and the native float vector width (0 any), one
-** set per shape class (cldnn_gemm_classify), applied after the problem's transposes decide swap. */
+** name substring, a device name substring ("" any) and the native float vector width (0 any),
+** one register block per shape class (cldnn_gemm_classify); packing and orientation -1, the
+** layout rule. */
 typedef struct {
     const char* platform;
     const char* device;
@@ -126,19 +142,19 @@ typedef struct {
 /* mr nr vw ku mcb packx packy swap */
 static const cpu_table_row cpu_table[] = {
     {"", "", 8,
-     {{16, 6, 8, 4, 8, 1, 1, 0},
-      {16, 6, 8, 4, 8, 1, 1, 0},
-      {16, 6, 8, 4, 8, 1, 1, 0},
-      {16, 6, 8, 4, 8, 1, 1, 0},
-      {16, 6, 8, 4, 0, 0, 1, 0},
-      {16, 6, 8, 4, 8, 1, 1, 0}}},
+     {{16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1}}},
 };
 
 /* The defaults where no row matches: the register block the ISA's registers hold (MR / VW * NR
-** accumulators, four registers left for the operands), both operands packed, 8-block bands. */
+** accumulators, four registers left for the operands), 8-block bands, the layout rule. */
 static void cpu_fallback(const cldnn_device_profile* dev, cldnn_gemm_cpu_params* p) {
     const int w = native_width(dev);
-    cldnn_gemm_cpu_params d = {2 * w, vector_registers(dev) >= 32 ? 12 : 6, w, 4, 8, 1, 1, 0};
+    cldnn_gemm_cpu_params d = {2 * w, vector_registers(dev) >= 32 ? 12 : 6, w, 4, 8, -1, -1, -1};
     *p = d;
 }
 
@@ -147,25 +163,16 @@ static int row_matches(const cpu_table_row* r, const cldnn_device_profile* dev) 
            (r->native == 0 || r->native == native_width(dev));
 }
 
-/* The table's rows are measured on NN products and serve NT and TN as they are; a TT product is
-** the mirror of an NN one (C^T = B A: m and n exchanged) and takes that product's set with the
-** vector dimension mirrored too. */
 void cldnn_gemm_cpu_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_cpu_params* out) {
-    cldnn_gemm_problem q = *pr;
-    const int mirror = pr->trans_a && pr->trans_b;
-    if (mirror) {
-        q.m = pr->n;
-        q.n = pr->m;
-    }
-    const cldnn_gemm_class c = cldnn_gemm_classify(&q);
+    const cldnn_gemm_class c = cldnn_gemm_classify(pr);
     cpu_fallback(dev, out);
     for (size_t i = 0; i < sizeof cpu_table / sizeof cpu_table[0]; ++i)
-        if (row_matches(&cpu_table[i], dev) && cldnn_gemm_cpu_params_valid(&cpu_table[i].p[c])) {
+        if (row_matches(&cpu_table[i], dev)) {
             *out = cpu_table[i].p[c];
             break;
         }
-    out->swap ^= mirror;
+    cldnn_gemm_cpu_params_layout(pr, out);
 }
 
 size_t cldnn_gemm_cpu_table_params(cldnn_gemm_cpu_params* out, size_t max) {
