@@ -188,6 +188,9 @@ size_t cldnn_gemm_cpu_table_params(cldnn_gemm_cpu_params* out, size_t max);
 /* Runs pr with explicit parameters (the tuner's and the tests' entry), on any device. */
 cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr,
                                         const cldnn_gemm_cpu_params* params, const cldnn_gemm_buffers* b);
+/* Test hook: the bytes of panels one piece may take (0: CLDNN_SCRATCH_MAX), so that the tests
+** reach the pieces of large problems on small ones. Not thread-safe. */
+void cldnn_gemm_cpu_test_scratch_cap(size_t bytes);
 /* The solver record's hooks (gemm.c's table): CPU devices whose scratch holds the panels that the
 ** problem's layout needs; the declared space's check and candidates. */
 int cldnn_gemm_cpu_applicable(const void* problem, const cldnn_device_profile* dev);

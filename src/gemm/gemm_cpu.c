@@ -34,6 +34,11 @@ typedef struct {
 
 static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
+/* Floats of scratch the panels of one piece may take: CLDNN_SCRATCH_MAX's, or the tests' cap. */
+static size_t test_cap;
+void cldnn_gemm_cpu_test_scratch_cap(size_t bytes) { test_cap = bytes; }
+static uint64_t cap_floats(void) { return (test_cap ? test_cap : CLDNN_SCRATCH_MAX) / sizeof(float); }
+
 /* How p runs pr: which operands are packed (those p asks for where the scratch's cap allows, the
 ** ones the layout needs always) and the pieces the panels are made in. An operand that is not
 ** unit-stride along its rows, or has fewer rows than its register block, is packed; optional
@@ -47,7 +52,7 @@ static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, cp
     const int need_x = !x_unit || o->xt < p->mr, need_y = o->yt < p->nr;
     o->packx = p->packx || need_x;
     o->packy = p->packy || need_y;
-    const uint64_t cap = CLDNN_SCRATCH_MAX / sizeof(float), k = (uint64_t)pr->k;
+    const uint64_t cap = cap_floats(), k = (uint64_t)pr->k;
     const uint64_t fx = (uint64_t)round_up(o->xt, p->mr) * k, fy = (uint64_t)round_up(o->yt, p->nr) * k;
     for (;;) {
         const int can_x = o->packx && !need_x, can_y = o->packy && !need_y;
