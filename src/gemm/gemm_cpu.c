@@ -315,38 +315,36 @@ int cldnn_gemm_cpu_valid(const void* problem, const cldnn_device_profile* dev, c
            plan((const cldnn_gemm_problem*)problem, (const cldnn_gemm_cpu_params*)params, &pl);
 }
 
-/* The declared space for a problem on dev: register blocks that the ISA's registers hold (between
-** 6 and all but four of them as accumulators, in native vectors), the vector width native or
-** twice native, k unroll 4 or 1, bands of 8 blocks or none, each packing choice the layout
-** leaves open, both orientations. Larger register blocks first. */
+/* The declared space for a problem on dev: register blocks of native vectors that the ISA's
+** registers hold (between 6 and all but four of them as accumulators; the most accumulators
+** first), bands of 8 blocks or none, k unrolled 4 times; first every block with the layout rule,
+** then every other packing choice and orientation (those the plan runs differently). */
 size_t cldnn_gemm_cpu_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
     const cldnn_gemm_problem* pr = (const cldnn_gemm_problem*)problem;
     cldnn_gemm_cpu_params* q = (cldnn_gemm_cpu_params*)out;
     const int w = native_width(dev), regs = vector_registers(dev);
     static const int nrs[] = {16, 14, 12, 8, 6, 4, 3, 2};
-    static const int kus[] = {4, 1};
     static const int mcbs[] = {8, 0};
+    cldnn_gemm_cpu_params rule = {0, 0, 0, 0, 0, -1, -1, -1};
+    cldnn_gemm_cpu_params_layout(pr, &rule);
     size_t n = 0;
-    for (int mv = 4; mv >= 1; --mv)
-        for (size_t a = 0; a < sizeof nrs / sizeof nrs[0]; ++a)
-            for (int vw = w; vw <= 2 * w && vw <= 16; vw *= 2)
-                for (size_t c = 0; c < 2; ++c)
+    for (int phase = 0; phase < 2; ++phase)
+        for (int acc = regs - 4; acc >= 6; --acc)
+            for (int mv = 1; mv <= 4; ++mv)
+                for (size_t a = 0; a < sizeof nrs / sizeof nrs[0]; ++a)
                     for (size_t d = 0; d < 2; ++d)
-                        for (int pk = 3; pk >= 0; --pk)
-                            for (int sw = 0; sw < 2; ++sw) {
-                                cldnn_gemm_cpu_params p = {mv * w, nrs[a], vw, kus[c], mcbs[d], pk & 1, pk >> 1, sw};
-                                const int acc = mv * p.nr;
-                                if (acc < 6 || acc > regs - 4 || p.mr % p.vw)
-                                    continue;
-                                if (!cldnn_gemm_cpu_valid(pr, dev, &p))
-                                    continue;
-                                cpu_plan pl;
-                                plan(pr, &p, &pl);
-                                if (pl.packx != p.packx || pl.packy != p.packy) /* the same run as another set */
-                                    continue;
-                                if (n < max)
-                                    q[n] = p;
-                                n++;
-                            }
+                        for (int lay = 0; lay < 8; ++lay) {
+                            cldnn_gemm_cpu_params p = {mv * w, nrs[a], w, 4, mcbs[d], lay & 1, (lay >> 1) & 1, lay >> 2};
+                            const int is_rule = p.packx == rule.packx && p.packy == rule.packy && p.swap == rule.swap;
+                            if (mv * p.nr != acc || is_rule != (phase == 0) || !cldnn_gemm_cpu_valid(pr, dev, &p))
+                                continue;
+                            cpu_plan pl;
+                            plan(pr, &p, &pl);
+                            if (pl.packx != p.packx || pl.packy != p.packy) /* the same run as another set */
+                                continue;
+                            if (n < max)
+                                q[n] = p;
+                            n++;
+                        }
     return n;
 }
