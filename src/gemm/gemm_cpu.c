@@ -39,12 +39,12 @@ static size_t test_cap;
 void cldnn_gemm_cpu_test_scratch_cap(size_t bytes) { test_cap = bytes; }
 static uint64_t cap_floats(void) { return (test_cap ? test_cap : CLDNN_SCRATCH_MAX) / sizeof(float); }
 
-/* How p runs pr: which operands are packed (those p asks for where the scratch's cap allows, the
-** ones the layout needs always) and the pieces the panels are made in. An operand that is not
-** unit-stride along its rows, or has fewer rows than its register block, is packed; optional
-** packing gives way when it exceeds the cap, the larger operand's first; X panels that still do
-** not fit are made for a range of rows at a time (one product per piece). 0 when nothing fits (a
-** k so deep that one panel exceeds the cap). */
+/* How p runs pr: which operands are packed and the pieces the panels are made in. An operand that
+** is not unit-stride along its rows, or has fewer rows than its register block, is packed
+** whatever p says. Where the panels exceed the scratch's cap, products are taken a batch chunk at
+** a time, then X's panels a range of rows at a time (one product per piece, Y's panels made once
+** per chunk); Y's optional panels give way when they and one X panel exceed the cap. 0 when nothing
+** fits (a k so deep that one panel exceeds the cap). */
 static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, cpu_plan* o) {
     o->xt = p->swap ? pr->n : pr->m;
     o->yt = p->swap ? pr->m : pr->n;
@@ -52,29 +52,20 @@ static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, cp
     const int need_x = !x_unit || o->xt < p->mr, need_y = o->yt < p->nr;
     o->packx = p->packx || need_x;
     o->packy = p->packy || need_y;
-    const uint64_t cap = cap_floats(), k = (uint64_t)pr->k;
+    const uint64_t cap = cap_floats(), k = (uint64_t)pr->k, panel = (uint64_t)p->mr * k;
     const uint64_t fx = (uint64_t)round_up(o->xt, p->mr) * k, fy = (uint64_t)round_up(o->yt, p->nr) * k;
-    for (;;) {
-        const int can_x = o->packx && !need_x, can_y = o->packy && !need_y;
-        if ((o->packx ? fx : 0) + (o->packy ? fy : 0) <= cap || (!can_x && !can_y))
-            break;
-        if (can_x && (!can_y || fx >= fy))
-            o->packx = 0;
-        else
-            o->packy = 0;
-    }
+    if (o->packy && !need_y && (o->packx ? panel : 0) + fy > cap)
+        o->packy = 0;
     const uint64_t y = o->packy ? fy : 0, x = o->packx ? fx : 0;
     o->xrows = o->xt;
     o->batch = pr->batch;
-    if (x + y == 0)
-        return 1;
     if (x + y <= cap) {
-        if ((uint64_t)o->batch * (x + y) > cap)
+        if (x + y > 0 && (uint64_t)o->batch * (x + y) > cap)
             o->batch = (int64_t)(cap / (x + y));
         return 1;
     }
     o->batch = 1;
-    o->xrows = y + (uint64_t)p->mr * k <= cap ? (int64_t)((cap - y) / ((uint64_t)p->mr * k)) * p->mr : 0;
+    o->xrows = o->packx && y + panel <= cap ? (int64_t)((cap - y) / panel) * p->mr : 0;
     return o->xrows > 0;
 }
 
@@ -118,15 +109,15 @@ static int native_width(const cldnn_device_profile* dev) {
 }
 static int vector_registers(const cldnn_device_profile* dev) { return native_width(dev) >= 16 ? 32 : 16; }
 
-/* The layout rule, for the fields a table set leaves to it (-1): the vector operand is the one
-** along a thin dimension (THIN_N: n, THIN_M: m), else the one unit-stride along C's rows or
-** columns (m for NN, NT and TN, n for TT); it is packed, so that each k reads one contiguous
-** panel row instead of a new page; the other operand is packed unless it is unit-stride along k,
-** where its rows are NR streams that need no reordering (perf/results/cpu-gemm.md). */
+/* The layout rule, for the fields a table set leaves to it (-1): the vector operand X is the one
+** unit-stride along C's rows or columns (A for NN and NT, B for TT) or, for TN where neither is,
+** the smaller; it is packed, in pieces where it exceeds the scratch (reading it in place runs the
+** k loop through a new page and a stride that defeats the prefetcher: 2.5x slower for 4096 x 16 x
+** 4096). The other operand Y is packed unless it is unit-stride along k, where its rows are NR
+** streams that need no reordering (perf/results/cpu-gemm.md). */
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
-    const cldnn_gemm_class c = cldnn_gemm_classify(pr);
     if (p->swap < 0)
-        p->swap = c == CLDNN_GEMM_THIN_N ? 1 : c == CLDNN_GEMM_THIN_M ? 0 : pr->trans_a && pr->trans_b;
+        p->swap = pr->trans_a && !pr->trans_b ? pr->n < pr->m : pr->trans_a && pr->trans_b;
     if (p->packx < 0)
         p->packx = 1;
     if (p->packy < 0)
@@ -272,12 +263,14 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
             const int64_t nb = pr->batch - b0 < pl.batch ? pr->batch - b0 : pl.batch;
             piece(pr, p->swap, b0, nb, x0, pl.xt - x0 < pl.xrows ? pl.xt - x0 : pl.xrows, &q, &e);
             const int64_t xt = p->swap ? q.n : q.m, yt = p->swap ? q.m : q.n;
-            cl_ulong px_off = 0, py_off = pl.packx ? (cl_ulong)((uint64_t)nb * (uint64_t)round_up(xt, p->mr) * (uint64_t)q.k) : 0;
+            /* Y's panels after room for the largest piece of X's, made once per batch chunk. */
+            cl_ulong px_off = 0;
+            cl_ulong py_off = pl.packx ? (cl_ulong)((uint64_t)pl.batch * (uint64_t)round_up(pl.xrows, p->mr) * (uint64_t)q.k) : 0;
             /* X: rows along the vector dimension (A' by m, or B'^T by n with swap); Y the other. */
             if (pl.packx)
                 CLDNN_TRY(p->swap ? pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, xt, p->mr, q.k, nb, P, px_off)
                                   : pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, xt, p->mr, q.k, nb, P, px_off));
-            if (pl.packy)
+            if (pl.packy && x0 == 0)
                 CLDNN_TRY(p->swap ? pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, yt, p->nr, q.k, nb, P, py_off)
                                   : pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, yt, p->nr, q.k, nb, P, py_off));
             /* gemm_cpu's arguments after gemm_tiled's list (kernels/gemm/gemm_cpu.cl), in its order. */
