@@ -23,7 +23,8 @@
  *   FR, FS   the filter's R and S for the kernels that unroll over taps, each compiled only when
  *            its own option is defined: DW_TILED (conv_dw_fwd_tiled: TX, TY, OPY, DW_LOCAL),
  *            QMAX (conv_dw_fwd_rows: SV, DW) and DW_BWD_FILTER (conv_dw_bwd_filter)
- *   EPI_ACT, EPI_Z  the fused epilogue (common/epilogue.h) of the three depthwise forward
+ *            and DWV (conv_dw_fwd_vec, CPU devices: its vector width; SV, DW)
+ *   EPI_ACT, EPI_Z  the fused epilogue (common/epilogue.h) of the four depthwise forward
  *            kernels: bias, z and the activation in the store
  */
 #include "common/helpers.h"
@@ -169,20 +170,25 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
  * an input element is loaded about FR times instead of FR * FS. FR, FS, SV (column stride) and DW
  * (column dilation) are build options so that every register index is a constant after
  * unrolling. Work-items: N * K * P, oh fastest. */
+/* The output row (n, k, oh) of work-item i of the row kernels (oh fastest) and its input plane
+ * and filter. */
+#define DW_ROW_SETUP()                                                                                \
+    const int i = (int)get_global_id(0);                                                              \
+    if (i >= total)                                                                                   \
+        return;                                                                                       \
+    const int nk = fdiv(i, dv_p), oh = i - nk * P;                                                    \
+    const int n = fdiv(nk, dv_k), k = nk - n * K;                                                     \
+    const int c = fdiv(k, dv_kg);                                                                     \
+    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;                                 \
+    __global const STORAGE_T* wp = Wt + w_off + k * (FR * FS)
+
 #ifdef QMAX
 #define XMAX ((QMAX - 1) * SV + (FS - 1) * DW + 1)
 __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X,
                                ulong x_off, int4 xs, __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y,
                                ulong y_off, int4 ys, int H, int Wd, int pad_h, int pad_w, int su, int dil_h, int flip,
                                uint4 dv_p, uint4 dv_k, uint4 dv_kg EPI_PARAMS) {
-    const int i = (int)get_global_id(0);
-    if (i >= total)
-        return;
-    const int nk = fdiv(i, dv_p), oh = i - nk * P;
-    const int n = fdiv(nk, dv_k), k = nk - n * K;
-    const int c = fdiv(k, dv_kg);
-    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;
-    __global const STORAGE_T* wp = Wt + w_off + k * (FR * FS);
+    DW_ROW_SETUP();
     const int iw0 = -pad_w;
     float acc[QMAX];
 #pragma unroll
@@ -221,6 +227,59 @@ __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, floa
                 out = fma(beta, LOAD(yp, q * ys.s3), out);
             EPI_APPLY(out, k, yi + q * ys.s3);
             STORE(yp, q * ys.s3, out);
+        }
+    }
+}
+#endif
+
+/* conv_dw_fwd's outputs for CPU devices, one output row per work-item in vectors of DWV
+ * consecutive outputs: per tap, a vector load of the input row where the taps' columns lie inside
+ * it at unit stride (SV 1, a column stride of 1), else a lane-by-lane gather with zeros outside.
+ * conv_dw_fwd_rows' arguments and options FR, FS, SV, DW; any row length. */
+#ifdef DWV
+#define DWV_T CAT(float, DWV)
+__kernel void conv_dw_fwd_vec(int total, int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X,
+                              ulong x_off, int4 xs, __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y,
+                              ulong y_off, int4 ys, int H, int Wd, int pad_h, int pad_w, int su, int dil_h, int flip,
+                              uint4 dv_p, uint4 dv_k, uint4 dv_kg EPI_PARAMS) {
+    DW_ROW_SETUP();
+    const int yi0 = n * ys.s0 + k * ys.s1 + oh * ys.s2, ih0 = oh * su - pad_h;
+    __global STORAGE_T* yp = Y + y_off + yi0;
+    EPI_SETUP(0);
+    for (int ow0 = 0; ow0 < Q; ow0 += DWV) {
+        DWV_T acc = (DWV_T)0.0f;
+#pragma unroll
+        for (int r = 0; r < FR; ++r) { /* r, s: positions in the window */
+            if ((uint)(ih0 + r * dil_h) >= (uint)H)
+                continue;
+            __global const STORAGE_T* row = xp + (ih0 + r * dil_h) * xs.s2;
+#pragma unroll
+            for (int s = 0; s < FS; ++s) {
+                const float w = LOAD(wp, (flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s));
+                const int iw0 = ow0 * SV - pad_w + s * DW;
+                DWV_T v;
+                if (SV == 1 && xs.s3 == 1 && iw0 >= 0 && iw0 + DWV <= Wd) {
+                    v = VLOADN_OF(DATA_H, DWV, row + iw0, 0);
+                } else {
+                    float t[DWV];
+                    for (int l = 0; l < DWV; ++l) {
+                        const int iw = iw0 + l * SV;
+                        t[l] = (uint)iw < (uint)Wd ? LOAD(row, iw * xs.s3) : 0.0f;
+                    }
+                    v = CAT(vload, DWV)(0, t);
+                }
+                acc = fma((DWV_T)w, v, acc);
+            }
+        }
+        float o[DWV];
+        CAT(vstore, DWV)(acc, 0, o);
+        for (int l = 0; l < DWV && ow0 + l < Q; ++l) {
+            const int yi = (ow0 + l) * ys.s3;
+            float out = alpha * o[l];
+            if (beta != 0.0f)
+                out = fma(beta, LOAD(yp, yi), out);
+            EPI_APPLY(out, k, yi0 + yi);
+            STORE(yp, yi, out);
         }
     }
 }
