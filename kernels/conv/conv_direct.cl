@@ -24,6 +24,7 @@
  *            its own option is defined: DW_TILED (conv_dw_fwd_tiled: TX, TY, OPY, DW_LOCAL),
  *            QMAX (conv_dw_fwd_rows: SV, DW) and DW_BWD_FILTER (conv_dw_bwd_filter)
  *            and DWV (conv_dw_fwd_vec, CPU devices: its vector width; SV, DW)
+ *   COL2IM_ROWS  CPU devices: compiles conv_col2im_rows for rows of up to this many columns
  *   EPI_ACT, EPI_Z  the fused epilogue (common/epilogue.h) of the four depthwise forward
  *            kernels: bias, z and the activation in the store
  */
@@ -464,13 +465,24 @@ __kernel void conv_im2col_rows(int total, __global const STORAGE_T* X, ulong x_o
 #endif
 }
 
+/* In the fold's loop over filter rows r: the output row oh whose taps of row r read input row
+ * ih, else the next r. */
+#define COL2IM_OUT_ROW(r, oh)                                                                         \
+    const int th_ = ih + pad_h - (flip ? R - 1 - (r) : (r)) * dil_h;                                  \
+    if (th_ < 0)                                                                                      \
+        continue;                                                                                     \
+    const int oh = fdiv(th_, dv_u);                                                                   \
+    if (oh * su != th_ || oh >= P)                                                                    \
+    continue
+
 /* dx(img0 + l, g * Cg + c, ih, iw) = alpha * sum over taps (r, s) whose output pixel (oh, ow)
  * exists of col[l * cs_img + t(c, r, s) * cs_t + (oh * Q + ow) * cs_p] + beta * dx. Work-items walk
- * (l, ih, iw, c) with CHLAST, else (l, c, ih, iw): dv0..dv2 divide by the three fastest extents. */
+ * (l, ih, iw, c) with CHLAST, else (l, c, ih, iw): dv0..dv2 divide by the three fastest extents
+ * (Wd, dx's width, is conv_col2im_rows'). */
 __kernel void conv_col2im(int total, float alpha, float beta, __global STORAGE_T* DX, ulong x_off, int4 xs,
                           __global const float* Col, ulong col_off, int cs_img, int cs_t, int cs_p, int img0,
                           int g, int Cg, int P, int Q, int R, int S, int pad_h, int pad_w, int su, int sv, int dil_h,
-                          int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
+                          int dil_w, int flip, int Wd, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
     const int i = (int)get_global_id(0);
     if (i >= total)
         return;
@@ -483,12 +495,7 @@ __kernel void conv_col2im(int total, float alpha, float beta, __global STORAGE_T
     __global const float* cp = Col + col_off + l * cs_img;
     float acc = 0.0f;
     for (int r = 0; r < R; ++r) {
-        const int th = ih + pad_h - (flip ? R - 1 - r : r) * dil_h;
-        if (th < 0)
-            continue;
-        const int oh = fdiv(th, dv_u);
-        if (oh * su != th || oh >= P)
-            continue;
+        COL2IM_OUT_ROW(r, oh);
         for (int s = 0; s < S; ++s) {
             const int tw = iw + pad_w - (flip ? S - 1 - s : s) * dil_w;
             if (tw < 0)
@@ -507,6 +514,49 @@ __kernel void conv_col2im(int total, float alpha, float beta, __global STORAGE_T
         out = fma(beta, LOAD(dxp, 0), out);
     STORE(dxp, 0, out);
 }
+
+/* conv_col2im for CPU devices (compiled with -DCOL2IM_ROWS=<max row length>): one input row
+ * (l, c, ih) of dx per work-item, rows of at most COL2IM_ROWS columns. Each tap whose output row
+ * exists adds the column matrix's run for it to the row's sums in a private array (the same
+ * order per element as conv_col2im's, so the same sums), read along the output columns.
+ * Work-items walk (l, c, ih), ih fastest: dv0 divides by H, dv1 by Cg; conv_col2im's arguments. */
+#ifdef COL2IM_ROWS
+__kernel void conv_col2im_rows(int total, float alpha, float beta, __global STORAGE_T* DX, ulong x_off, int4 xs,
+                               __global const float* Col, ulong col_off, int cs_img, int cs_t, int cs_p, int img0,
+                               int g, int Cg, int P, int Q, int R, int S, int pad_h, int pad_w, int su, int sv,
+                               int dil_h, int dil_w, int flip, int Wd, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u,
+                               uint4 dv_v) {
+    const int i = (int)get_global_id(0);
+    if (i >= total)
+        return;
+    const int lc = fdiv(i, dv0), l = fdiv(lc, dv1);
+    const int ih = i - lc * (int)dv0.x, c = lc - l * (int)dv1.x;
+    __global const float* cp = Col + col_off + l * cs_img;
+    float acc[COL2IM_ROWS];
+    for (int iw = 0; iw < Wd; ++iw)
+        acc[iw] = 0.0f;
+    for (int r = 0; r < R; ++r) {
+        COL2IM_OUT_ROW(r, oh);
+        for (int s = 0; s < S; ++s) {
+            const int t = KORD == 0 ? (c * R + r) * S + s : (r * S + s) * Cg + c;
+            __global const float* run = cp + t * cs_t + oh * Q * cs_p;
+            const int iw0 = (flip ? S - 1 - s : s) * dil_w - pad_w; /* iw of output column 0 */
+            /* Output columns whose iw = iw0 + ow * sv lies inside the row. */
+            const int lo = iw0 >= 0 ? 0 : (-iw0 + sv - 1) / sv;
+            const int hi = min(Q, iw0 < Wd ? (Wd - 1 - iw0) / sv + 1 : 0);
+            for (int ow = lo; ow < hi; ++ow)
+                acc[iw0 + ow * sv] += run[ow * cs_p];
+        }
+    }
+    __global STORAGE_T* dxp = DX + x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2;
+    for (int iw = 0; iw < Wd; ++iw) {
+        float out = alpha * acc[iw];
+        if (beta != 0.0f)
+            out = fma(beta, LOAD(dxp, iw * xs.s3), out);
+        STORE(dxp, iw * xs.s3, out);
+    }
+}
+#endif
 
 /* One work-group of WG per output channel k: db[k * db_stride] = alpha * sum_{n, oh, ow} dy + beta
  * * db, summed in a fixed order (deterministic). dv_pq divides by P*Q, dv_q by Q. */
