@@ -11,8 +11,9 @@ openblas_gemm (perf/baselines, every core) between them, so each ratio compares 
 conv: per layer (conv_shapes.h's CSV, n replaced by each --batch) and direction: cldnn-bench conv
 -a find (Find's fastest algorithm, then timed with its workspace) on each runtime, onednn_conv
 (NCHW, --threads = the cores) between them.
-local: the GPU-shaped solvers (gemm_tiled forced through CLDNN_SOLVER, and convolution's implicit GEMM
-through -a 0 / 1 / 1) on one runtime at its own local memory size and with
+local: the GPU-shaped solvers (gemm_tiled forced through CLDNN_SOLVER, convolution's implicit GEMM
+through -a 0 / 1 / 1 and, for 3x3 stride-1 layers, fused Winograd through -a 6 / 4) on one runtime
+at its own local memory size and with
 CL_CONFIG_CPU_FORCE_LOCAL_MEM_SIZE=32KB (Intel's runtime: OpenCL 1.2's minimum), alternating.
 
 Runtimes: "pocl" is the environment as it is (CLDNN_DEVICE=cpu: the first CPU device); each
@@ -342,8 +343,11 @@ def cmd_local(a, log):
         csv = f"{tmp}/{f[0].replace('/', '_')}.csv"
         with open(csv, "w") as fh:
             fh.write(head + "\n" + ",".join(f) + "\n")
-        for d, algo in ((1, 0), (2, 1), (4, 1)):
-            cases.append((f"conv {f[0]} n{a.batch} {DIRS[d]} implicit GEMM",
+        wino = f[6] == "3" and f[7] == "3" and f[10] == "1" and f[11] == "1" and f[14] == "1"
+        algos = [(1, 0, "implicit GEMM"), (2, 1, "implicit GEMM"), (4, 1, "implicit GEMM")]
+        algos += [(1, 6, "fused Winograd"), (2, 4, "fused Winograd")] if wino else []
+        for d, algo, what in algos:
+            cases.append((f"conv {f[0]} n{a.batch} {DIRS[d]} {what}",
                           f"CLDNN_DEVICE=cpu {bench} conv --shapes {csv} -F {d} -a {algo} -V 1 --ms {a.ms}", parse_result))
     rows = []
     for (label, cmd, parse) in cases:
