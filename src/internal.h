@@ -113,6 +113,7 @@ typedef struct {
     cl_ulong max_alloc;
     cl_uint base_align_bytes;   /* CL_DEVICE_MEM_BASE_ADDR_ALIGN / 8 */
     cl_uint pref_vec_float;
+    cl_uint native_vec_float;   /* CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT: a CPU's SIMD width */
     int has_fp16;               /* cl_khr_fp16 */
     int has_fp64;               /* cl_khr_fp64 */
     int is_cpu;

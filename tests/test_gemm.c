@@ -30,6 +30,13 @@
 ** column-major only, fewer PoCL builds); the tolerance adds C's one rounding to
 ** half, 2^-11 (|want| + tol) + 2^-25.
 **
+** CPU solver (gemm_cpu): every register block of its table and hand-made sets covering each
+** parameter value, run through cldnn_gemm_cpu_run_params on problems past two register blocks and
+** the bands (both edges of every block), with offsets and padded leading dimensions, batched ones
+** smaller than a block, HALF and BFLOAT16, panels cut into pieces under a lowered scratch cap
+** (with the fused epilogue), and invalid sets refused. On CPU devices the public calls above run
+** it too (it ranks first there).
+**
 ** Bad inputs: each must return its status and leave a non-empty last-error string, and none
 ** may touch C. Failures print the seed (CLDNN_TEST_SEED=<seed> ./test_gemm --filter ...).
 */
@@ -49,6 +56,7 @@ TestSuite(gemm_errors, .fini = fx_fini);
 TestSuite(gemm_math, .fini = fx_fini);
 TestSuite(gemm_half, .fini = fx_fini);
 TestSuite(gemm_bf16, .fini = fx_fini);
+TestSuite(gemm_cpu, .fini = fx_fini);
 
 #define UNIT_ROUNDOFF (1.0 / 16777216.0) /* 2^-24 */
 #define TOL_TINY 1e-30
@@ -83,6 +91,7 @@ typedef struct {
     int64_t batch;                   /* 0: cldnnGemm; >= 1: cldnnGemmStridedBatched */
     int64_t ga, gb, gc;              /* stride = span + g (elements); BCAST: stride 0 (A and B only) */
     const cldnn_gemm_params* params; /* non-NULL: cldnn_gemm_run_params (row must be 0) */
+    const cldnn_gemm_cpu_params* cpu; /* non-NULL: cldnn_gemm_cpu_run_params (row must be 0) */
 } gcase;
 
 /* How one operand is stored: rows x cols in the case's layout with leading dimension ld. */
@@ -116,11 +125,15 @@ static void describe(const gcase* c, const operand* A, const operand* B, const o
     if (c->params != NULL) {
         ps[0] = ' ';
         cldnn_gemm_params_format(c->params, ps + 1, sizeof ps - 1);
+    } else if (c->cpu != NULL) {
+        ps[0] = ' ';
+        cldnn_gemm_cpu_params_format(c->cpu, ps + 1, sizeof ps - 1);
     }
     snprintf(buf, size,
              "%s %s %c%c m=%lld n=%lld k=%lld lda=%lld ldb=%lld ldc=%lld offsets(bytes) A=%zu B=%zu C=%zu "
              "alpha=%g beta=%g batch=%lld strides=%lld/%lld/%lld%s%s",
              c->params  ? "run_params"
+             : c->cpu   ? "cpu_run_params"
              : c->batch ? "GemmStridedBatched"
                         : "Gemm",
              c->row ? "row-major" : "col-major", c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', (long long)c->m, (long long)c->n,
@@ -227,7 +240,7 @@ static void gemm_start(grun* r, const gcase* c) {
     const cldnnOperation_t opa = c->ta ? CLDNN_OP_T : CLDNN_OP_N, opb = c->tb ? CLDNN_OP_T : CLDNN_OP_N;
     const size_t es = elem_size();
     cldnnStatus_t s;
-    if (c->params != NULL) {
+    if (c->params != NULL || c->cpu != NULL) {
         FX_ASSERT(!c->row, "run_params cases are column-major");
         cldnn_gemm_problem pr;
         memset(&pr, 0, sizeof pr);
@@ -251,7 +264,7 @@ static void gemm_start(grun* r, const gcase* c) {
         pr.dtype = pr.dtype_c = g_dt;
         const cldnn_gemm_buffers bufs = {r->mA, r->mB, r->mC};
         cldnn_error_clear();
-        s = cldnn_gemm_run_params(h, &pr, c->params, &bufs);
+        s = c->cpu ? cldnn_gemm_cpu_run_params(h, &pr, c->cpu, &bufs) : cldnn_gemm_run_params(h, &pr, c->params, &bufs);
     } else if (c->batch == 0) {
         s = cldnnGemm(h, lay, opa, opb, c->m, c->n, c->k, &c->alpha, r->mA, r->A.off * es, r->A.ld, r->mB,
                       r->B.off * es, r->B.ld, &c->beta, r->mC, r->C.off * es, r->C.ld, g_dt);
@@ -399,6 +412,13 @@ static gcase aligned(gcase c) {
 static gcase unaligned(gcase c) {
     c.oa = 4;
     c.ob = 12;
+    return c;
+}
+
+/* c with leading dimensions padded by pa, pb, pc and operands at byte offsets oa, ob, oc. */
+static gcase padded(gcase c, int64_t pa, int64_t pb, int64_t pc, size_t oa, size_t ob, size_t oc) {
+    c.pa = pa, c.pb = pb, c.pc = pc;
+    c.oa = oa, c.ob = ob, c.oc = oc;
     return c;
 }
 
@@ -647,17 +667,11 @@ static void run_params_problems(const cldnn_gemm_params* p, unsigned orient) {
         c.ta = o >> 1;
         c.tb = o & 1;
         run_case(&c);
-        c = plain(130, 129, 70, -0.5f, 1.25f);
+        c = padded(plain(130, 129, 70, -0.5f, 1.25f), 4, 8, 1, 16, 32, 4);
         c.params = p;
         c.ld4 = 1;
         c.ta = o >> 1;
         c.tb = o & 1;
-        c.pa = 4;
-        c.pb = 8;
-        c.pc = 1;
-        c.oa = 16;
-        c.ob = 32;
-        c.oc = 4;
         run_case(&c);
         c = plain(33, 66, 65, 1.0f, 0.5f);
         c.params = p;
@@ -684,19 +698,26 @@ static void run_long_k(const cldnn_gemm_params* p) {
     run_case(&c);
 }
 
-/* The distinct parameter sets of the shipped tables into out (at most max); returns the count. */
-static size_t distinct_table_sets(cldnn_gemm_params* out, size_t max) {
-    cldnn_gemm_params all[128];
-    size_t n = cldnn_gemm_table_params(all, 128), d = 0;
-    FX_ASSERT(n > 0 && n <= 128, "cldnn_gemm_table_params returned %zu sets", n);
+/* Copies the distinct ones of n sets of `size` bytes from all into out (room for n); returns
+** their count. */
+static size_t distinct_sets(const void* all, size_t n, size_t size, void* out) {
+    size_t d = 0;
     for (size_t i = 0; i < n; i++) {
         int dup = 0;
         for (size_t j = 0; j < d && !dup; j++)
-            dup = memcmp(&all[i], &out[j], sizeof all[i]) == 0;
-        if (!dup && d < max)
-            out[d++] = all[i];
+            dup = memcmp((const char*)all + i * size, (const char*)out + j * size, size) == 0;
+        if (!dup)
+            memcpy((char*)out + d++ * size, (const char*)all + i * size, size);
     }
     return d;
+}
+
+/* The distinct parameter sets of the shipped tables into out (room for 128); returns the count. */
+static size_t distinct_table_sets(cldnn_gemm_params* out) {
+    cldnn_gemm_params all[128];
+    size_t n = cldnn_gemm_table_params(all, 128);
+    FX_ASSERT(n > 0 && n <= 128, "cldnn_gemm_table_params returned %zu sets", n);
+    return distinct_sets(all, n, sizeof all[0], out);
 }
 
 /* Runs the distinct table sets i with i % 4 == slice (the tables are split over four tests so
@@ -704,7 +725,7 @@ static size_t distinct_table_sets(cldnn_gemm_params* out, size_t max) {
 ** note. */
 static void table_slice(size_t slice) {
     cldnn_gemm_params sets[128];
-    size_t n = distinct_table_sets(sets, 128);
+    size_t n = distinct_table_sets(sets);
     const cldnn_device_profile* dev = &fx_handle()->prof;
     int valid = 0;
     for (size_t i = 0; i < n; i++)
@@ -803,6 +824,154 @@ Test(gemm_params, split_k_scratch_regrowth) {
     gemm_start(&r[2], &small);
     for (int i = 0; i < 3; i++)
         gemm_check(&r[i]);
+}
+
+/* -------------------------------------------------------------- the CPU solver (gemm_cpu) */
+
+/* The problems every CPU parameter set runs (column-major canonical problems through
+** cldnn_gemm_cpu_run_params, on any device): with x the set's vector dimension (m, or n with
+** swap) and y the other, one past two register blocks in x and y (both edges of a block, beta 0:
+** C poisoned), one past the bands of mcb blocks with padded leading dimensions, offsets, alpha
+** and beta and k not a multiple of the unroll, and a batched one smaller than one block in x and
+** y (panels forced for both operands). Fields of p that are -1 take the layout rule of each
+** problem. `orient` as run_params_problems'. */
+static void run_cpu_problems(const cldnn_gemm_cpu_params* p, unsigned orient) {
+    const int64_t band = p->mcb > 0 ? (int64_t)p->mcb * p->mr : 3 * p->mr;
+    const int64_t ext[3][3] = {{2 * p->mr + 3, 2 * p->nr + 1, 37},
+                               {band + p->mr / 2 + 1, p->nr + 2, 8 * p->ku + 3},
+                               {p->mr > 1 ? p->mr - 1 : 1, p->nr > 1 ? p->nr - 1 : 1, 65}};
+    for (int o = 0; o < 4; o++) {
+        if (!(orient >> o & 1))
+            continue;
+        for (int i = 0; i < 3; i++) {
+            const int swap = p->swap == 1;
+            const int64_t m = swap ? ext[i][1] : ext[i][0], n = swap ? ext[i][0] : ext[i][1];
+            gcase c = i == 0   ? plain(m, n, ext[i][2], 1.0f, 0.0f)
+                      : i == 1 ? padded(plain(m, n, ext[i][2], -0.5f, 1.25f), 3, 5, 1, 4, 12, 8)
+                               : batched(m, n, ext[i][2], 3, 5, 0, 2, 1.25f);
+            c.ta = o >> 1;
+            c.tb = o & 1;
+            cldnn_gemm_problem pr = {.m = c.m, .n = c.n, .k = c.k, .trans_a = c.ta, .trans_b = c.tb};
+            cldnn_gemm_cpu_params q = *p;
+            cldnn_gemm_cpu_params_layout(&pr, &q);
+            c.cpu = &q;
+            run_case(&c);
+        }
+    }
+}
+
+/* Every distinct register block of the shipped CPU table, all four transposes, packing and
+** orientation by the layout rule. */
+Test(gemm_cpu, table_sets) {
+    cldnn_gemm_cpu_params all[64], sets[64];
+    size_t n = cldnn_gemm_cpu_table_params(all, 64);
+    FX_ASSERT(n > 0 && n <= 64, "cldnn_gemm_cpu_table_params returned %zu sets", n);
+    const size_t d = distinct_sets(all, n, sizeof all[0], sets);
+    for (size_t i = 0; i < d; i++) {
+        char ps[96];
+        cldnn_gemm_cpu_params_format(&sets[i], ps, sizeof ps);
+        FX_ASSERT(sets[i].packx == -1 || cldnn_gemm_cpu_params_valid(&sets[i]), "table set %s is not valid", ps);
+        cr_log_info("CPU table set %s", ps);
+        run_cpu_problems(&sets[i], 0xf);
+    }
+}
+
+/* Hand-made sets covering each value of each parameter (vector widths 4, 8, 16; 1 to 4 vectors
+** per block; 1 to 16 columns; unroll 1, 2, 8; bands none, 1, 3; every packing choice and both
+** orientations); each runs two transposes, rotating over the sets. */
+static const cldnn_gemm_cpu_params cpu_sets[] = {
+    /* mr nr vw ku mcb packx packy swap */
+    {8, 5, 4, 1, 0, 0, 0, 0},   {32, 3, 16, 2, 1, 1, 0, 1}, {24, 7, 8, 8, 3, 0, 1, 0},
+    {16, 16, 16, 4, 0, 1, 1, 1}, {16, 1, 4, 2, 2, 0, 0, 1},  {64, 2, 16, 1, 0, 1, 1, 0},
+};
+static const unsigned cpu_orient[] = {0x9, 0x6, 0x3, 0xc, 0x9, 0x6};
+
+Test(gemm_cpu, constructed_sets) {
+    for (size_t i = 0; i < sizeof cpu_sets / sizeof cpu_sets[0]; i++) {
+        char ps[96];
+        cldnn_gemm_cpu_params_format(&cpu_sets[i], ps, sizeof ps);
+        FX_ASSERT(cldnn_gemm_cpu_params_valid(&cpu_sets[i]), "constructed set %s is not valid", ps);
+        run_cpu_problems(&cpu_sets[i], cpu_orient[i]);
+    }
+}
+
+/* 16-bit storage: two of the sets (one packing both operands, one reading both in place). */
+static void cpu_16bit(cldnnDataType_t dt) {
+    g_dt = dt;
+    run_cpu_problems(&cpu_sets[0], 0x9);
+    run_cpu_problems(&cpu_sets[3], 0x6);
+}
+Test(gemm_half, cpu_sets) { cpu_16bit(CLDNN_DATA_HALF); }
+Test(gemm_bf16, cpu_sets) { cpu_16bit(CLDNN_DATA_BFLOAT16); }
+
+/* Panels that exceed the scratch's cap (lowered by the test hook): batches in chunks, and one
+** product's vector-operand panels in ranges of rows (TN packs it whatever the set asks), in both
+** orientations. */
+Test(gemm_cpu, pieces) {
+    static const cldnn_gemm_cpu_params sets[] = {{16, 6, 8, 4, 2, 1, 1, 0}, {16, 6, 8, 4, 0, 1, 0, 1}};
+    cldnn_gemm_cpu_test_scratch_cap(16 * 40 * 4 * 4); /* four 16-row panels of k = 40 */
+    for (size_t i = 0; i < 2; i++) {
+        gcase c = plain(i ? 70 : 131, i ? 131 : 70, 40, 1.0f, 0.0f); /* 9 panels of X: 3 pieces */
+        c.ta = 1;
+        c.cpu = &sets[i];
+        run_case(&c);
+        c = plain(20, 9, 40, 0.5f, -1.0f); /* 2 + 2 panels per product: one product per piece */
+        c.batch = 3;
+        c.gc = 1;
+        c.cpu = &sets[i];
+        run_case(&c);
+    }
+    cldnn_gemm_cpu_test_scratch_cap(0);
+}
+
+/* The fused epilogue through pieces: out = relu(alpha AB + alpha2 z + bias) with the bias along
+** the rows cut into pieces (swap 0, bias along m) and along the other dimension (swap 1, bias
+** along m again: the pieces cut n), against a double reference on the host. */
+Test(gemm_cpu, epilogue_pieces) {
+    const int64_t m = 45, n = 38, k = 20;
+    float *ha = host_buffer(m * k, 0), *hb = host_buffer(k * n, 0), *hz = host_buffer(m * n, 0);
+    float *hbias = host_buffer(m, 0), *got = malloc((size_t)(m * n) * sizeof(float));
+    FX_ASSERT(got != NULL, "out of host memory");
+    cl_mem a = device_copy(ha, m * k), b = device_copy(hb, k * n), z = device_copy(hz, m * n);
+    cl_mem bias = device_copy(hbias, m);
+    static const cldnn_gemm_cpu_params sets[] = {{16, 4, 8, 2, 1, 1, 1, 0}, {8, 6, 8, 4, 0, 1, 1, 1}};
+    cldnn_gemm_cpu_test_scratch_cap(16 * 20 * 4 * 2);
+    for (size_t i = 0; i < 2; i++) {
+        float* nan = host_buffer(m * n, 1);
+        cl_mem c = device_copy(nan, m * n);
+        free(nan);
+        cldnn_epilogue e = {.act = CLDNN_ACTIVATION_RELU, .use_z = 1, .bias_m = 1, .alpha2 = 0.5f, .bias = bias,
+                            .z = z};
+        cldnn_gemm_problem pr = {.m = m, .n = n, .k = k, .lda = m, .ldb = k, .ldc = m, .batch = 1,
+                                 .alpha = 2.0f, .dtype = CLDNN_DATA_FLOAT, .dtype_c = CLDNN_DATA_FLOAT, .epi = &e};
+        const cldnn_gemm_buffers bufs = {a, b, c};
+        FX_OK(cldnn_gemm_cpu_run_params(fx_handle(), &pr, &sets[i], &bufs));
+        read_values(c, got, m * n);
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t r = 0; r < m; r++) {
+                double want = 0.0, mag = 0.0;
+                for (int64_t p = 0; p < k; p++) {
+                    want += (double)ha[r + p * m] * hb[p + j * k];
+                    mag += fabs((double)ha[r + p * m] * hb[p + j * k]);
+                }
+                want = 2.0 * want + 0.5 * hz[r + j * m] + hbias[r];
+                want = want > 0.0 ? want : 0.0;
+                const double tol = 8.0 * UNIT_ROUNDOFF * (2.0 * mag + fabs(hz[r + j * m]) + fabs(hbias[r])) + TOL_TINY;
+                FX_ASSERT(fabs(got[r + j * m] - want) <= tol, "set %zu: C(%lld, %lld) = %.9g, want %.9g", i,
+                          (long long)r, (long long)j, (double)got[r + j * m], want);
+            }
+        fx_release(c);
+    }
+    cldnn_gemm_cpu_test_scratch_cap(0);
+    fx_release(a);
+    fx_release(b);
+    fx_release(z);
+    fx_release(bias);
+    free(ha);
+    free(hb);
+    free(hz);
+    free(hbias);
+    free(got);
 }
 
 /* --------------------------------------------------------------------------- bad inputs */
@@ -1125,6 +1294,30 @@ Test(gemm_errors, run_params_invalid_set) {
         cldnn_error_clear();
         FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, cldnn_gemm_run_params(fx_handle(), &pr, &sets[i], &bufs));
     }
+    ebufs_done(&e);
+}
+
+/* cldnn_gemm_cpu_run_params refuses a set the kernel cannot run, before touching C. */
+Test(gemm_errors, cpu_invalid_set) {
+    static const cldnn_gemm_cpu_params sets[] = {
+        /* mr nr vw ku mcb packx packy swap */
+        {12, 6, 8, 4, 0, 1, 1, 0}, /* MR not a multiple of VW */
+        {16, 6, 6, 4, 0, 1, 1, 0}, /* VW not a power of two */
+        {80, 6, 16, 4, 0, 1, 1, 0}, /* five vectors per block */
+        {16, 17, 8, 4, 0, 1, 1, 0}, /* NR above 16 */
+        {32, 16, 8, 4, 0, 1, 1, 0}, /* 64 accumulators */
+        {16, 6, 8, 3, 0, 1, 1, 0}, /* KU not a power of two */
+        {16, 6, 8, 4, -1, 1, 1, 0}, /* negative band */
+        {16, 6, 8, 4, 0, 2, 1, 0}, /* packx not 0 or 1 */
+        {16, 6, 8, 4, 0, 1, 1, -1}, /* swap left to the rule */
+    };
+    ebufs e;
+    ebufs_init(&e, 1024);
+    cldnn_gemm_problem pr = {.m = 20, .n = 20, .k = 20, .lda = 20, .ldb = 20, .ldc = 20, .batch = 1, .alpha = 1.0f,
+                             .dtype = CLDNN_DATA_FLOAT, .dtype_c = CLDNN_DATA_FLOAT};
+    const cldnn_gemm_buffers bufs = {e.a, e.b, e.c};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
+        FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM, cldnn_gemm_cpu_run_params(fx_handle(), &pr, &sets[i], &bufs));
     ebufs_done(&e);
 }
 

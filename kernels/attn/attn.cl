@@ -307,25 +307,6 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void attn_fwd(ATTN_ARGS
     }
 }
 
-<<<<<<< HEAD
-=======
-/* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order, any work-group size. */
-__kernel void attn_bwd_dot(ATTN_ARGS) {
-    (void)q, (void)q_off, (void)q_st, (void)k, (void)k_off, (void)k_st, (void)v, (void)v_off, (void)v_st;
-    (void)st, (void)st_off, (void)st_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;
-    (void)dk_st, (void)dv, (void)dv_off, (void)dv_st, (void)HKV, (void)SK, (void)causal, (void)scale, (void)sc2;
-    (void)has_stats, (void)gen, (void)thresh, (void)rscale;
-    const ulong row = get_global_id(0);
-    if (row >= (ulong)B * (ulong)H * (ulong)SQ)
-        return;
-    const int i = (int)(row % (ulong)SQ), bh = (int)(row / (ulong)SQ), h = bh % H, b = bh / H;
-    const long ob = AT(o_off, o_st, b, h, i, 0), db = AT(do_off, do_st, b, h, i, 0);
-    float sum = 0.0f;
-    UNROLL_LOOP for (int x = 0; x < HEAD_DV; ++x) sum = fma(LOAD(dout, db + x * do_st.s3), LOAD(o, ob + x * o_st.s3), sum);
-    ws[ws_off + row] = sum;
-}
-
->>>>>>> devices
 #define TA (BC / WG_R) /* dK / dV rows (keys) per lane */
 #define TB (BR / WG_C) /* query columns per lane */
 #define BWD_ROWS (RC * (DW + DVW))

@@ -44,9 +44,9 @@ inline int keys_end(int causal, int SQ, int SK, int i0, int br) {
     return e < 0 ? 0 : e < SK ? e : SK;
 }
 
-/* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order: the backward's first
- * kernel in both programs. */
-__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void attn_bwd_dot(ATTN_ARGS) {
+/* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order, any work-group size:
+ * the backward's first kernel in both programs. */
+__kernel void attn_bwd_dot(ATTN_ARGS) {
     (void)q, (void)q_off, (void)q_st, (void)k, (void)k_off, (void)k_st, (void)v, (void)v_off, (void)v_st;
     (void)st, (void)st_off, (void)st_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;
     (void)dk_st, (void)dv, (void)dv_off, (void)dv_st, (void)HKV, (void)SK, (void)causal, (void)scale, (void)sc2;

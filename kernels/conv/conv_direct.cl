@@ -23,7 +23,9 @@
  *   FR, FS   the filter's R and S for the kernels that unroll over taps, each compiled only when
  *            its own option is defined: DW_TILED (conv_dw_fwd_tiled: TX, TY, OPY, DW_LOCAL),
  *            QMAX (conv_dw_fwd_rows: SV, DW) and DW_BWD_FILTER (conv_dw_bwd_filter)
- *   EPI_ACT, EPI_Z  the fused epilogue (common/epilogue.h) of the three depthwise forward
+ *            and DWV (conv_dw_fwd_vec, CPU devices: its vector width; SV, DW)
+ *   COL2IM_ROWS  CPU devices: compiles conv_col2im_rows for rows of up to this many columns
+ *   EPI_ACT, EPI_Z  the fused epilogue (common/epilogue.h) of the four depthwise forward
  *            kernels: bias, z and the activation in the store
  */
 #include "common/helpers.h"
@@ -169,20 +171,25 @@ void conv_dw_fwd_tiled(int K, int P, int Q, float alpha, float beta, __global co
  * an input element is loaded about FR times instead of FR * FS. FR, FS, SV (column stride) and DW
  * (column dilation) are build options so that every register index is a constant after
  * unrolling. Work-items: N * K * P, oh fastest. */
+/* The output row (n, k, oh) of work-item i of the row kernels (oh fastest) and its input plane
+ * and filter. */
+#define DW_ROW_SETUP()                                                                                \
+    const int i = (int)get_global_id(0);                                                              \
+    if (i >= total)                                                                                   \
+        return;                                                                                       \
+    const int nk = fdiv(i, dv_p), oh = i - nk * P;                                                    \
+    const int n = fdiv(nk, dv_k), k = nk - n * K;                                                     \
+    const int c = fdiv(k, dv_kg);                                                                     \
+    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;                                 \
+    __global const STORAGE_T* wp = Wt + w_off + k * (FR * FS)
+
 #ifdef QMAX
 #define XMAX ((QMAX - 1) * SV + (FS - 1) * DW + 1)
 __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X,
                                ulong x_off, int4 xs, __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y,
                                ulong y_off, int4 ys, int H, int Wd, int pad_h, int pad_w, int su, int dil_h, int flip,
                                uint4 dv_p, uint4 dv_k, uint4 dv_kg EPI_PARAMS) {
-    const int i = (int)get_global_id(0);
-    if (i >= total)
-        return;
-    const int nk = fdiv(i, dv_p), oh = i - nk * P;
-    const int n = fdiv(nk, dv_k), k = nk - n * K;
-    const int c = fdiv(k, dv_kg);
-    __global const STORAGE_T* xp = X + x_off + n * xs.s0 + c * xs.s1;
-    __global const STORAGE_T* wp = Wt + w_off + k * (FR * FS);
+    DW_ROW_SETUP();
     const int iw0 = -pad_w;
     float acc[QMAX];
 #pragma unroll
@@ -221,6 +228,59 @@ __kernel void conv_dw_fwd_rows(int total, int K, int P, int Q, float alpha, floa
                 out = fma(beta, LOAD(yp, q * ys.s3), out);
             EPI_APPLY(out, k, yi + q * ys.s3);
             STORE(yp, q * ys.s3, out);
+        }
+    }
+}
+#endif
+
+/* conv_dw_fwd's outputs for CPU devices, one output row per work-item in vectors of DWV
+ * consecutive outputs: per tap, a vector load of the input row where the taps' columns lie inside
+ * it at unit stride (SV 1, a column stride of 1), else a lane-by-lane gather with zeros outside.
+ * conv_dw_fwd_rows' arguments and options FR, FS, SV, DW; any row length. */
+#ifdef DWV
+#define DWV_T CAT(float, DWV)
+__kernel void conv_dw_fwd_vec(int total, int K, int P, int Q, float alpha, float beta, __global const STORAGE_T* X,
+                              ulong x_off, int4 xs, __global const STORAGE_T* Wt, ulong w_off, __global STORAGE_T* Y,
+                              ulong y_off, int4 ys, int H, int Wd, int pad_h, int pad_w, int su, int dil_h, int flip,
+                              uint4 dv_p, uint4 dv_k, uint4 dv_kg EPI_PARAMS) {
+    DW_ROW_SETUP();
+    const int yi0 = n * ys.s0 + k * ys.s1 + oh * ys.s2, ih0 = oh * su - pad_h;
+    __global STORAGE_T* yp = Y + y_off + yi0;
+    EPI_SETUP(0);
+    for (int ow0 = 0; ow0 < Q; ow0 += DWV) {
+        DWV_T acc = (DWV_T)0.0f;
+#pragma unroll
+        for (int r = 0; r < FR; ++r) { /* r, s: positions in the window */
+            if ((uint)(ih0 + r * dil_h) >= (uint)H)
+                continue;
+            __global const STORAGE_T* row = xp + (ih0 + r * dil_h) * xs.s2;
+#pragma unroll
+            for (int s = 0; s < FS; ++s) {
+                const float w = LOAD(wp, (flip ? FR - 1 - r : r) * FS + (flip ? FS - 1 - s : s));
+                const int iw0 = ow0 * SV - pad_w + s * DW;
+                DWV_T v;
+                if (SV == 1 && xs.s3 == 1 && iw0 >= 0 && iw0 + DWV <= Wd) {
+                    v = VLOADN_OF(DATA_H, DWV, row + iw0, 0);
+                } else {
+                    float t[DWV];
+                    for (int l = 0; l < DWV; ++l) {
+                        const int iw = iw0 + l * SV;
+                        t[l] = (uint)iw < (uint)Wd ? LOAD(row, iw * xs.s3) : 0.0f;
+                    }
+                    v = CAT(vload, DWV)(0, t);
+                }
+                acc = fma((DWV_T)w, v, acc);
+            }
+        }
+        float o[DWV];
+        CAT(vstore, DWV)(acc, 0, o);
+        for (int l = 0; l < DWV && ow0 + l < Q; ++l) {
+            const int yi = (ow0 + l) * ys.s3;
+            float out = alpha * o[l];
+            if (beta != 0.0f)
+                out = fma(beta, LOAD(yp, yi), out);
+            EPI_APPLY(out, k, yi0 + yi);
+            STORE(yp, yi, out);
         }
     }
 }
@@ -353,13 +413,76 @@ __kernel void conv_im2col(int total, __global const STORAGE_T* X, ulong x_off, i
     STORE(Col, col_off + l * cs_img + t * cs_t + pix * cs_p, v);
 }
 
+/* conv_im2col's column matrix for CPU devices, a run of its fastest dimension per work-item, so
+ * that each writes consecutive elements and reads x along its rows: with CHLAST (cs_t == 1) every
+ * tap of one output pixel (work-items walk (l, pix)), else one output row of one tap (Q pixels;
+ * work-items walk (l, t, oh); dv_fast divides by P, dv_mid by the taps). Same arguments. */
+__kernel void conv_im2col_rows(int total, __global const STORAGE_T* X, ulong x_off, int4 xs, __global STORAGE_T* Col,
+                               ulong col_off, int cs_img, int cs_t, int cs_p, int img0, int g, int Cg, int H, int Wd,
+                               int Q, int S, int pad_h, int pad_w, int su, int sv, int dil_h, int dil_w, int R,
+                               int flip, uint4 dv_fast, uint4 dv_mid, uint4 dv_q, uint4 dv_tap, uint4 dv_s) {
+    const int i = (int)get_global_id(0);
+    if (i >= total)
+        return;
+#if CHLAST
+    const int l = fdiv(i, dv_fast), pix = i - l * (int)dv_fast.x;
+    const int oh = fdiv(pix, dv_q), ow = pix - oh * Q;
+    __global const STORAGE_T* xp = X + x_off + (img0 + l) * xs.s0 + g * Cg * xs.s1;
+    __global STORAGE_T* cp = Col + col_off + l * cs_img + pix * cs_p;
+    /* Taps in the filter's order: (r, s, c) for KORD 1, (c, r, s) for KORD 0. */
+    const int n0 = KORD ? R : Cg, n1 = KORD ? S : R, n2 = KORD ? Cg : S;
+    int t = 0;
+    for (int a = 0; a < n0; ++a)
+        for (int b = 0; b < n1; ++b)
+            for (int e = 0; e < n2; ++e, ++t) {
+                const int c = KORD ? e : a, r = KORD ? a : b, s = KORD ? b : e;
+                const int ih = oh * su - pad_h + (flip ? R - 1 - r : r) * dil_h;
+                const int iw = ow * sv - pad_w + (flip ? S - 1 - s : s) * dil_w;
+                float v = 0.0f;
+                if ((uint)ih < (uint)H && (uint)iw < (uint)Wd)
+                    v = LOAD(xp, c * xs.s1 + ih * xs.s2 + iw * xs.s3);
+                STORE(cp, t, v);
+            }
+#else
+    int t_ = fdiv(i, dv_fast);
+    const int oh = i - t_ * (int)dv_fast.x;
+    const int l = fdiv(t_, dv_mid), t = t_ - l * (int)dv_mid.x;
+    int c, r, s;
+    TAP_DECODE(t, c, r, s);
+    const int ih = oh * su - pad_h + (flip ? R - 1 - r : r) * dil_h;
+    const int iw0 = -pad_w + (flip ? S - 1 - s : s) * dil_w;
+    __global STORAGE_T* cp = Col + col_off + l * cs_img + t * cs_t + oh * Q;
+    if ((uint)ih >= (uint)H) {
+        for (int ow = 0; ow < Q; ++ow)
+            STORE(cp, ow, 0.0f);
+        return;
+    }
+    __global const STORAGE_T* xp = X + x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2;
+    for (int ow = 0; ow < Q; ++ow) {
+        const int iw = iw0 + ow * sv;
+        STORE(cp, ow, (uint)iw < (uint)Wd ? LOAD(xp, iw * xs.s3) : 0.0f);
+    }
+#endif
+}
+
+/* In the fold's loop over filter rows r: the output row oh whose taps of row r read input row
+ * ih, else the next r. */
+#define COL2IM_OUT_ROW(r, oh)                                                                         \
+    const int th_ = ih + pad_h - (flip ? R - 1 - (r) : (r)) * dil_h;                                  \
+    if (th_ < 0)                                                                                      \
+        continue;                                                                                     \
+    const int oh = fdiv(th_, dv_u);                                                                   \
+    if (oh * su != th_ || oh >= P)                                                                    \
+    continue
+
 /* dx(img0 + l, g * Cg + c, ih, iw) = alpha * sum over taps (r, s) whose output pixel (oh, ow)
  * exists of col[l * cs_img + t(c, r, s) * cs_t + (oh * Q + ow) * cs_p] + beta * dx. Work-items walk
- * (l, ih, iw, c) with CHLAST, else (l, c, ih, iw): dv0..dv2 divide by the three fastest extents. */
+ * (l, ih, iw, c) with CHLAST, else (l, c, ih, iw): dv0..dv2 divide by the three fastest extents
+ * (Wd, dx's width, is conv_col2im_rows'). */
 __kernel void conv_col2im(int total, float alpha, float beta, __global STORAGE_T* DX, ulong x_off, int4 xs,
                           __global const float* Col, ulong col_off, int cs_img, int cs_t, int cs_p, int img0,
                           int g, int Cg, int P, int Q, int R, int S, int pad_h, int pad_w, int su, int sv, int dil_h,
-                          int dil_w, int flip, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
+                          int dil_w, int flip, int Wd, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u, uint4 dv_v) {
     const int i = (int)get_global_id(0);
     if (i >= total)
         return;
@@ -372,12 +495,7 @@ __kernel void conv_col2im(int total, float alpha, float beta, __global STORAGE_T
     __global const float* cp = Col + col_off + l * cs_img;
     float acc = 0.0f;
     for (int r = 0; r < R; ++r) {
-        const int th = ih + pad_h - (flip ? R - 1 - r : r) * dil_h;
-        if (th < 0)
-            continue;
-        const int oh = fdiv(th, dv_u);
-        if (oh * su != th || oh >= P)
-            continue;
+        COL2IM_OUT_ROW(r, oh);
         for (int s = 0; s < S; ++s) {
             const int tw = iw + pad_w - (flip ? S - 1 - s : s) * dil_w;
             if (tw < 0)
@@ -396,6 +514,49 @@ __kernel void conv_col2im(int total, float alpha, float beta, __global STORAGE_T
         out = fma(beta, LOAD(dxp, 0), out);
     STORE(dxp, 0, out);
 }
+
+/* conv_col2im for CPU devices (compiled with -DCOL2IM_ROWS=<max row length>): one input row
+ * (l, c, ih) of dx per work-item, rows of at most COL2IM_ROWS columns. Each tap whose output row
+ * exists adds the column matrix's run for it to the row's sums in a private array (the same
+ * order per element as conv_col2im's, so the same sums), read along the output columns.
+ * Work-items walk (l, c, ih), ih fastest: dv0 divides by H, dv1 by Cg; conv_col2im's arguments. */
+#ifdef COL2IM_ROWS
+__kernel void conv_col2im_rows(int total, float alpha, float beta, __global STORAGE_T* DX, ulong x_off, int4 xs,
+                               __global const float* Col, ulong col_off, int cs_img, int cs_t, int cs_p, int img0,
+                               int g, int Cg, int P, int Q, int R, int S, int pad_h, int pad_w, int su, int sv,
+                               int dil_h, int dil_w, int flip, int Wd, uint4 dv0, uint4 dv1, uint4 dv2, uint4 dv_u,
+                               uint4 dv_v) {
+    const int i = (int)get_global_id(0);
+    if (i >= total)
+        return;
+    const int lc = fdiv(i, dv0), l = fdiv(lc, dv1);
+    const int ih = i - lc * (int)dv0.x, c = lc - l * (int)dv1.x;
+    __global const float* cp = Col + col_off + l * cs_img;
+    float acc[COL2IM_ROWS];
+    for (int iw = 0; iw < Wd; ++iw)
+        acc[iw] = 0.0f;
+    for (int r = 0; r < R; ++r) {
+        COL2IM_OUT_ROW(r, oh);
+        for (int s = 0; s < S; ++s) {
+            const int t = KORD == 0 ? (c * R + r) * S + s : (r * S + s) * Cg + c;
+            __global const float* run = cp + t * cs_t + oh * Q * cs_p;
+            const int iw0 = (flip ? S - 1 - s : s) * dil_w - pad_w; /* iw of output column 0 */
+            /* Output columns whose iw = iw0 + ow * sv lies inside the row. */
+            const int lo = iw0 >= 0 ? 0 : (-iw0 + sv - 1) / sv;
+            const int hi = min(Q, iw0 < Wd ? (Wd - 1 - iw0) / sv + 1 : 0);
+            for (int ow = lo; ow < hi; ++ow)
+                acc[iw0 + ow * sv] += run[ow * cs_p];
+        }
+    }
+    __global STORAGE_T* dxp = DX + x_off + (img0 + l) * xs.s0 + (g * Cg + c) * xs.s1 + ih * xs.s2;
+    for (int iw = 0; iw < Wd; ++iw) {
+        float out = alpha * acc[iw];
+        if (beta != 0.0f)
+            out = fma(beta, LOAD(dxp, iw * xs.s3), out);
+        STORE(dxp, iw * xs.s3, out);
+    }
+}
+#endif
 
 /* One work-group of WG per output channel k: db[k * db_stride] = alpha * sum_{n, oh, ow} dy + beta
  * * db, summed in a fixed order (deterministic). dv_pq divides by P*Q, dv_q by Q. */

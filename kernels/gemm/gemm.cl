@@ -28,18 +28,7 @@
  */
 #include "common/helpers.h"
 #include "common/gemm_tile.h"
-
-#ifndef A_HALF
-#define A_HALF DATA_H
-#endif
-#ifndef B_HALF
-#define B_HALF DATA_H
-#endif
-#ifndef C_HALF
-#define C_HALF DATA_H
-#endif
-#define EPI_H C_HALF
-#include "common/epilogue.h"
+#include "gemm/gemm_operands.h"
 
 #if A_TRANS
 #define A_SM lda

@@ -171,6 +171,17 @@ static int search(cldnnHandle_t h, const cldnn_family* fam, const cldnn_solver* 
 
 /* ------------------------------------------------------------------ gemm */
 
+/* "same" when the CPU set's packing and orientation are the layout rule's for pr, else the rule's. */
+static const char* cpu_rule_text(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p) {
+    static char buf[32];
+    cldnn_gemm_cpu_params r = {0, 0, 0, 0, 0, -1, -1, -1};
+    cldnn_gemm_cpu_params_layout(pr, &r);
+    if (r.packx == p->packx && r.packy == p->packy && r.swap == p->swap)
+        return "same";
+    snprintf(buf, sizeof buf, "p%dx%d-s%d", r.packx, r.packy, r.swap);
+    return buf;
+}
+
 /* Tunes the packed column-major problem m x n x k (ta, tb) of type dt under math. */
 static int tune_gemm(cldnnHandle_t h, const gemm_shape* sh, cldnnDataType_t dt, cldnnMathType_t math,
                      const tune_opts* o) {
@@ -231,9 +242,13 @@ static int tune_gemm(cldnnHandle_t h, const gemm_shape* sh, cldnnDataType_t dt, 
            shape, cldnn_dtype_name(dt), cldnn_gemm_class_name(cldnn_gemm_classify(&pr)), s->name, r.best_text,
            gf / r.t_best, r.default_text, gf / r.t_default, r.t_default / r.t_best, r.tried, r.rejected, r.failed);
     cldnn_gemm_params q;
+    cldnn_gemm_cpu_params qc;
     if (strcmp(s->name, CLDNN_GEMM_SOLVER_NAME) == 0 && cldnn_gemm_params_parse(r.best_text, &q))
         printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d}\n", q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc,
                q.vwm, q.vwn, q.vwa, q.vwb, q.pada, q.padb);
+    else if (strcmp(s->name, CLDNN_GEMM_CPU_NAME) == 0 && cldnn_gemm_cpu_params_parse(r.best_text, &qc))
+        printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d} (layout rule: %s)\n", qc.mr, qc.nr, qc.vw, qc.ku, qc.mcb,
+               qc.packx, qc.packy, qc.swap, cpu_rule_text(&pr, &qc));
     if (o->db)
         printf("    tuning db: %s|%s %s\n", key, r.db_name, r.best_text);
     status = 0;

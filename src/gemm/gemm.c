@@ -179,6 +179,14 @@ static const cldnn_param_space mma_space = {
     .enumerate = mma_enumerate,
 };
 
+static const cldnn_param_space cpu_space = {
+    .text = CLDNN_GEMM_CPU_PARAMS_TEXT,
+    .names = CLDNN_GEMM_CPU_PARAMS_NAMES,
+    .origin = "table",
+    .valid = cldnn_gemm_cpu_valid,
+    .enumerate = cldnn_gemm_cpu_enumerate,
+};
+
 static const cldnn_solver gemm_solvers[] = {
     {.name = CLDNN_GEMM_MMA_TF32_NAME, .algo = -1, .applicable = cldnn_gemm_mma_tf32_applicable,
      .default_params = cldnn_gemm_mma_defaults, .params_size = sizeof(cldnn_gemm_mma_params),
@@ -188,6 +196,10 @@ static const cldnn_solver gemm_solvers[] = {
      .default_params = cldnn_gemm_mma_defaults, .params_size = sizeof(cldnn_gemm_mma_params),
      .run = cldnn_gemm_mma_run, .flags = CLDNN_SOLVER_DETERMINISTIC | CLDNN_SOLVER_TENSOR_OPS, .rank = 10,
      .space = &mma_space},
+    /* CPU devices: before gemm_tiled, whose local-memory tiles a CPU runs as loops. */
+    {.name = CLDNN_GEMM_CPU_NAME, .algo = -1, .applicable = cldnn_gemm_cpu_applicable,
+     .default_params = cldnn_gemm_cpu_defaults, .params_size = sizeof(cldnn_gemm_cpu_params),
+     .run = cldnn_gemm_cpu_run, .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 15, .space = &cpu_space},
     {.name = CLDNN_GEMM_SOLVER_NAME, .algo = -1, .applicable = tiled_applicable, .default_params = tiled_defaults,
      .params_size = sizeof(cldnn_gemm_params), .run = tiled_run, .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 20,
      .space = &tiled_space},

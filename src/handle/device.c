@@ -60,6 +60,7 @@ cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* 
     INFO(dev, CL_DEVICE_GLOBAL_MEM_SIZE, p->global_mem);
     INFO(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, p->max_alloc);
     INFO(dev, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, p->pref_vec_float);
+    INFO(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, p->native_vec_float);
     cl_uint align_bits = 0;
     INFO(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, align_bits);
     p->base_align_bytes = align_bits / 8;

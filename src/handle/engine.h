@@ -106,8 +106,8 @@ cldnnStatus_t cldnn_engine_find(cldnnHandle_t h, const cldnn_family* fam, const 
                                 const void* buffers, size_t ws_size, cldnn_perf* out, int* count);
 
 /* Milliseconds one run of s with params takes on problem: the best of 3 timed runs (host clock
-** around the enqueue and clFinish) after an untimed one; -1 when a run fails. Tune's timing, for
-** tools that report against it. */
+** around the enqueue and clFinish; with CLDNN_TUNE_CLOCK=cpu the process's CPU time) after an
+** untimed one; -1 when a run fails. Tune's timing, for tools that report against it. */
 double cldnn_engine_time(cldnnHandle_t h, const cldnn_solver* s, const void* problem, const void* params,
                          const void* buffers);
 

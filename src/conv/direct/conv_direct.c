@@ -97,19 +97,23 @@ static int rows_qmax(const cldnn_conv_problem* p) {
     return p->q <= 7 ? 7 : 14;
 }
 
-/* conv_dw_fwd_rows: one work-item per output row. */
-static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b) {
+/* One work-item per output row: conv_dw_fwd_rows (QMAX outputs in registers, planes of up to 14
+** columns), or on CPU devices conv_dw_fwd_vec (any row, in vectors of DW_VEC outputs, work-groups
+** of 1 that PoCL runs without a work-item loop). */
+#define DW_VEC 8
+static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b,
+                                     int vec) {
     char opts[224];
-    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=256 -DFR=%d -DFS=%d -DQMAX=%d -DSV=%d -DDW=%d%s", p->r,
-             p->s, rows_qmax(p), p->v, p->dil_w, cldnn_dtype_build_option(p->dtype));
+    snprintf(opts, sizeof opts, "-DCHLAST=0 -DKORD=0 -DWG=256 -DFR=%d -DFS=%d -D%s=%d -DSV=%d -DDW=%d%s", p->r, p->s,
+             vec ? "DWV" : "QMAX", vec ? DW_VEC : rows_qmax(p), p->v, p->dil_w, cldnn_dtype_build_option(p->dtype));
     cldnn_epilogue_options(p->epi, opts, sizeof opts);
     cl_kernel k;
-    CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, "conv_dw_fwd_rows", &k));
+    CLDNN_TRY(cldnn_kernel_get(h, "conv/conv_direct.cl", opts, vec ? "conv_dw_fwd_vec" : "conv_dw_fwd_rows", &k));
     cl_int total = (cl_int)((int64_t)p->n * p->k * p->p);
     const cldnn_conv_values v = cldnn_conv_values_of(p);
     cl_uint4 dv_p = cldnn_fastdiv((uint32_t)p->p), dv_k = cldnn_fastdiv((uint32_t)p->k);
     cl_uint4 dv_kg = cldnn_fastdiv((uint32_t)p->kg);
-    /* conv_dw_fwd_rows (kernels/conv/conv_direct.cl), in its order. */
+    /* conv_dw_fwd_rows and conv_dw_fwd_vec (kernels/conv/conv_direct.cl), in their order. */
     CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(total), CLDNN_ARG(v.K), CLDNN_ARG(v.P), CLDNN_ARG(v.Q),
                                 CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->x), CLDNN_ARG(v.x_off),
                                 CLDNN_ARG(v.xs), CLDNN_ARG(b->w), CLDNN_ARG(v.w_off), CLDNN_ARG(b->y),
@@ -117,8 +121,8 @@ static cldnnStatus_t direct_fwd_rows(cldnnHandle_t h, const cldnn_conv_problem* 
                                 CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.dil_h),
                                 CLDNN_ARG(v.flip), CLDNN_ARG(dv_p), CLDNN_ARG(dv_k), CLDNN_ARG(dv_kg)));
     CLDNN_TRY(cldnn_epilogue_args(k, p->epi));
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, cldnn_pow2_group(&h->prof, h->prof.is_cpu ? 64 : 128),
-                            "conv_dw_fwd_rows");
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, vec ? 1 : cldnn_pow2_group(&h->prof, h->prof.is_cpu ? 64 : 128),
+                            vec ? "conv_dw_fwd_vec" : "conv_dw_fwd_rows");
 }
 
 /* Tile shape by plane width: 32 x 8 work-items on wide planes (4 output rows each from 64 rows
@@ -195,11 +199,16 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
     ** gather is slower on every plane size. On the H100 (MobileNet-v1, batch 32): forward
     ** 112x112 0.128 -> 0.111 ms tiled, but 14x14 0.045 -> 0.055 (kept direct); backward-data
     ** 14x14 0.068 -> 0.055. Channel-last tensors keep one work-item per output. */
+    /* CPU devices: rows of NCHW planes as vectors, for the forward and for backward-data as the
+    ** forward of dy below (local-memory tiles and per-element work-items are loops there). */
+    const int cpu = h->prof.is_cpu;
     if (p->r * p->s <= DW_FILTER_TAPS_MAX) {
+        if (cpu && p->dir == CLDNN_CONV_FWD && p->xs[1] != 1 && p->ys[1] != 1)
+            return direct_fwd_rows(h, p, b, 1);
         if (p->dir == CLDNN_CONV_FWD && p->ys[1] != 1 && p->q >= 32 && tile_fits(p, &h->prof))
             return direct_fwd_tiled(h, p, b);
         if (p->dir == CLDNN_CONV_FWD && p->xs[1] != 1 && rows_qmax(p))
-            return direct_fwd_rows(h, p, b);
+            return direct_fwd_rows(h, p, b, 0);
         if (p->dir == CLDNN_CONV_BWD_DATA && p->xs[1] != 1 && p->u == 1 && p->v == 1 && p->kg == 1) {
             cldnn_conv_problem t = *p;
             t.h = p->p, t.w = p->q, t.p = p->h, t.q = p->w;
@@ -211,8 +220,10 @@ cldnnStatus_t cldnn_conv_direct_run(cldnnHandle_t h, const void* problem, const 
             t.off_x = p->off_y, t.off_y = p->off_x;
             cldnn_conv_buffers tb = *b;
             tb.x = b->y, tb.y = b->x;
+            if (cpu)
+                return direct_fwd_rows(h, &t, &tb, 1);
             if (rows_qmax(&t) && t.xs[1] != 1)
-                return direct_fwd_rows(h, &t, &tb);
+                return direct_fwd_rows(h, &t, &tb, 0);
             if (tile_fits(&t, &h->prof))
                 return direct_fwd_tiled(h, &t, &tb);
         }

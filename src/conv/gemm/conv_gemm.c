@@ -25,6 +25,8 @@
 #include <string.h>
 
 #define IM2COL_WS_MAX ((uint64_t)128 << 20)
+/* Row capacity of the CPU fold (conv_col2im_rows' private row of sums). */
+#define COL2IM_ROWS 256
 
 static int is_layout(const char* l, const char* want) {
     return l != NULL && strcmp(l, want) == 0;
@@ -226,22 +228,27 @@ size_t cldnn_conv_im2col_workspace(const void* problem, const void* params) {
 /* Builds the program of conv_direct.cl for a walking order and tap order. */
 static cldnnStatus_t direct_kernel(cldnnHandle_t h, const cldnn_conv_problem* p, int chlast, const char* name,
                                    cl_kernel* k) {
-    char opts[80];
-    snprintf(opts, sizeof opts, "-DCHLAST=%d -DKORD=%d -DWG=256%s", chlast, p->kord,
-             cldnn_dtype_build_option(p->dtype));
+    char opts[96];
+    size_t at = cldnn_appendf(opts, sizeof opts, 0, "-DCHLAST=%d -DKORD=%d -DWG=256%s", chlast, p->kord,
+                              cldnn_dtype_build_option(p->dtype));
+    if (h->prof.is_cpu)
+        cldnn_appendf(opts, sizeof opts, at, " -DCOL2IM_ROWS=%d", COL2IM_ROWS);
     return cldnn_kernel_get(h, "conv/conv_direct.cl", opts, name, k);
 }
 
 /* Column matrix of images [img0, img0 + nb) of group g into the workspace. */
 static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int chlast,
                             int img0, int nb, int g) {
+    /* CPU devices: a run of the column matrix's fastest dimension per work-item (one pixel's taps,
+    ** or one tap's output row), whose loops the compiler keeps; elsewhere one element each. */
+    const int rows = h->prof.is_cpu;
     cl_kernel k;
-    CLDNN_TRY(direct_kernel(h, p, chlast, "conv_im2col", &k));
+    CLDNN_TRY(direct_kernel(h, p, chlast, rows ? "conv_im2col_rows" : "conv_im2col", &k));
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
-    cl_int total = nb * taps * pq;
+    cl_int total = nb * (rows ? (chlast ? pq : taps * p->p) : taps * pq);
     cl_int cs_img = taps * pq, cs_t = chlast ? 1 : pq, cs_p = chlast ? taps : 1;
     cl_ulong col_off = (uint64_t)((int64_t)b->ws_off + acc_bytes(p)) / (uint64_t)col_elem(p);
-    cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(chlast ? taps : pq));
+    cl_uint4 dv_fast = cldnn_fastdiv((uint32_t)(rows ? (chlast ? pq : p->p) : chlast ? taps : pq));
     cl_uint4 dv_mid = cldnn_fastdiv((uint32_t)(chlast ? pq : taps));
     cl_uint4 dv_q = cldnn_fastdiv((uint32_t)p->q);
     cl_uint4 dv_tap = cldnn_fastdiv((uint32_t)(p->kord == 0 ? p->r * p->s : p->cg));
@@ -256,34 +263,38 @@ static cldnnStatus_t im2col(cldnnHandle_t h, const cldnn_conv_problem* p, const 
                                 CLDNN_ARG(v.su), CLDNN_ARG(v.sv), CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w),
                                 CLDNN_ARG(v.R), CLDNN_ARG(v.flip), CLDNN_ARG(dv_fast), CLDNN_ARG(dv_mid),
                                 CLDNN_ARG(dv_q), CLDNN_ARG(dv_tap), CLDNN_ARG(dv_s)));
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, cldnn_free_group(&h->prof), "conv_im2col");
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, rows ? cldnn_pow2_group(&h->prof, 8) : cldnn_free_group(&h->prof),
+                            rows ? "conv_im2col_rows" : "conv_im2col");
 }
 
-/* dx of images [img0, img0 + nb) of group g = alpha * fold(column matrix) + beta * dx. */
+/* dx of images [img0, img0 + nb) of group g = alpha * fold(column matrix) + beta * dx: one element
+** per work-item, or on CPU devices, for rows of up to COL2IM_ROWS columns, one row of dx per
+** work-item (conv_col2im_rows). */
 static cldnnStatus_t col2im(cldnnHandle_t h, const cldnn_conv_problem* p, const cldnn_conv_buffers* b, int col_chlast,
                             int img0, int nb, int g) {
-    const int dx_chlast = p->xs[1] == 1 && p->c > 1;
+    const int dx_chlast = p->xs[1] == 1 && p->c > 1, rows = h->prof.is_cpu && p->w <= COL2IM_ROWS;
     cl_kernel k;
-    CLDNN_TRY(direct_kernel(h, p, dx_chlast, "conv_col2im", &k));
+    CLDNN_TRY(direct_kernel(h, p, dx_chlast, rows ? "conv_col2im_rows" : "conv_col2im", &k));
     const int taps = p->cg * p->r * p->s, pq = p->p * p->q;
-    cl_int total = nb * p->cg * p->h * p->w;
+    cl_int total = nb * p->cg * p->h * (rows ? 1 : p->w);
     cl_int cs_img = taps * pq, cs_t = col_chlast ? 1 : pq, cs_p = col_chlast ? taps : 1;
     cl_ulong col_off = b->ws_off / 4;
-    cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->cg : p->w));
-    cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->w : p->h));
+    cl_uint4 dv0 = cldnn_fastdiv((uint32_t)(rows ? p->h : dx_chlast ? p->cg : p->w));
+    cl_uint4 dv1 = cldnn_fastdiv((uint32_t)(rows ? p->cg : dx_chlast ? p->w : p->h));
     cl_uint4 dv2 = cldnn_fastdiv((uint32_t)(dx_chlast ? p->h : p->cg));
     cl_uint4 dv_u = cldnn_fastdiv((uint32_t)p->u), dv_v = cldnn_fastdiv((uint32_t)p->v);
     const cldnn_conv_values v = cldnn_conv_values_of(p);
     cl_int i0 = img0, G = g;
-    /* conv_col2im (kernels/conv/conv_direct.cl), in its order. */
+    /* conv_col2im and conv_col2im_rows (kernels/conv/conv_direct.cl), in their order. */
     CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(total), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta), CLDNN_ARG(b->x),
                                 CLDNN_ARG(v.x_off), CLDNN_ARG(v.xs), CLDNN_ARG(b->ws), CLDNN_ARG(col_off),
                                 CLDNN_ARG(cs_img), CLDNN_ARG(cs_t), CLDNN_ARG(cs_p), CLDNN_ARG(i0), CLDNN_ARG(G),
                                 CLDNN_ARG(v.Cg), CLDNN_ARG(v.P), CLDNN_ARG(v.Q), CLDNN_ARG(v.R), CLDNN_ARG(v.S),
                                 CLDNN_ARG(v.pad_h), CLDNN_ARG(v.pad_w), CLDNN_ARG(v.su), CLDNN_ARG(v.sv),
-                                CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(dv0),
-                                CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_u), CLDNN_ARG(dv_v)));
-    return cldnn_enqueue_1d(h, k, (uint64_t)total, cldnn_free_group(&h->prof), "conv_col2im");
+                                CLDNN_ARG(v.dil_h), CLDNN_ARG(v.dil_w), CLDNN_ARG(v.flip), CLDNN_ARG(v.Wd),
+                                CLDNN_ARG(dv0), CLDNN_ARG(dv1), CLDNN_ARG(dv2), CLDNN_ARG(dv_u), CLDNN_ARG(dv_v)));
+    return cldnn_enqueue_1d(h, k, (uint64_t)total, rows ? 1 : cldnn_free_group(&h->prof),
+                            rows ? "conv_col2im_rows" : "conv_col2im");
 }
 
 cldnnStatus_t cldnn_conv_im2col_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {

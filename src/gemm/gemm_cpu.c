@@ -1,0 +1,343 @@
+/*
+** gemm_cpu.c: the GEMM family's solver for CPU devices (kernels/gemm/gemm_cpu.cl), BLIS's shape:
+** a register block per work-item with explicit vectors, no local memory, no barrier.
+**
+** Chosen by the device profile: it applies on CPU devices only and ranks before gemm_tiled. A run
+** decides, per problem, which operand is read as vectors (the one unit-stride along C's rows or
+** columns: the parameters' swap says which when both are) and which operands go through panels
+** that gemm_cpu_pack writes into the handle's scratch in the micro-kernel's order: an operand the
+** parameters ask to pack, the vector operand when it is not unit-stride along its rows (TN), and
+** any operand smaller than its register block. Packing costs a read and a write of the operand;
+** it pays where the unpacked reads would stride through memory (power-of-two leading dimensions
+** alias in the caches, a new page per k) and loses on thin products whose large operand is read
+** once (perf/results/cpu-gemm.md). Batches of products whose panels exceed the scratch's cap run
+** in chunks; one product's panels that exceed it run unpacked where the layout allows.
+**
+** Parameters come from the device table below (rows found by cldnn-tune gemm on each runtime,
+** keyed by platform, device name and native vector width, per shape class of gemm_params.c), else
+** from the register file the native vector width implies.
+*/
+#include "gemm/gemm.h"
+#include "handle/engine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- what a run does with a parameter set */
+
+typedef struct {
+    int64_t xt, yt;       /* extents along the vector and the broadcast dimension */
+    int packx, packy;     /* panels in the scratch */
+    int64_t xrows;        /* rows of X per piece: xt, or fewer when one product's X panels exceed the cap */
+    int64_t batch;        /* products per piece */
+} cpu_plan;
+
+static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
+
+/* Floats of scratch the panels of one piece may take: CLDNN_SCRATCH_MAX's, or the tests' cap. */
+static size_t test_cap;
+void cldnn_gemm_cpu_test_scratch_cap(size_t bytes) { test_cap = bytes; }
+static uint64_t cap_floats(void) { return (test_cap ? test_cap : CLDNN_SCRATCH_MAX) / sizeof(float); }
+
+/* How p runs pr: which operands are packed and the pieces the panels are made in. An operand that
+** is not unit-stride along its rows, or has fewer rows than its register block, is packed
+** whatever p says. Where the panels exceed the scratch's cap, products are taken a batch chunk at
+** a time, then X's panels a range of rows at a time (one product per piece, Y's panels made once
+** per chunk); Y's optional panels give way when they and one X panel exceed the cap. 0 when nothing
+** fits (a k so deep that one panel exceeds the cap). */
+static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, cpu_plan* o) {
+    o->xt = p->swap ? pr->n : pr->m;
+    o->yt = p->swap ? pr->m : pr->n;
+    const int x_unit = p->swap ? pr->trans_b : !pr->trans_a;
+    const int need_x = !x_unit || o->xt < p->mr, need_y = o->yt < p->nr;
+    o->packx = p->packx || need_x;
+    o->packy = p->packy || need_y;
+    const uint64_t cap = cap_floats(), k = (uint64_t)pr->k, panel = (uint64_t)p->mr * k;
+    const uint64_t fx = (uint64_t)round_up(o->xt, p->mr) * k, fy = (uint64_t)round_up(o->yt, p->nr) * k;
+    if (o->packy && !need_y && (o->packx ? panel : 0) + fy > cap)
+        o->packy = 0;
+    const uint64_t y = o->packy ? fy : 0, x = o->packx ? fx : 0;
+    o->xrows = o->xt;
+    o->batch = pr->batch;
+    if (x + y <= cap) {
+        if (x + y > 0 && (uint64_t)o->batch * (x + y) > cap)
+            o->batch = (int64_t)(cap / (x + y));
+        return 1;
+    }
+    o->batch = 1;
+    o->xrows = o->packx && y + panel <= cap ? (int64_t)((cap - y) / panel) * p->mr : 0;
+    return o->xrows > 0;
+}
+
+/* Floats of panels one piece of pl needs. */
+static uint64_t plan_floats(const cpu_plan* pl, const cldnn_gemm_cpu_params* p, int64_t k) {
+    return (uint64_t)pl->batch * (uint64_t)k *
+           ((pl->packx ? (uint64_t)round_up(pl->xrows, p->mr) : 0) + (pl->packy ? (uint64_t)round_up(pl->yt, p->nr) : 0));
+}
+
+/* ---- parameters */
+
+static int pow2_in(int v, int lo, int hi) { return v >= lo && v <= hi && (v & (v - 1)) == 0; }
+
+int cldnn_gemm_cpu_params_valid(const cldnn_gemm_cpu_params* p) {
+    if (!pow2_in(p->vw, 4, 16) || !pow2_in(p->ku, 1, 8))
+        return 0;
+    if (p->mr < p->vw || p->mr % p->vw || p->mr / p->vw > 4 || p->nr < 1 || p->nr > 16)
+        return 0;
+    if ((p->mr / p->vw) * p->nr > 32) /* accumulators: more only spills */
+        return 0;
+    return p->mcb >= 0 && p->mcb <= 4096 && (p->packx & ~1) == 0 && (p->packy & ~1) == 0 && (p->swap & ~1) == 0;
+}
+
+void cldnn_gemm_cpu_params_format(const cldnn_gemm_cpu_params* p, char* buf, size_t size) {
+    cldnn_params_format(CLDNN_GEMM_CPU_PARAMS_TEXT, p, buf, size);
+}
+
+int cldnn_gemm_cpu_params_parse(const char* s, cldnn_gemm_cpu_params* p) {
+    cldnn_gemm_cpu_params q;
+    if (!cldnn_params_parse(CLDNN_GEMM_CPU_PARAMS_TEXT, s, &q, sizeof q))
+        return 0;
+    *p = q;
+    return 1;
+}
+
+/* Vector registers of the ISA a native float width implies (x86: 4 SSE and 8 AVX2 have 16, 16
+** AVX-512 has 32), and the width itself (8 when the device does not say). */
+static int native_width(const cldnn_device_profile* dev) {
+    int w = (int)dev->native_vec_float;
+    return w == 4 || w == 8 || w == 16 ? w : 8;
+}
+static int vector_registers(const cldnn_device_profile* dev) { return native_width(dev) >= 16 ? 32 : 16; }
+
+/* The layout rule, for the fields a table set leaves to it (-1): the vector operand X is the one
+** unit-stride along C's rows or columns (A for NN and NT, B for TT) or, for TN where neither is,
+** the smaller; it is packed, in pieces where it exceeds the scratch (reading it in place runs the
+** k loop through a new page and a stride that defeats the prefetcher: 2.5x slower for 4096 x 16 x
+** 4096). The other operand Y is packed unless it is unit-stride along k, where its rows are NR
+** streams that need no reordering (perf/results/cpu-gemm.md). */
+void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
+    if (p->swap < 0)
+        p->swap = pr->trans_a && !pr->trans_b ? pr->n < pr->m : pr->trans_a && pr->trans_b;
+    if (p->packx < 0)
+        p->packx = 1;
+    if (p->packy < 0)
+        p->packy = p->swap ? !pr->trans_a : pr->trans_b; /* Y = A'^T (unit along k: TN) or B' (NN) */
+}
+
+/* The device table: rows found by cldnn-tune gemm (perf/results/cpu-gemm.md), keyed by a platform
+** name substring, a device name substring ("" any) and the native float vector width (0 any),
+** one register block per shape class (cldnn_gemm_classify); packing and orientation -1, the
+** layout rule. */
+typedef struct {
+    const char* platform;
+    const char* device;
+    int native;
+    cldnn_gemm_cpu_params p[CLDNN_GEMM_CLASSES];
+} cpu_table_row;
+
+/* mr nr vw ku mcb packx packy swap */
+static const cpu_table_row cpu_table[] = {
+    {"", "", 8,
+     {{16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1}}},
+};
+
+/* The defaults where no row matches: the register block the ISA's registers hold (MR / VW * NR
+** accumulators, four registers left for the operands), 8-block bands, the layout rule. */
+static void cpu_fallback(const cldnn_device_profile* dev, cldnn_gemm_cpu_params* p) {
+    const int w = native_width(dev);
+    cldnn_gemm_cpu_params d = {2 * w, vector_registers(dev) >= 32 ? 12 : 6, w, 4, 8, -1, -1, -1};
+    *p = d;
+}
+
+static int row_matches(const cpu_table_row* r, const cldnn_device_profile* dev) {
+    return strstr(dev->platform_name, r->platform) != NULL && strstr(dev->name, r->device) != NULL &&
+           (r->native == 0 || r->native == native_width(dev));
+}
+
+void cldnn_gemm_cpu_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
+                                  cldnn_gemm_cpu_params* out) {
+    const cldnn_gemm_class c = cldnn_gemm_classify(pr);
+    cpu_fallback(dev, out);
+    for (size_t i = 0; i < sizeof cpu_table / sizeof cpu_table[0]; ++i)
+        if (row_matches(&cpu_table[i], dev)) {
+            *out = cpu_table[i].p[c];
+            break;
+        }
+    cldnn_gemm_cpu_params_layout(pr, out);
+}
+
+size_t cldnn_gemm_cpu_table_params(cldnn_gemm_cpu_params* out, size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof cpu_table / sizeof cpu_table[0]; ++i)
+        for (int c = 0; c < CLDNN_GEMM_CLASSES; ++c)
+            if (n < max)
+                out[n++] = cpu_table[i].p[c];
+    return n;
+}
+
+/* ---- run */
+
+static cldnnStatus_t pack(cldnnHandle_t h, cl_kernel k, cl_mem x, uint64_t x_off, int64_t x_stride, int64_t sr,
+                          int64_t sk, int64_t rows, int rb, int64_t kk, int64_t batch, cl_mem P, uint64_t p_off) {
+    cl_int R = (cl_int)rows, K = (cl_int)kk, RB = rb, SR = (cl_int)sr, SK = (cl_int)sk;
+    cl_ulong xo = x_off, po = p_off;
+    cl_long xs = x_stride;
+    /* gemm_cpu_pack's list (kernels/gemm/gemm_cpu.cl), in its order. */
+    CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 0, CLDNN_ARG(R), CLDNN_ARG(K), CLDNN_ARG(RB), CLDNN_ARG(x), CLDNN_ARG(xo),
+                                CLDNN_ARG(SR), CLDNN_ARG(SK), CLDNN_ARG(xs), CLDNN_ARG(P), CLDNN_ARG(po)));
+    uint64_t global[3] = {(uint64_t)((rows + rb - 1) / rb), (uint64_t)((kk + 63) / 64), (uint64_t)batch};
+    size_t local[3] = {1, 1, 1};
+    return cldnn_enqueue_nd(h, k, 3, global, local, "gemm_cpu_pack");
+}
+
+/* The piece of pr at products [b0, b0 + nb) and rows [x0, x0 + nx) of X (C's rows m, or its
+** columns n with swap), as a problem of its own: operands, C and the epilogue's z and bias moved
+** there. */
+static void piece(const cldnn_gemm_problem* pr, int swap, int64_t b0, int64_t nb, int64_t x0, int64_t nx,
+                  cldnn_gemm_problem* q, cldnn_epilogue* e) {
+    *q = *pr;
+    q->batch = nb;
+    uint64_t c_shift = (uint64_t)(b0 * pr->stride_c);
+    q->off_a += (uint64_t)(b0 * pr->stride_a);
+    q->off_b += (uint64_t)(b0 * pr->stride_b);
+    if (swap) {
+        q->n = nx;
+        q->off_b += (uint64_t)(x0 * (pr->trans_b ? 1 : pr->ldb));
+        c_shift += (uint64_t)(x0 * pr->ldc);
+    } else {
+        q->m = nx;
+        q->off_a += (uint64_t)(x0 * (pr->trans_a ? pr->lda : 1));
+        c_shift += (uint64_t)x0;
+    }
+    q->off_c += c_shift;
+    if (pr->epi) {
+        *e = *pr->epi;
+        e->z_off += c_shift;
+        if (e->bias_m == !swap) /* the bias runs along the chunked dimension */
+            e->bias_off += (uint64_t)x0;
+        q->epi = e;
+    }
+}
+
+cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr,
+                                        const cldnn_gemm_cpu_params* params, const cldnn_gemm_buffers* b) {
+    char ps[96];
+    cldnn_gemm_cpu_params_format(params, ps, sizeof ps);
+    cpu_plan pl;
+    if (!cldnn_gemm_cpu_params_valid(params))
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "CPU GEMM parameters %s are not valid", ps);
+    if (!plan(pr, params, &pl))
+        return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                          "CPU GEMM parameters %s: one panel of k = %lld exceeds the %zu MiB scratch", ps,
+                          (long long)pr->k, CLDNN_SCRATCH_MAX >> 20);
+    const cldnn_gemm_cpu_params* p = params;
+    char opts[400];
+    snprintf(opts, sizeof opts,
+             "-DVW=%d -DMR=%d -DNR=%d -DKU=%d -DMCB=%d -DPACK_X=%d -DPACK_Y=%d -DSWAP=%d -DA_TRANS=%d "
+             "-DB_TRANS=%d%s%s",
+             p->vw, p->mr, p->nr, p->ku, p->mcb, pl.packx, pl.packy, p->swap, pr->trans_a, pr->trans_b,
+             cldnn_dtype_build_option(pr->dtype),
+             pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
+    cldnn_epilogue_options(pr->epi, opts, sizeof opts);
+    cl_kernel k, kp = NULL;
+    CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_cpu.cl", opts, "gemm_cpu", &k));
+    cl_mem P = b->a;
+    if (pl.packx || pl.packy) {
+        CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_cpu.cl", opts, "gemm_cpu_pack", &kp));
+        if (!h->prepare_only)
+            CLDNN_TRY(cldnn_scratch_get(h, (size_t)(plan_floats(&pl, p, pr->k) * sizeof(float)), &P));
+    }
+    /* Strides of A'(m, k) and B'(k, n), as rows (m, n) and k. */
+    const int64_t a_sm = pr->trans_a ? pr->lda : 1, a_sk = pr->trans_a ? 1 : pr->lda;
+    const int64_t b_sn = pr->trans_b ? 1 : pr->ldb, b_sk = pr->trans_b ? pr->ldb : 1;
+    cldnn_gemm_launch L = {k, "gemm_cpu", p->swap ? p->nr : p->mr, p->swap ? p->mr : p->nr, 1, 1, {1, 1, 1}, opts};
+    for (int64_t b0 = 0; b0 < pr->batch; b0 += pl.batch)
+        for (int64_t x0 = 0; x0 < pl.xt; x0 += pl.xrows) {
+            cldnn_gemm_problem q;
+            cldnn_epilogue e;
+            const int64_t nb = pr->batch - b0 < pl.batch ? pr->batch - b0 : pl.batch;
+            piece(pr, p->swap, b0, nb, x0, pl.xt - x0 < pl.xrows ? pl.xt - x0 : pl.xrows, &q, &e);
+            const int64_t xt = p->swap ? q.n : q.m, yt = p->swap ? q.m : q.n;
+            /* Y's panels after room for the largest piece of X's, made once per batch chunk. */
+            cl_ulong px_off = 0;
+            cl_ulong py_off = pl.packx ? (cl_ulong)((uint64_t)pl.batch * (uint64_t)round_up(pl.xrows, p->mr) * (uint64_t)q.k) : 0;
+            /* X: rows along the vector dimension (A' by m, or B'^T by n with swap); Y the other. */
+            if (pl.packx)
+                CLDNN_TRY(p->swap ? pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, xt, p->mr, q.k, nb, P, px_off)
+                                  : pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, xt, p->mr, q.k, nb, P, px_off));
+            if (pl.packy && x0 == 0)
+                CLDNN_TRY(p->swap ? pack(h, kp, b->a, q.off_a, q.stride_a, a_sm, a_sk, yt, p->nr, q.k, nb, P, py_off)
+                                  : pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, yt, p->nr, q.k, nb, P, py_off));
+            /* gemm_cpu's arguments after gemm_tiled's list (kernels/gemm/gemm_cpu.cl), in its order. */
+            CLDNN_TRY(CLDNN_KERNEL_ARGS(k, 20, CLDNN_ARG(P), CLDNN_ARG(px_off), CLDNN_ARG(py_off)));
+            CLDNN_TRY(cldnn_gemm_launch_run(h, &q, b, &L));
+        }
+    return CLDNN_STATUS_SUCCESS;
+}
+
+/* ---- the solver record's hooks (gemm.c's table) */
+
+int cldnn_gemm_cpu_applicable(const void* problem, const cldnn_device_profile* dev) {
+    const cldnn_gemm_problem* pr = (const cldnn_gemm_problem*)problem;
+    if (!dev->is_cpu)
+        return 0;
+    cldnn_gemm_cpu_params p;
+    cpu_plan pl;
+    cldnn_gemm_cpu_params_select(pr, dev, &p);
+    return plan(pr, &p, &pl);
+}
+
+void cldnn_gemm_cpu_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
+    cldnn_gemm_cpu_params_select((const cldnn_gemm_problem*)problem, dev, (cldnn_gemm_cpu_params*)params);
+}
+
+cldnnStatus_t cldnn_gemm_cpu_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+    return cldnn_gemm_cpu_run_params(h, (const cldnn_gemm_problem*)problem, (const cldnn_gemm_cpu_params*)params,
+                                     (const cldnn_gemm_buffers*)buffers);
+}
+
+int cldnn_gemm_cpu_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
+    cpu_plan pl;
+    (void)dev;
+    return cldnn_gemm_cpu_params_valid((const cldnn_gemm_cpu_params*)params) &&
+           plan((const cldnn_gemm_problem*)problem, (const cldnn_gemm_cpu_params*)params, &pl);
+}
+
+/* The declared space for a problem on dev: register blocks of native vectors that the ISA's
+** registers hold (between 6 and all but four of them as accumulators; the most accumulators
+** first), bands of 8 blocks or none, k unrolled 4 times; first every block with the layout rule,
+** then every other packing choice and orientation (those the plan runs differently). */
+size_t cldnn_gemm_cpu_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
+    const cldnn_gemm_problem* pr = (const cldnn_gemm_problem*)problem;
+    cldnn_gemm_cpu_params* q = (cldnn_gemm_cpu_params*)out;
+    const int w = native_width(dev), regs = vector_registers(dev);
+    static const int nrs[] = {16, 14, 12, 8, 6, 4, 3, 2};
+    static const int mcbs[] = {8, 0};
+    cldnn_gemm_cpu_params rule = {0, 0, 0, 0, 0, -1, -1, -1};
+    cldnn_gemm_cpu_params_layout(pr, &rule);
+    size_t n = 0;
+    for (int phase = 0; phase < 2; ++phase)
+        for (int acc = regs - 4; acc >= 6; --acc)
+            for (int mv = 1; mv <= 4; ++mv)
+                for (size_t a = 0; a < sizeof nrs / sizeof nrs[0]; ++a)
+                    for (size_t d = 0; d < 2; ++d)
+                        for (int lay = 0; lay < 8; ++lay) {
+                            cldnn_gemm_cpu_params p = {mv * w, nrs[a], w, 4, mcbs[d], lay & 1, (lay >> 1) & 1, lay >> 2};
+                            const int is_rule = p.packx == rule.packx && p.packy == rule.packy && p.swap == rule.swap;
+                            if (mv * p.nr != acc || is_rule != (phase == 0) || !cldnn_gemm_cpu_valid(pr, dev, &p))
+                                continue;
+                            cpu_plan pl;
+                            plan(pr, &p, &pl);
+                            if (pl.packx != p.packx || pl.packy != p.packy) /* the same run as another set */
+                                continue;
+                            if (n < max)
+                                q[n] = p;
+                            n++;
+                        }
+    return n;
+}
