@@ -888,6 +888,8 @@ Test(finddb, parallel_builds_make_what_serial_builds_make, .timeout = 600) {
 Test(finddb, a_build_error_on_a_worker_thread_comes_back_with_its_message) {
     char dir[256];
     temp_dir(dir, sizeof dir);
+    /* the Winograd products on gemm_tiled's program (CPU devices would take gemm_cpu's) */
+    setenv("CLDNN_SOLVER", "gemm_tiled", 1);
     setenv("CLDNN_DB_PATH", dir, 1);
     const cldnnConvolutionFwdAlgo_t algo = CLDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED;
     char first[2][CLDNN_ERROR_TEXT_MAX];
@@ -1017,6 +1019,7 @@ static long log_size(const char* path) {
 Test(finddb, gemm_takes_its_parameters_from_the_tuning_db) {
     char dir[256], log[600];
     unsetenv("CLDNN_SOLVER_PARAMS"); /* the experiments' override would answer instead of the db */
+    setenv("CLDNN_SOLVER", "gemm_tiled", 1); /* its table and records (CPU devices prefer gemm_cpu) */
     start_logged(dir, sizeof dir, log, sizeof log, NULL);
     cldnnHandle_t h = fx_handle();
     static tg_problem t;
