@@ -52,8 +52,9 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
     }
     /* A loop-limited device (llvmpipe) must not run a work-group deeper than its loops allow. */
     const int64_t kmax = cldnn_gemm_k_max(L->bk, &h->prof);
-    if (nsplit < (pr->k + kmax - 1) / kmax)
-        nsplit = (pr->k + kmax - 1) / kmax;
+    const int64_t kneed = pr->k / kmax + (pr->k % kmax != 0); /* kmax may be INT64_MAX */
+    if (nsplit < kneed)
+        nsplit = kneed;
     int64_t ksplit = (pr->k + nsplit - 1) / nsplit;
     ksplit = (ksplit + L->bk - 1) / L->bk * L->bk;
     nsplit = (pr->k + ksplit - 1) / ksplit;

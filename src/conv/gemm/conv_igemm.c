@@ -35,16 +35,35 @@ static void equivalent_gemm(const cldnn_conv_problem* p, cldnn_gemm_problem* g) 
     g->ldc = g->m;
 }
 
+/* Splits a loop-limited device (gemm.h's cldnn_gemm_k_max) needs for p's reduction at k-tiles of
+** kwg: 1 elsewhere. */
+static int64_t loop_splits(const cldnn_conv_problem* p, int kwg) {
+    int64_t m, n, k;
+    cldnn_conv_gemm_dims(p, &m, &n, &k);
+    if (p->dir != CLDNN_CONV_BWD_FILTER) /* TAPLOOP pads each tap's channels up to a k-tile */
+        k += (int64_t)p->r * p->s * kwg;
+    const int64_t kmax = cldnn_gemm_k_max(kwg, p->dev);
+    return k / kmax + (k % kmax != 0); /* kmax may be INT64_MAX */
+}
+
+/* Everywhere, except where a loop-limited device (llvmpipe) cannot run the reduction: forward and
+** backward-data do not split it (im2col + GEMM, which splits, serves them), and backward-filter's
+** splits must fit their caps. Judged at k-tiles of 32, the deepest of the tables and the space. */
 int cldnn_conv_igemm_applicable(const void* problem, const cldnn_device_profile* dev) {
-    (void)problem;
-    (void)dev;
-    return 1;
+    const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
+    if (dev->loop_limit == 0)
+        return 1;
+    const int64_t need = loop_splits(p, 32);
+    if (p->dir != CLDNN_CONV_BWD_FILTER)
+        return need == 1;
+    return need <= IGEMM_SPLITS_MAX && (uint64_t)need * (uint64_t)p->k * (uint64_t)p->cg * (uint64_t)p->r *
+                                               (uint64_t)p->s * 4u <= IGEMM_WS_MAX;
 }
 
 /* Splits of backward-filter's reduction for parameters q: enough work-groups for two per compute
 ** unit, each split at least 8 k-tiles deep, at most IGEMM_SPLITS_MAX, the partial sums within
 ** IGEMM_WS_MAX. (ResNet-50's 7x7 stem on the H100 asked for 132 before the cap, which the
-** parameter check refused.) */
+** parameter check refused.) On a loop-limited device no split goes deeper than cldnn_gemm_k_max. */
 int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params* q) {
     if (p->dir != CLDNN_CONV_BWD_FILTER)
         return 1;
@@ -62,6 +81,8 @@ int cldnn_conv_igemm_splits(const cldnn_conv_problem* p, const cldnn_gemm_params
     uint64_t per_split = (uint64_t)p->k * (uint64_t)p->cg * (uint64_t)p->r * (uint64_t)p->s * 4u;
     while (ns > 1 && (uint64_t)ns * per_split > IGEMM_WS_MAX)
         --ns;
+    if (ns < loop_splits(p, q->kwg)) /* a loop-limited device's floor (applicability keeps it in the caps) */
+        ns = loop_splits(p, q->kwg);
     if (ns < 1)
         ns = 1;
     /* The k range of a split is a whole number of k-tiles; recount the splits that covers. */
