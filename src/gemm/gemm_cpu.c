@@ -109,15 +109,22 @@ static int native_width(const cldnn_device_profile* dev) {
 }
 static int vector_registers(const cldnn_device_profile* dev) { return native_width(dev) >= 16 ? 32 : 16; }
 
-/* The layout rule, for the fields a table set leaves to it (-1): the vector operand X is the one
-** unit-stride along C's rows or columns (A for NN and NT, B for TT) or, for TN where neither is,
-** the smaller; it is packed, in pieces where it exceeds the scratch (reading it in place runs the
-** k loop through a new page and a stride that defeats the prefetcher: 2.5x slower for 4096 x 16 x
-** 4096). The other operand Y is packed unless it is unit-stride along k, where its rows are NR
-** streams that need no reordering (perf/results/cpu-gemm.md). */
+/* The layout rule, for the fields a table set leaves to it (-1). The vector operand X is the one
+** unit-stride along C's rows or columns (A for NN and NT, B for TT); for TN, where neither is, the
+** smaller; for SMALL_N and SMALL_M products (one side of C 49 to 255 wide) the narrow side's, so
+** that X's panels are small and reused from cache by every block of the wide side (2048 x 64 x
+** 2048 NN: +10-20%, one PoCL core; cldnn-tune's choice on PoCL and Intel's runtime). X is packed,
+** in pieces where it exceeds the scratch: read in place, the k loop runs through a new page and a
+** stride that defeats the prefetcher (4096 x 16 x 4096: 2.5x slower). The other operand Y is
+** packed unless it is unit-stride along k, where its rows are NR streams that need no reordering
+** (perf/results/cpu-gemm.md). */
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
+    const cldnn_gemm_class c = cldnn_gemm_classify(pr);
     if (p->swap < 0)
-        p->swap = pr->trans_a && !pr->trans_b ? pr->n < pr->m : pr->trans_a && pr->trans_b;
+        p->swap = pr->trans_a && !pr->trans_b ? pr->n < pr->m
+                  : c == CLDNN_GEMM_SMALL_N    ? 1
+                  : c == CLDNN_GEMM_SMALL_M    ? 0
+                                               : pr->trans_a && pr->trans_b;
     if (p->packx < 0)
         p->packx = 1;
     if (p->packy < 0)
@@ -135,14 +142,26 @@ typedef struct {
     cldnn_gemm_cpu_params p[CLDNN_GEMM_CLASSES];
 } cpu_table_row;
 
-/* mr nr vw ku mcb packx packy swap */
+/* mr nr vw ku mcb packx packy swap. Both rows from cldnn-tune gemm with CLDNN_TUNE_CLOCK=cpu over
+** perf/shapes/gemm-cpu-tune.csv (perf/results/cpu-gemm.md): the 16 x 6 block of 8-wide vectors (12
+** of AVX2's 16 registers as accumulators) won or came within 3% on every shape but Intel's 1760 x
+** 16 x 1760 (16 x 4, 1.3x); the wins of direct operands were single shapes within the load's noise. */
 static const cpu_table_row cpu_table[] = {
-    {"", "", 8,
+    /* PoCL 3.1, pthread-haswell (AMD EPYC, 2 cores, AVX2). */
+    {"Portable Computing Language", "", 8,
      {{16, 6, 8, 4, 8, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1}}},
+    /* Intel's CPU runtime 2026.22 on the same AMD EPYC. */
+    {"Intel", "", 8,
+     {{16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1},
+      {16, 4, 8, 4, 8, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1}}},
 };
 
