@@ -3,15 +3,13 @@
 ** a register block per work-item with explicit vectors, no local memory, no barrier.
 **
 ** Chosen by the device profile: it applies on CPU devices only and ranks before gemm_tiled. A run
-** decides, per problem, which operand is read as vectors (the one unit-stride along C's rows or
-** columns: the parameters' swap says which when both are) and which operands go through panels
-** that gemm_cpu_pack writes into the handle's scratch in the micro-kernel's order: an operand the
-** parameters ask to pack, the vector operand when it is not unit-stride along its rows (TN), and
-** any operand smaller than its register block. Packing costs a read and a write of the operand;
-** it pays where the unpacked reads would stride through memory (power-of-two leading dimensions
-** alias in the caches, a new page per k) and loses on thin products whose large operand is read
-** once (perf/results/cpu-gemm.md). Batches of products whose panels exceed the scratch's cap run
-** in chunks; one product's panels that exceed it run unpacked where the layout allows.
+** decides, per problem, which operand is read as vectors ("X": the parameters' swap) and which
+** operands go through panels that gemm_cpu_pack writes into the handle's scratch in the
+** micro-kernel's order: those the parameters ask to pack, X when it is not unit-stride along its
+** rows, and any operand smaller than its register block. Packing costs a read and a write of the
+** operand; it pays where the unpacked reads would stride through memory (a new page and a cache set
+** per k). Panels past the scratch's cap are made for a batch chunk, then a range of X's rows, at a
+** time. Launches per piece: one pack per packed operand and one gemm_cpu.
 **
 ** Parameters come from the device table below (rows found by cldnn-tune gemm on each runtime,
 ** keyed by platform, device name and native vector width, per shape class of gemm_params.c), else
