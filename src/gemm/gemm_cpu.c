@@ -111,18 +111,23 @@ static int vector_registers(const cldnn_device_profile* dev) { return native_wid
 ** unit-stride along C's rows or columns (A for NN and NT, B for TT); for TN, where neither is, the
 ** smaller; for SMALL_N and SMALL_M products (one side of C 49 to 255 wide) the narrow side's, so
 ** that X's panels are small and reused from cache by every block of the wide side (2048 x 64 x
-** 2048 NN: +10-20%, one PoCL core; cldnn-tune's choice on PoCL and Intel's runtime). X is packed,
+** 2048 NN: +10-20%, one PoCL core; cldnn-tune's choice on PoCL and Intel's runtime) where the wide
+** side's panels fit half the scratch. X is packed,
 ** in pieces where it exceeds the scratch: read in place, the k loop runs through a new page and a
 ** stride that defeats the prefetcher (4096 x 16 x 4096: 2.5x slower). The other operand Y is
 ** packed unless it is unit-stride along k, where its rows are NR streams that need no reordering
 ** (perf/results/cpu-gemm.md). */
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
     const cldnn_gemm_class c = cldnn_gemm_classify(pr);
+    /* Along the narrow side only where the wide side's panels (Y) fit half the scratch: beyond it
+    ** they would give way and Y be read in place across pages (4096 x 64 x 4096 NN: 0.2 of
+    ** OpenBLAS that way). */
+    const uint64_t half = cap_floats() / 2, k = (uint64_t)pr->k;
     if (p->swap < 0)
-        p->swap = pr->trans_a && !pr->trans_b ? pr->n < pr->m
-                  : c == CLDNN_GEMM_SMALL_N    ? 1
-                  : c == CLDNN_GEMM_SMALL_M    ? 0
-                                               : pr->trans_a && pr->trans_b;
+        p->swap = pr->trans_a && !pr->trans_b                              ? pr->n < pr->m
+                  : c == CLDNN_GEMM_SMALL_N && (uint64_t)pr->m * k <= half ? 1
+                  : c == CLDNN_GEMM_SMALL_M && (uint64_t)pr->n * k <= half ? 0
+                                                                           : pr->trans_a && pr->trans_b;
     if (p->packx < 0)
         p->packx = 1;
     if (p->packy < 0)
