@@ -818,14 +818,15 @@ Test(gemm_params, split_k_scratch_regrowth) {
 ** cldnn_gemm_cpu_run_params, on any device): with x the set's vector dimension (m, or n with
 ** swap) and y the other, one past two register blocks in x and y (both edges of a block, beta 0:
 ** C poisoned), one past the bands of mcb blocks with padded leading dimensions, offsets, alpha
-** and beta and k not a multiple of the unroll, and a batched one just past one block in x and y.
-** The three take one program per transpose (no plan or layout change between them: CI pays per
-** build); forced packing is the packed path of the sets that ask for it. Fields of p that are -1
-** take the layout rule of each problem. `orient` as run_params_problems'. */
+** and beta and a deep k (1024 + 8 ku + 3: the layout rule packs there) not a multiple of the
+** unroll, and a batched one just past one block in x and y. Explicit sets take one program per
+** transpose (no plan change between the three: CI pays per build), layout-rule sets two (shallow
+** and deep k). Fields of p that are -1 take the layout rule of each problem. `orient` as
+** run_params_problems'. */
 static void run_cpu_problems(const cldnn_gemm_cpu_params* p, unsigned orient) {
     const int64_t band = p->mcb > 0 ? (int64_t)p->mcb * p->mr : 3 * p->mr;
     const int64_t ext[3][3] = {{2 * p->mr + 3, 2 * p->nr + 1, 37},
-                               {band + p->mr / 2 + 1, p->nr + 2, 8 * p->ku + 3},
+                               {band + p->mr / 2 + 1, p->nr + 2, 1024 + 8 * p->ku + 3},
                                {p->mr + 1, p->nr + 1, 65}};
     for (int o = 0; o < 4; o++) {
         if (!(orient >> o & 1))

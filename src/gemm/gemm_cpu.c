@@ -109,29 +109,29 @@ static int vector_registers(const cldnn_device_profile* dev) { return native_wid
 
 /* The layout rule, for the fields a table set leaves to it (-1). The vector operand X is the one
 ** unit-stride along C's rows or columns (A for NN and NT, B for TT); for TN, where neither is, the
-** smaller; for SMALL_N and SMALL_M products (one side of C 49 to 255 wide) the narrow side's, so
-** that X's panels are small and reused from cache by every block of the wide side (2048 x 64 x
-** 2048 NN: +10-20%, one PoCL core; cldnn-tune's choice on PoCL and Intel's runtime) where the wide
-** side's panels fit half the scratch. X is packed,
-** in pieces where it exceeds the scratch: read in place, the k loop runs through a new page and a
-** stride that defeats the prefetcher (4096 x 16 x 4096: 2.5x slower). The other operand Y is
-** packed unless it is unit-stride along k, where its rows are NR streams that need no reordering
-** (perf/results/cpu-gemm.md). */
+** smaller; for SMALL_N and SMALL_M products of a deep k the narrow side's, so that X's panels are
+** small and reused from cache by every block of the wide side (2048 x 64 x 2048 NN: +10-20%, one
+** PoCL core; cldnn-tune's choice on PoCL and Intel's runtime), where the wide side's panels fit
+** half the scratch. From k = CPU_DEEP_K on, operands read in place would run the k loop through
+** a new page and cache set per step at a stride that defeats the prefetcher (4096 x 16 x 4096 NN:
+** 2.5x slower, 1000^3 1.3x): X is packed, in pieces where it exceeds the scratch, and the other
+** operand Y too unless it is unit-stride along k, where its rows are NR streams. Below it both are
+** read in place, a launch and a copy fewer (the products of ResNet-50's convolutions at batch 1,
+** 3136 x 64 x 64 to 784 x 128 x 1152: 1.1-1.5x). perf/results/cpu-gemm.md. */
+#define CPU_DEEP_K 1000
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
     const cldnn_gemm_class c = cldnn_gemm_classify(pr);
-    /* Along the narrow side only where the wide side's panels (Y) fit half the scratch: beyond it
-    ** they would give way and Y be read in place across pages (4096 x 64 x 4096 NN: 0.2 of
-    ** OpenBLAS that way). */
     const uint64_t half = cap_floats() / 2, k = (uint64_t)pr->k;
+    const int deep = pr->k >= CPU_DEEP_K;
     if (p->swap < 0)
-        p->swap = pr->trans_a && !pr->trans_b                              ? pr->n < pr->m
-                  : c == CLDNN_GEMM_SMALL_N && (uint64_t)pr->m * k <= half ? 1
-                  : c == CLDNN_GEMM_SMALL_M && (uint64_t)pr->n * k <= half ? 0
-                                                                           : pr->trans_a && pr->trans_b;
+        p->swap = pr->trans_a && !pr->trans_b                                      ? pr->n < pr->m
+                  : deep && c == CLDNN_GEMM_SMALL_N && (uint64_t)pr->m * k <= half ? 1
+                  : deep && c == CLDNN_GEMM_SMALL_M && (uint64_t)pr->n * k <= half ? 0
+                                                                                   : pr->trans_a && pr->trans_b;
     if (p->packx < 0)
-        p->packx = 1;
-    if (p->packy < 0)
-        p->packy = p->swap ? !pr->trans_a : pr->trans_b; /* Y = A'^T (unit along k: TN) or B' (NN) */
+        p->packx = deep;
+    if (p->packy < 0) /* Y = A'^T (unit along k: TN) or B' (NN) */
+        p->packy = deep && (p->swap ? !pr->trans_a : pr->trans_b);
 }
 
 /* The device table: rows found by cldnn-tune gemm (perf/results/cpu-gemm.md), keyed by a platform
