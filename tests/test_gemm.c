@@ -868,9 +868,9 @@ Test(gemm_cpu, table_sets) {
 ** per block; 1 to 16 columns; unroll 1, 2, 8; bands none, 1, 3; every packing choice and both
 ** orientations); each runs two transposes, rotating over the sets. */
 static const cldnn_gemm_cpu_params cpu_sets[] = {
-    /* mr nr vw ku mcb packx packy swap */
-    {8, 5, 4, 1, 0, 0, 0, 0},   {32, 3, 16, 2, 1, 1, 0, 1}, {24, 7, 8, 8, 3, 0, 1, 0},
-    {16, 16, 16, 4, 0, 1, 1, 1}, {16, 1, 4, 2, 2, 0, 0, 1},  {64, 2, 16, 1, 0, 1, 1, 0},
+    /* mr nr vw ku mcb yb packx packy swap */
+    {8, 5, 4, 1, 0, 1, 0, 0, 0},   {32, 3, 16, 2, 1, 3, 1, 0, 1}, {24, 7, 8, 8, 3, 2, 0, 1, 0},
+    {16, 16, 16, 4, 0, 1, 1, 1, 1}, {16, 1, 4, 2, 2, 16, 0, 0, 1}, {64, 2, 16, 1, 0, 4, 1, 1, 0},
 };
 static const unsigned cpu_orient[] = {0x9, 0x6, 0x3, 0xc, 0x9, 0x6};
 
@@ -896,7 +896,7 @@ Test(gemm_bf16, cpu_sets) { cpu_16bit(CLDNN_DATA_BFLOAT16); }
 ** product's vector-operand panels in ranges of rows (TN packs it whatever the set asks), in both
 ** orientations. */
 Test(gemm_cpu, pieces) {
-    static const cldnn_gemm_cpu_params sets[] = {{16, 6, 8, 4, 2, 1, 1, 0}, {16, 6, 8, 4, 0, 1, 0, 1}};
+    static const cldnn_gemm_cpu_params sets[] = {{16, 6, 8, 4, 2, 1, 1, 1, 0}, {16, 6, 8, 4, 0, 2, 1, 0, 1}};
     cldnn_gemm_cpu_test_scratch_cap(16 * 40 * 4 * 4); /* four 16-row panels of k = 40 */
     for (size_t i = 0; i < 2; i++) {
         gcase c = plain(i ? 70 : 131, i ? 131 : 70, 40, 1.0f, 0.0f); /* 9 panels of X: 3 pieces */
@@ -923,7 +923,7 @@ Test(gemm_cpu, epilogue_pieces) {
     FX_ASSERT(got != NULL, "out of host memory");
     cl_mem a = device_copy(ha, m * k), b = device_copy(hb, k * n), z = device_copy(hz, m * n);
     cl_mem bias = device_copy(hbias, m);
-    static const cldnn_gemm_cpu_params sets[] = {{16, 4, 8, 2, 1, 1, 1, 0}, {8, 6, 8, 4, 0, 1, 1, 1}};
+    static const cldnn_gemm_cpu_params sets[] = {{16, 4, 8, 2, 1, 1, 1, 1, 0}, {8, 6, 8, 4, 0, 3, 1, 1, 1}};
     cldnn_gemm_cpu_test_scratch_cap(16 * 20 * 4 * 2);
     for (size_t i = 0; i < 2; i++) {
         float* nan = host_buffer(m * n, 1);
@@ -1289,16 +1289,18 @@ Test(gemm_errors, run_params_invalid_set) {
 /* cldnn_gemm_cpu_run_params refuses a set the kernel cannot run, before touching C. */
 Test(gemm_errors, cpu_invalid_set) {
     static const cldnn_gemm_cpu_params sets[] = {
-        /* mr nr vw ku mcb packx packy swap */
-        {12, 6, 8, 4, 0, 1, 1, 0}, /* MR not a multiple of VW */
-        {16, 6, 6, 4, 0, 1, 1, 0}, /* VW not a power of two */
-        {80, 6, 16, 4, 0, 1, 1, 0}, /* five vectors per block */
-        {16, 17, 8, 4, 0, 1, 1, 0}, /* NR above 16 */
-        {32, 16, 8, 4, 0, 1, 1, 0}, /* 64 accumulators */
-        {16, 6, 8, 3, 0, 1, 1, 0}, /* KU not a power of two */
-        {16, 6, 8, 4, -1, 1, 1, 0}, /* negative band */
-        {16, 6, 8, 4, 0, 2, 1, 0}, /* packx not 0 or 1 */
-        {16, 6, 8, 4, 0, 1, 1, -1}, /* swap left to the rule */
+        /* mr nr vw ku mcb yb packx packy swap */
+        {12, 6, 8, 4, 0, 1, 1, 1, 0},  /* MR not a multiple of VW */
+        {16, 6, 6, 4, 0, 1, 1, 1, 0},  /* VW not a power of two */
+        {80, 6, 16, 4, 0, 1, 1, 1, 0}, /* five vectors per block */
+        {16, 17, 8, 4, 0, 1, 1, 1, 0}, /* NR above 16 */
+        {32, 16, 8, 4, 0, 1, 1, 1, 0}, /* 64 accumulators */
+        {16, 6, 8, 3, 0, 1, 1, 1, 0},  /* KU not a power of two */
+        {16, 6, 8, 4, -1, 1, 1, 1, 0}, /* negative band */
+        {16, 6, 8, 4, 0, 0, 1, 1, 0},  /* no block per work-item */
+        {16, 6, 8, 4, 0, 17, 1, 1, 0}, /* 17 blocks per work-item */
+        {16, 6, 8, 4, 0, 1, 2, 1, 0},  /* packx not 0 or 1 */
+        {16, 6, 8, 4, 0, 1, 1, 1, -1}, /* swap left to the rule */
     };
     ebufs e;
     ebufs_init(&e, 1024);
