@@ -158,9 +158,10 @@ typedef struct {
 /* mr nr vw ku mcb yb packx packy swap. Both rows from cldnn-tune gemm with CLDNN_TUNE_CLOCK=cpu over
 ** perf/shapes/gemm-cpu-tune.csv (perf/results/cpu-gemm.md): the 16 x 6 block of 8-wide vectors (12
 ** of AVX2's 16 registers as accumulators) won or came within 3% on every shape but the thin ones,
-** where blocks of 4 columns fit n = 16 exactly (1760 x 16 x 1760 on both cores: PoCL 24 x 4 2.7 ms,
-** 16 x 6 3.2; Intel 16 x 4 3.0 ms, 16 x 6 4.0); the wins of direct operands were single shapes
-** within the load's noise (the layout rule decides those). */
+** where blocks of 4 columns fit n = 16 exactly (1760 x 16 x 1760 on both cores: PoCL 16 x 4 and
+** 24 x 4 within 3%, 16 x 6 1.2x slower; Intel 16 x 4 3.0 ms, 16 x 6 4.0; 24 x 4 loses 1.5x on the
+** thin TN products, whose vector dimension is the 32 columns); the wins of direct operands were
+** single shapes within the load's noise (the layout rule decides those). */
 static const cpu_table_row cpu_table[] = {
     /* PoCL 3.1, pthread-haswell (AMD EPYC, 2 cores, AVX2). */
     {"Portable Computing Language", "", 8,
@@ -168,7 +169,7 @@ static const cpu_table_row cpu_table[] = {
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
-      {24, 4, 8, 4, 8, -1, -1, -1, -1},
+      {16, 4, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1}}},
     /* Intel's CPU runtime 2026.22 on the same AMD EPYC. */
     {"Intel", "", 8,
