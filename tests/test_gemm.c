@@ -32,8 +32,8 @@
 **
 ** CPU solver (gemm_cpu): every register block of its table and hand-made sets covering each
 ** parameter value, run through cldnn_gemm_cpu_run_params on problems past two register blocks and
-** the bands (both edges of every block), with offsets and padded leading dimensions, batched ones
-** smaller than a block, HALF and BFLOAT16, panels cut into pieces under a lowered scratch cap
+** the bands (both edges of every block), with offsets and padded leading dimensions, batched ones,
+** HALF and BFLOAT16, panels cut into pieces under a lowered scratch cap
 ** (with the fused epilogue), and invalid sets refused. On CPU devices the public calls above run
 ** it too (it ranks first there).
 **
@@ -832,14 +832,16 @@ Test(gemm_params, split_k_scratch_regrowth) {
 ** cldnn_gemm_cpu_run_params, on any device): with x the set's vector dimension (m, or n with
 ** swap) and y the other, one past two register blocks in x and y (both edges of a block, beta 0:
 ** C poisoned), one past the bands of mcb blocks with padded leading dimensions, offsets, alpha
-** and beta and k not a multiple of the unroll, and a batched one smaller than one block in x and
-** y (panels forced for both operands). Fields of p that are -1 take the layout rule of each
-** problem. `orient` as run_params_problems'. */
+** and beta and a deep k (1024 + 8 ku + 3: the layout rule packs there) not a multiple of the
+** unroll, and a batched one just past one block in x and y. Explicit sets take one program per
+** transpose (no plan change between the three: CI pays per build), layout-rule sets two (shallow
+** and deep k). Fields of p that are -1 take the layout rule of each problem. `orient` as
+** run_params_problems'. */
 static void run_cpu_problems(const cldnn_gemm_cpu_params* p, unsigned orient) {
     const int64_t band = p->mcb > 0 ? (int64_t)p->mcb * p->mr : 3 * p->mr;
     const int64_t ext[3][3] = {{2 * p->mr + 3, 2 * p->nr + 1, 37},
-                               {band + p->mr / 2 + 1, p->nr + 2, 8 * p->ku + 3},
-                               {p->mr > 1 ? p->mr - 1 : 1, p->nr > 1 ? p->nr - 1 : 1, 65}};
+                               {band + p->mr / 2 + 1, p->nr + 2, 1024 + 8 * p->ku + 3},
+                               {p->mr + 1, p->nr + 1, 65}};
     for (int o = 0; o < 4; o++) {
         if (!(orient >> o & 1))
             continue;
@@ -880,9 +882,9 @@ Test(gemm_cpu, table_sets) {
 ** per block; 1 to 16 columns; unroll 1, 2, 8; bands none, 1, 3; every packing choice and both
 ** orientations); each runs two transposes, rotating over the sets. */
 static const cldnn_gemm_cpu_params cpu_sets[] = {
-    /* mr nr vw ku mcb packx packy swap */
-    {8, 5, 4, 1, 0, 0, 0, 0},   {32, 3, 16, 2, 1, 1, 0, 1}, {24, 7, 8, 8, 3, 0, 1, 0},
-    {16, 16, 16, 4, 0, 1, 1, 1}, {16, 1, 4, 2, 2, 0, 0, 1},  {64, 2, 16, 1, 0, 1, 1, 0},
+    /* mr nr vw ku mcb yb packx packy swap */
+    {8, 5, 4, 1, 0, 1, 0, 0, 0},   {32, 3, 16, 2, 1, 3, 1, 0, 1}, {24, 7, 8, 8, 3, 2, 0, 1, 0},
+    {16, 16, 16, 4, 0, 1, 1, 1, 1}, {16, 1, 4, 2, 2, 16, 0, 0, 1}, {64, 2, 16, 1, 0, 4, 1, 1, 0},
 };
 static const unsigned cpu_orient[] = {0x9, 0x6, 0x3, 0xc, 0x9, 0x6};
 
@@ -895,11 +897,11 @@ Test(gemm_cpu, constructed_sets) {
     }
 }
 
-/* 16-bit storage: two of the sets (one packing both operands, one reading both in place). */
+/* 16-bit storage: one set reading both operands in place (HALF) and one packing both (BFLOAT16),
+** two transposes each. */
 static void cpu_16bit(cldnnDataType_t dt) {
     g_dt = dt;
-    run_cpu_problems(&cpu_sets[0], 0x9);
-    run_cpu_problems(&cpu_sets[3], 0x6);
+    run_cpu_problems(&cpu_sets[dt == CLDNN_DATA_HALF ? 0 : 3], dt == CLDNN_DATA_HALF ? 0x9 : 0x6);
 }
 Test(gemm_half, cpu_sets) { cpu_16bit(CLDNN_DATA_HALF); }
 Test(gemm_bf16, cpu_sets) { cpu_16bit(CLDNN_DATA_BFLOAT16); }
@@ -908,7 +910,7 @@ Test(gemm_bf16, cpu_sets) { cpu_16bit(CLDNN_DATA_BFLOAT16); }
 ** product's vector-operand panels in ranges of rows (TN packs it whatever the set asks), in both
 ** orientations. */
 Test(gemm_cpu, pieces) {
-    static const cldnn_gemm_cpu_params sets[] = {{16, 6, 8, 4, 2, 1, 1, 0}, {16, 6, 8, 4, 0, 1, 0, 1}};
+    static const cldnn_gemm_cpu_params sets[] = {{16, 6, 8, 4, 2, 1, 1, 1, 0}, {16, 6, 8, 4, 0, 2, 1, 0, 1}};
     cldnn_gemm_cpu_test_scratch_cap(16 * 40 * 4 * 4); /* four 16-row panels of k = 40 */
     for (size_t i = 0; i < 2; i++) {
         gcase c = plain(i ? 70 : 131, i ? 131 : 70, 40, 1.0f, 0.0f); /* 9 panels of X: 3 pieces */
@@ -916,6 +918,7 @@ Test(gemm_cpu, pieces) {
         c.cpu = &sets[i];
         run_case(&c);
         c = plain(20, 9, 40, 0.5f, -1.0f); /* 2 + 2 panels per product: one product per piece */
+        c.ta = 1;
         c.batch = 3;
         c.gc = 1;
         c.cpu = &sets[i];
@@ -934,7 +937,7 @@ Test(gemm_cpu, epilogue_pieces) {
     FX_ASSERT(got != NULL, "out of host memory");
     cl_mem a = device_copy(ha, m * k), b = device_copy(hb, k * n), z = device_copy(hz, m * n);
     cl_mem bias = device_copy(hbias, m);
-    static const cldnn_gemm_cpu_params sets[] = {{16, 4, 8, 2, 1, 1, 1, 0}, {8, 6, 8, 4, 0, 1, 1, 1}};
+    static const cldnn_gemm_cpu_params sets[] = {{16, 4, 8, 2, 1, 1, 1, 1, 0}, {8, 6, 8, 4, 0, 3, 1, 1, 1}};
     cldnn_gemm_cpu_test_scratch_cap(16 * 20 * 4 * 2);
     for (size_t i = 0; i < 2; i++) {
         float* nan = host_buffer(m * n, 1);
@@ -1300,16 +1303,18 @@ Test(gemm_errors, run_params_invalid_set) {
 /* cldnn_gemm_cpu_run_params refuses a set the kernel cannot run, before touching C. */
 Test(gemm_errors, cpu_invalid_set) {
     static const cldnn_gemm_cpu_params sets[] = {
-        /* mr nr vw ku mcb packx packy swap */
-        {12, 6, 8, 4, 0, 1, 1, 0}, /* MR not a multiple of VW */
-        {16, 6, 6, 4, 0, 1, 1, 0}, /* VW not a power of two */
-        {80, 6, 16, 4, 0, 1, 1, 0}, /* five vectors per block */
-        {16, 17, 8, 4, 0, 1, 1, 0}, /* NR above 16 */
-        {32, 16, 8, 4, 0, 1, 1, 0}, /* 64 accumulators */
-        {16, 6, 8, 3, 0, 1, 1, 0}, /* KU not a power of two */
-        {16, 6, 8, 4, -1, 1, 1, 0}, /* negative band */
-        {16, 6, 8, 4, 0, 2, 1, 0}, /* packx not 0 or 1 */
-        {16, 6, 8, 4, 0, 1, 1, -1}, /* swap left to the rule */
+        /* mr nr vw ku mcb yb packx packy swap */
+        {12, 6, 8, 4, 0, 1, 1, 1, 0},  /* MR not a multiple of VW */
+        {16, 6, 6, 4, 0, 1, 1, 1, 0},  /* VW not a power of two */
+        {80, 6, 16, 4, 0, 1, 1, 1, 0}, /* five vectors per block */
+        {16, 17, 8, 4, 0, 1, 1, 1, 0}, /* NR above 16 */
+        {32, 16, 8, 4, 0, 1, 1, 1, 0}, /* 64 accumulators */
+        {16, 6, 8, 3, 0, 1, 1, 1, 0},  /* KU not a power of two */
+        {16, 6, 8, 4, -1, 1, 1, 1, 0}, /* negative band */
+        {16, 6, 8, 4, 0, 0, 1, 1, 0},  /* no block per work-item */
+        {16, 6, 8, 4, 0, 17, 1, 1, 0}, /* 17 blocks per work-item */
+        {16, 6, 8, 4, 0, 1, 2, 1, 0},  /* packx not 0 or 1 */
+        {16, 6, 8, 4, 0, 1, 1, 1, -1}, /* swap left to the rule */
     };
     ebufs e;
     ebufs_init(&e, 1024);

@@ -18,8 +18,13 @@
  *   MR      register block along x, a multiple of VW (VW .. 4 VW)
  *   NR      register block along y (1 .. 16); MR / VW * NR accumulators must fit the registers
  *   KU      k unroll (1, 2, 4, 8)
- *   MCB     cache block: work-groups walk MCB register blocks along x for every y block before the
+ *   MCB     cache block: work-items walk MCB register blocks along x for every y group before the
  *           next MCB (0: all of x), so those MCB X panels stay in the core's L2 while Y streams
+ *   YB      register blocks along y per work-item (1 .. 16): with more than one, k runs in chunks of
+ *           KC (default 256), each chunk of X copied once into a private buffer in the micro-
+ *           kernel's order and multiplied by every block of the group, the accumulators kept in
+ *           private memory between chunks: X is read from memory once for YB blocks, without a
+ *           packing pass through global memory (thin products: n of 16 to 48)
  *   PACK_X  1: X is read from MR-row panels in P (gemm_cpu_pack); 0: from the operand itself, which
  *           must then be unit-stride along x with XTOT >= MR
  *   PACK_Y  1: Y from NR-column panels in P; 0: from the operand, YTOT >= NR
@@ -30,7 +35,7 @@
  * gemm_cpu: gemm_tiled's argument list (gemm.cl: sizes, operands with offsets, leading dimensions
  * and batch strides, ksplit / nsplit / W) with P and the panels' offsets (floats) after it, the
  * epilogue's last. Work-group (1, 1, 1); grid: ceil(M / bm) x ceil(N / bn) x batch work-groups,
- * (bm, bn) = (MR, NR), or (NR, MR) with SWAP; the linear group index is the block's place in the
+ * (bm, bn) = (MR, YB * NR), or (YB * NR, MR) with SWAP; the linear group index is the block's place in the
  * MCB order. No split-k (nsplit 1): a CPU has few cores and small blocks fill them.
  *
  * gemm_cpu_pack: P[p_off + ((b * panels + p) * K + k) * RB + r] = X[x_off + b * x_stride +
@@ -64,6 +69,28 @@
 #endif
 #ifndef SWAP
 #define SWAP 0
+#endif
+#ifndef YB
+#define YB 1
+#endif
+#ifndef KC
+#define KC 256
+#endif
+#if PACK_X
+#define X_T float
+#else
+#define X_T STORAGE_OF(X_H)
+#endif
+#if PACK_Y
+#define Y_T float
+#else
+#define Y_T STORAGE_OF(Y_H)
+#endif
+/* One block per work-item: straight code; several: a loop over them. */
+#if YB == 1
+#define TILE_LOOP _Pragma("unroll")
+#else
+#define TILE_LOOP _Pragma("nounroll")
 #endif
 
 #define MV (MR / VW)
@@ -101,55 +128,51 @@ void gemm_cpu(int M, int N, int K, float alpha, float beta,
               __global STORAGE_OF(C_HALF)* C, ulong c_off, int ldc, long c_stride, int ksplit, int nsplit,
               __global float* W, __global const float* P, ulong px_off, ulong py_off EPI_PARAMS) {
     GEMM_BLOCK_SETUP();
-    const int tiles_x = (XTOT + MR - 1) / MR, tiles_y = (YTOT + NR - 1) / NR;
-    /* The block's place in the walk: MCB blocks along x for every y, then the next MCB. */
+    const int tiles_x = (XTOT + MR - 1) / MR, tiles_y = (YTOT + NR - 1) / NR, groups_y = (tiles_y + YB - 1) / YB;
+    /* The work-item's place in the walk: MCB blocks along x for every group of YB blocks along y,
+     * then the next MCB. */
     const int g = (int)(get_group_id(1) * get_num_groups(0) + get_group_id(0)); /* the run order */
     const int band = MCB > 0 ? MCB : tiles_x;
-    const int b0 = g / (band * tiles_y) * band;
+    const int b0 = g / (band * groups_y) * band;
     const int rows = min(band, tiles_x - b0);
-    const int r = g - b0 * tiles_y;
-    const int tx = b0 + r % rows, ty = r / rows;
-    /* Nominal block origin (what this work-item stores from) and the origin it computes. */
-    const int x0 = tx * MR, y0 = ty * NR;
+    const int r = g - b0 * groups_y;
+    const int tx = b0 + r % rows, ty0 = r / rows * YB, ny = min(YB, tiles_y - ty0);
+    /* Nominal block origin along x (what this work-item stores from) and the origin it computes. */
+    const int x0 = tx * MR;
 
+    /* X(x, k) at xb + k * XSTEP: packed panels, or the operand (the block moved back to end at
+     * XTOT); XG(v, u, p) is vector v of the block at k = u from p. */
 #if PACK_X
-    __global const float* xp = P + px_off + ((long)batch * tiles_x + tx) * MR * (long)K;
 #define XSTEP MR
-#define XLOAD(v, u) CAT(vload, VW)(0, xp + (u) * MR + (v) * VW)
+#define XG(v, u, p) CAT(vload, VW)(0, (p) + (u) * MR + (v) * VW)
+    __global const float* xb = P + px_off + ((long)batch * tiles_x + tx) * MR * (long)K;
     const int xc = x0;
 #else
+#define XSTEP X_SK
+#define XG(v, u, p) VLOADN_OF(X_H, VW, (p) + (u) * X_SK + (v) * VW, 0)
     const int xc = min(x0, XTOT - MR);
 #if SWAP
-    __global const STORAGE_OF(X_H)* xp = B + (long)xc;
+    __global const STORAGE_OF(X_H)* xb = B + (long)xc;
 #else
-    __global const STORAGE_OF(X_H)* xp = A + (long)xc;
+    __global const STORAGE_OF(X_H)* xb = A + (long)xc;
 #endif
-#define XSTEP X_SK
-#define XLOAD(v, u) VLOADN_OF(X_H, VW, xp + (u) * X_SK + (v) * VW, 0)
 #endif
-
+    /* Y(k, y) of block ty (origin yc) at Y_BASE + k * YSTEP. */
 #if PACK_Y
-    __global const float* yp = P + py_off + ((long)batch * tiles_y + ty) * NR * (long)K;
 #define YSTEP NR
 #define YLOAD(j, u) yp[(u) * NR + (j)]
-    const int yc = y0;
+#define Y_ORIGIN(y0) (y0)
+#define Y_BASE(ty, yc) (P + py_off + ((long)batch * tiles_y + (ty)) * NR * (long)K)
 #else
-    const int yc = min(y0, YTOT - NR);
-#if SWAP
-    __global const STORAGE_OF(Y_H)* yp = A + (long)yc * Y_SY;
-#else
-    __global const STORAGE_OF(Y_H)* yp = B + (long)yc * Y_SY;
-#endif
 #define YSTEP Y_SK
 #define YLOAD(j, u) LOAD_OF(Y_H, yp, (u) * Y_SK + (j) * Y_SY)
+#define Y_ORIGIN(y0) min((y0), YTOT - NR)
+#if SWAP
+#define Y_BASE(ty, yc) (A + (long)(yc) * Y_SY)
+#else
+#define Y_BASE(ty, yc) (B + (long)(yc) * Y_SY)
 #endif
-
-    VT acc[MV][NR];
-#pragma unroll
-    for (int v = 0; v < MV; ++v)
-#pragma unroll
-        for (int j = 0; j < NR; ++j)
-            acc[v][j] = (VT)0.0f;
+#endif
 
 #define MICRO_STEP(u)                                                                                 \
     do {                                                                                              \
@@ -160,60 +183,125 @@ void gemm_cpu(int M, int N, int K, float alpha, float beta,
             _Pragma("unroll") for (int v_ = 0; v_ < MV; ++v_) acc[v_][j_] = fma(a_[v_], b_, acc[v_][j_]); \
         }                                                                                             \
     } while (0)
+/* acc += X Y over k in [kbeg, kend), xp and yp at kbeg, X's rows XS apart. */
+#define K_LOOP(kbeg, kend, XS)                                                                        \
+    do {                                                                                              \
+        int k_ = (kbeg);                                                                              \
+        for (; k_ + KU <= (kend); k_ += KU) {                                                         \
+            _Pragma("unroll") for (int u_ = 0; u_ < KU; ++u_) MICRO_STEP(u_);                         \
+            xp += KU * (XS);                                                                          \
+            yp += KU * YSTEP;                                                                         \
+        }                                                                                             \
+        for (; k_ < (kend); ++k_) {                                                                   \
+            MICRO_STEP(0);                                                                            \
+            xp += (XS);                                                                               \
+            yp += YSTEP;                                                                              \
+        }                                                                                             \
+    } while (0)
 
-    int k = kb;
-    for (; k + KU <= ke; k += KU) {
+    VT accs[YB][MV][NR];
+#if YB == 1
+    {
+        VT acc[MV][NR];
 #pragma unroll
-        for (int u = 0; u < KU; ++u)
-            MICRO_STEP(u);
-        xp += KU * XSTEP;
-        yp += KU * YSTEP;
+        for (int v = 0; v < MV; ++v)
+#pragma unroll
+            for (int j = 0; j < NR; ++j)
+                acc[v][j] = (VT)0.0f;
+#define XLOAD(v, u) XG(v, u, xp)
+        __global const X_T* xp = xb + (long)kb * XSTEP;
+        __global const Y_T* yp = Y_BASE(ty0, Y_ORIGIN(ty0 * NR)) + (long)kb * YSTEP;
+        K_LOOP(kb, ke, XSTEP);
+#pragma unroll
+        for (int v = 0; v < MV; ++v)
+#pragma unroll
+            for (int j = 0; j < NR; ++j)
+                accs[0][v][j] = acc[v][j];
     }
-    for (; k < ke; ++k) {
-        MICRO_STEP(0);
-        xp += XSTEP;
-        yp += YSTEP;
+#else
+    /* k in chunks of KC: the chunk of X copied once into a private buffer in the micro-kernel's
+     * order (from the operand or its panels), then every block of the group over it from cache. */
+    for (int t = 0; t < YB; ++t)
+#pragma unroll
+        for (int v = 0; v < MV; ++v)
+#pragma unroll
+            for (int j = 0; j < NR; ++j)
+                accs[t][v][j] = (VT)0.0f;
+    float xbuf[KC * MR];
+#define XLOAD(v, u) CAT(vload, VW)(0, xp + (u) * MR + (v) * VW)
+    for (int k0 = kb; k0 < ke; k0 += KC) {
+        const int k1 = min(ke, k0 + KC);
+        __global const X_T* xs = xb + (long)k0 * XSTEP;
+        for (int kk = 0; kk < k1 - k0; ++kk)
+#pragma unroll
+            for (int v = 0; v < MV; ++v)
+                CAT(vstore, VW)(XG(v, kk, xs), 0, xbuf + kk * MR + v * VW);
+#pragma nounroll
+        for (int t = 0; t < ny; ++t) {
+            const int ty = ty0 + t;
+            const float* xp = xbuf;
+            __global const Y_T* yp = Y_BASE(ty, Y_ORIGIN(ty * NR)) + (long)k0 * YSTEP;
+            VT acc[MV][NR];
+#pragma unroll
+            for (int v = 0; v < MV; ++v)
+#pragma unroll
+                for (int j = 0; j < NR; ++j)
+                    acc[v][j] = accs[t][v][j];
+            K_LOOP(k0, k1, MR);
+#pragma unroll
+            for (int v = 0; v < MV; ++v)
+#pragma unroll
+                for (int j = 0; j < NR; ++j)
+                    accs[t][v][j] = acc[v][j];
+        }
     }
+#endif
 
-    /* Stores: the rows and columns of the computed block (xc, yc) at or past the nominal origin
+    /* Stores: the rows and columns of each computed block (xc, yc) at or past its nominal origin
      * (x0, y0) and inside C. */
+TILE_LOOP
+    for (int t = 0; t < YB; ++t) {
+        if (t >= ny)
+            break;
+        const int y0 = (ty0 + t) * NR, yc = Y_ORIGIN(y0);
 #if !SWAP && C_HALF == 0 && !defined(EPI_ACT)
-    if (xc == x0 && x0 + MR <= XTOT && nsplit == 1) {
+        if (xc == x0 && x0 + MR <= XTOT && nsplit == 1) {
+#pragma unroll
+            for (int j = 0; j < NR; ++j) {
+                const int n = yc + j;
+                if (n < y0 || n >= N)
+                    continue;
+                __global float* cp = C + (long)n * ldc + x0;
+#pragma unroll
+                for (int v = 0; v < MV; ++v) {
+                    VT o = alpha * accs[t][v][j];
+                    if (beta != 0.0f)
+                        o = fma((VT)beta, CAT(vload, VW)(0, cp + v * VW), o);
+                    CAT(vstore, VW)(o, 0, cp + v * VW);
+                }
+            }
+            continue;
+        }
+#endif
 #pragma unroll
         for (int j = 0; j < NR; ++j) {
-            const int n = yc + j;
-            if (n < y0 || n >= N)
+            const int y = yc + j;
+            if (y < y0 || y >= YTOT)
                 continue;
-            __global float* cp = C + (long)n * ldc + x0;
 #pragma unroll
             for (int v = 0; v < MV; ++v) {
-                VT o = alpha * acc[v][j];
-                if (beta != 0.0f)
-                    o = fma((VT)beta, CAT(vload, VW)(0, cp + v * VW), o);
-                CAT(vstore, VW)(o, 0, cp + v * VW);
-            }
-        }
-        return;
-    }
-#endif
-#pragma unroll
-    for (int j = 0; j < NR; ++j) {
-        const int y = yc + j;
-        if (y < y0 || y >= YTOT)
-            continue;
-#pragma unroll
-        for (int v = 0; v < MV; ++v) {
-            float s[VW];
-            CAT(vstore, VW)(acc[v][j], 0, s);
-            for (int l = 0; l < VW; ++l) {
-                const int x = xc + v * VW + l;
-                if (x < x0 || x >= XTOT)
-                    continue;
+                float s[VW];
+                CAT(vstore, VW)(accs[t][v][j], 0, s);
+                for (int l = 0; l < VW; ++l) {
+                    const int x = xc + v * VW + l;
+                    if (x < x0 || x >= XTOT)
+                        continue;
 #if SWAP
-                GEMM_STORE_SUM(s[l], y, x, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
+                    GEMM_STORE_SUM(s[l], y, x, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
 #else
-                GEMM_STORE_SUM(s[l], x, y, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
+                    GEMM_STORE_SUM(s[l], x, y, M, ldc, alpha, beta, nsplit, C, W, C_HALF);
 #endif
+                }
             }
         }
     }

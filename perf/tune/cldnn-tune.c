@@ -174,11 +174,11 @@ static int search(cldnnHandle_t h, const cldnn_family* fam, const cldnn_solver* 
 /* "same" when the CPU set's packing and orientation are the layout rule's for pr, else the rule's. */
 static const char* cpu_rule_text(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p) {
     static char buf[32];
-    cldnn_gemm_cpu_params r = {0, 0, 0, 0, 0, -1, -1, -1};
+    cldnn_gemm_cpu_params r = {0, 0, 0, 0, 0, -1, -1, -1, -1};
     cldnn_gemm_cpu_params_layout(pr, &r);
-    if (r.packx == p->packx && r.packy == p->packy && r.swap == p->swap)
+    if (r.yb == p->yb && r.packx == p->packx && r.packy == p->packy && r.swap == p->swap)
         return "same";
-    snprintf(buf, sizeof buf, "p%dx%d-s%d", r.packx, r.packy, r.swap);
+    snprintf(buf, sizeof buf, "y%d-p%dx%d-s%d", r.yb, r.packx, r.packy, r.swap);
     return buf;
 }
 
@@ -247,8 +247,8 @@ static int tune_gemm(cldnnHandle_t h, const gemm_shape* sh, cldnnDataType_t dt, 
         printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d}\n", q.mwg, q.nwg, q.kwg, q.mdimc, q.ndimc,
                q.vwm, q.vwn, q.vwa, q.vwb, q.pada, q.padb);
     else if (strcmp(s->name, CLDNN_GEMM_CPU_NAME) == 0 && cldnn_gemm_cpu_params_parse(r.best_text, &qc))
-        printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d} (layout rule: %s)\n", qc.mr, qc.nr, qc.vw, qc.ku, qc.mcb,
-               qc.packx, qc.packy, qc.swap, cpu_rule_text(&pr, &qc));
+        printf("    table row: {%d, %d, %d, %d, %d, %d, %d, %d, %d} (layout rule: %s)\n", qc.mr, qc.nr, qc.vw, qc.ku,
+               qc.mcb, qc.yb, qc.packx, qc.packy, qc.swap, cpu_rule_text(&pr, &qc));
     if (o->db)
         printf("    tuning db: %s|%s %s\n", key, r.db_name, r.best_text);
     status = 0;

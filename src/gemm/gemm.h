@@ -172,18 +172,20 @@ int cldnn_gemm_mma_applicable(const void* problem, const cldnn_device_profile* d
 void cldnn_gemm_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params);
 cldnnStatus_t cldnn_gemm_mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers);
 
-/* CPU GEMM (gemm/gemm_cpu.c, kernels/gemm/gemm_cpu.cl): a register block of mr x nr per work-item
-** in vectors of vw floats (mr a multiple of vw), k unrolled ku times, the blocks walked in bands of
-** mcb along the vector dimension (0: one band), the vector operand (packx) and the other (packy)
-** packed into panels (1) or read in place where their layout allows (0), the vector dimension
-** along C's rows (swap 0) or columns (1). Meaning in the kernel's build options. */
+/* CPU GEMM (gemm/gemm_cpu.c, kernels/gemm/gemm_cpu.cl): a register block of mr x nr in vectors of
+** vw floats (mr a multiple of vw), k unrolled ku times, yb blocks along the broadcast dimension per
+** work-item (k then runs in chunks, each chunk of the vector operand copied once for them), the
+** work-items walked in bands of mcb blocks along the vector dimension (0: one band), the vector
+** operand (packx) and the other (packy) packed into panels (1) or read in place where their layout
+** allows (0), the vector dimension along C's rows (swap 0) or columns (1). Meaning in the kernel's
+** build options. */
 typedef struct {
-    int mr, nr, vw, ku, mcb, packx, packy, swap;
+    int mr, nr, vw, ku, mcb, yb, packx, packy, swap;
 } cldnn_gemm_cpu_params;
 #define CLDNN_GEMM_CPU_NAME "gemm_cpu"
-/* "16x6-v8-k4-b8-p1x1-s0": mr x nr - vw - ku - mcb - packx x packy - swap */
-#define CLDNN_GEMM_CPU_PARAMS_TEXT "%dx%d-v%d-k%d-b%d-p%dx%d-s%d"
-#define CLDNN_GEMM_CPU_PARAMS_NAMES "mr nr vw ku mcb packx packy swap"
+/* "16x6-v8-k4-b8-y1-p1x1-s0": mr x nr - vw - ku - mcb - yb - packx x packy - swap */
+#define CLDNN_GEMM_CPU_PARAMS_TEXT "%dx%d-v%d-k%d-b%d-y%d-p%dx%d-s%d"
+#define CLDNN_GEMM_CPU_PARAMS_NAMES "mr nr vw ku mcb yb packx packy swap"
 int cldnn_gemm_cpu_params_valid(const cldnn_gemm_cpu_params* p);
 void cldnn_gemm_cpu_params_format(const cldnn_gemm_cpu_params* p, char* buf, size_t size);
 int cldnn_gemm_cpu_params_parse(const char* s, cldnn_gemm_cpu_params* p);
@@ -191,7 +193,7 @@ int cldnn_gemm_cpu_params_parse(const char* s, cldnn_gemm_cpu_params* p);
 ** default, with packing and orientation from the layout rule. */
 void cldnn_gemm_cpu_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_cpu_params* out);
-/* Fills the fields of p that are -1 (packx, packy, swap) by the layout rule for pr. */
+/* Fills the fields of p that are -1 (yb, packx, packy, swap) by the layout rule for pr. */
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p);
 /* Every set the device table holds (for the tests; packing and orientation -1): n sets written to
 ** out. */

@@ -3,15 +3,13 @@
 ** a register block per work-item with explicit vectors, no local memory, no barrier.
 **
 ** Chosen by the device profile: it applies on CPU devices only and ranks before gemm_tiled. A run
-** decides, per problem, which operand is read as vectors (the one unit-stride along C's rows or
-** columns: the parameters' swap says which when both are) and which operands go through panels
-** that gemm_cpu_pack writes into the handle's scratch in the micro-kernel's order: an operand the
-** parameters ask to pack, the vector operand when it is not unit-stride along its rows (TN), and
-** any operand smaller than its register block. Packing costs a read and a write of the operand;
-** it pays where the unpacked reads would stride through memory (power-of-two leading dimensions
-** alias in the caches, a new page per k) and loses on thin products whose large operand is read
-** once (perf/results/cpu-gemm.md). Batches of products whose panels exceed the scratch's cap run
-** in chunks; one product's panels that exceed it run unpacked where the layout allows.
+** decides, per problem, which operand is read as vectors ("X": the parameters' swap) and which
+** operands go through panels that gemm_cpu_pack writes into the handle's scratch in the
+** micro-kernel's order: those the parameters ask to pack, X when it is not unit-stride along its
+** rows, and any operand smaller than its register block. Packing costs a read and a write of the
+** operand; it pays where the unpacked reads would stride through memory (a new page and a cache set
+** per k). Panels past the scratch's cap are made for a batch chunk, then a range of X's rows, at a
+** time. Launches per piece: one pack per packed operand and one gemm_cpu.
 **
 ** Parameters come from the device table below (rows found by cldnn-tune gemm on each runtime,
 ** keyed by platform, device name and native vector width, per shape class of gemm_params.c), else
@@ -86,7 +84,8 @@ int cldnn_gemm_cpu_params_valid(const cldnn_gemm_cpu_params* p) {
         return 0;
     if ((p->mr / p->vw) * p->nr > 32) /* accumulators: more only spills */
         return 0;
-    return p->mcb >= 0 && p->mcb <= 4096 && (p->packx & ~1) == 0 && (p->packy & ~1) == 0 && (p->swap & ~1) == 0;
+    return p->mcb >= 0 && p->mcb <= 4096 && p->yb >= 1 && p->yb <= 16 && (p->packx & ~1) == 0 &&
+           (p->packy & ~1) == 0 && (p->swap & ~1) == 0;
 }
 
 void cldnn_gemm_cpu_params_format(const cldnn_gemm_cpu_params* p, char* buf, size_t size) {
@@ -109,19 +108,40 @@ static int native_width(const cldnn_device_profile* dev) {
 }
 static int vector_registers(const cldnn_device_profile* dev) { return native_width(dev) >= 16 ? 32 : 16; }
 
-/* The layout rule, for the fields a table set leaves to it (-1): the vector operand X is the one
-** unit-stride along C's rows or columns (A for NN and NT, B for TT) or, for TN where neither is,
-** the smaller; it is packed, in pieces where it exceeds the scratch (reading it in place runs the
-** k loop through a new page and a stride that defeats the prefetcher: 2.5x slower for 4096 x 16 x
-** 4096). The other operand Y is packed unless it is unit-stride along k, where its rows are NR
-** streams that need no reordering (perf/results/cpu-gemm.md). */
+/* The layout rule, for the fields a table set leaves to it (-1). The vector operand X is the one
+** unit-stride along C's rows or columns (A for NN and NT, B for TT); for TN, where neither is, the
+** smaller; for SMALL_N and SMALL_M products of a deep k the narrow side's, so that X's panels are
+** small and reused from cache by every block of the wide side (2048 x 64 x 2048 NN: +10-20%, one
+** PoCL core; cldnn-tune's choice on PoCL and Intel's runtime), where the wide side's panels fit
+** half the scratch. From k = CPU_DEEP_K on, operands read in place would run the k loop through
+** a new page and cache set per step at a stride that defeats the prefetcher (4096 x 16 x 4096 NN:
+** 2.5x slower, 1000^3 1.3x): X is packed, in pieces where it exceeds the scratch, and the other
+** operand Y too unless it is unit-stride along k, where its rows are NR streams. Below it both are
+** read in place, a launch and a copy fewer (the products of ResNet-50's convolutions at batch 1,
+** 3136 x 64 x 64 to 784 x 128 x 1152: 1.1-1.5x). perf/results/cpu-gemm.md. */
+#define CPU_DEEP_K 1000
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
+    const cldnn_gemm_class c = cldnn_gemm_classify(pr);
+    const uint64_t half = cap_floats() / 2, k = (uint64_t)pr->k;
+    const int deep = pr->k >= CPU_DEEP_K;
     if (p->swap < 0)
-        p->swap = pr->trans_a && !pr->trans_b ? pr->n < pr->m : pr->trans_a && pr->trans_b;
+        p->swap = pr->trans_a && !pr->trans_b                                      ? pr->n < pr->m
+                  : deep && c == CLDNN_GEMM_SMALL_N && (uint64_t)pr->m * k <= half ? 1
+                  : deep && c == CLDNN_GEMM_SMALL_M && (uint64_t)pr->n * k <= half ? 0
+                                                                                   : pr->trans_a && pr->trans_b;
+    /* A thin side of C (THIN_N along y with X = A unit along m, THIN_M along y with X = B' unit
+    ** along n) is one group of blocks per work-item, X copied chunk by chunk into the work-item's
+    ** buffer instead of packed (1760 x 16 x 1760 NN: 0.45 of OpenBLAS packed, both PoCL cores). */
+    const int64_t ythin = c == CLDNN_GEMM_THIN_N && !p->swap && !pr->trans_a  ? pr->n
+                          : c == CLDNN_GEMM_THIN_M && p->swap && pr->trans_b ? pr->m
+                                                                              : 0;
+    const int group = deep && ythin > 0 && p->nr > 0 && (ythin + p->nr - 1) / p->nr <= 16;
+    if (p->yb < 0)
+        p->yb = group ? (int)((ythin + p->nr - 1) / p->nr) : 1;
     if (p->packx < 0)
-        p->packx = 1;
-    if (p->packy < 0)
-        p->packy = p->swap ? !pr->trans_a : pr->trans_b; /* Y = A'^T (unit along k: TN) or B' (NN) */
+        p->packx = deep && !(group && p->yb > 1);
+    if (p->packy < 0) /* Y = A'^T (unit along k: TN) or B' (NN) */
+        p->packy = deep && (p->swap ? !pr->trans_a : pr->trans_b);
 }
 
 /* The device table: rows found by cldnn-tune gemm (perf/results/cpu-gemm.md), keyed by a platform
@@ -135,22 +155,37 @@ typedef struct {
     cldnn_gemm_cpu_params p[CLDNN_GEMM_CLASSES];
 } cpu_table_row;
 
-/* mr nr vw ku mcb packx packy swap */
+/* mr nr vw ku mcb yb packx packy swap. Both rows from cldnn-tune gemm with CLDNN_TUNE_CLOCK=cpu over
+** perf/shapes/gemm-cpu-tune.csv (perf/results/cpu-gemm.md): the 16 x 6 block of 8-wide vectors (12
+** of AVX2's 16 registers as accumulators) won or came within 3% on every shape but the thin ones,
+** where blocks of 4 columns fit n = 16 exactly (1760 x 16 x 1760 on both cores: PoCL 16 x 4 and
+** 24 x 4 within 3%, 16 x 6 1.2x slower; Intel 16 x 4 3.0 ms, 16 x 6 4.0; 24 x 4 loses 1.5x on the
+** thin TN products, whose vector dimension is the 32 columns); the wins of direct operands were
+** single shapes within the load's noise (the layout rule decides those). */
 static const cpu_table_row cpu_table[] = {
-    {"", "", 8,
-     {{16, 6, 8, 4, 8, -1, -1, -1},
-      {16, 6, 8, 4, 8, -1, -1, -1},
-      {16, 6, 8, 4, 8, -1, -1, -1},
-      {16, 6, 8, 4, 8, -1, -1, -1},
-      {16, 6, 8, 4, 8, -1, -1, -1},
-      {16, 6, 8, 4, 8, -1, -1, -1}}},
+    /* PoCL 3.1, pthread-haswell (AMD EPYC, 2 cores, AVX2). */
+    {"Portable Computing Language", "", 8,
+     {{16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 4, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1}}},
+    /* Intel's CPU runtime 2026.22 on the same AMD EPYC. */
+    {"Intel", "", 8,
+     {{16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1},
+      {16, 4, 8, 4, 8, -1, -1, -1, -1},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1}}},
 };
 
 /* The defaults where no row matches: the register block the ISA's registers hold (MR / VW * NR
 ** accumulators, four registers left for the operands), 8-block bands, the layout rule. */
 static void cpu_fallback(const cldnn_device_profile* dev, cldnn_gemm_cpu_params* p) {
     const int w = native_width(dev);
-    cldnn_gemm_cpu_params d = {2 * w, vector_registers(dev) >= 32 ? 12 : 6, w, 4, 8, -1, -1, -1};
+    cldnn_gemm_cpu_params d = {2 * w, vector_registers(dev) >= 32 ? 12 : 6, w, 4, 8, -1, -1, -1, -1};
     *p = d;
 }
 
@@ -238,9 +273,9 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     const cldnn_gemm_cpu_params* p = params;
     char opts[400];
     snprintf(opts, sizeof opts,
-             "-DVW=%d -DMR=%d -DNR=%d -DKU=%d -DMCB=%d -DPACK_X=%d -DPACK_Y=%d -DSWAP=%d -DA_TRANS=%d "
+             "-DVW=%d -DMR=%d -DNR=%d -DKU=%d -DMCB=%d -DYB=%d -DPACK_X=%d -DPACK_Y=%d -DSWAP=%d -DA_TRANS=%d "
              "-DB_TRANS=%d%s%s",
-             p->vw, p->mr, p->nr, p->ku, p->mcb, pl.packx, pl.packy, p->swap, pr->trans_a, pr->trans_b,
+             p->vw, p->mr, p->nr, p->ku, p->mcb, p->yb, pl.packx, pl.packy, p->swap, pr->trans_a, pr->trans_b,
              cldnn_dtype_build_option(pr->dtype),
              pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
     cldnn_epilogue_options(pr->epi, opts, sizeof opts);
@@ -255,7 +290,8 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     /* Strides of A'(m, k) and B'(k, n), as rows (m, n) and k. */
     const int64_t a_sm = pr->trans_a ? pr->lda : 1, a_sk = pr->trans_a ? 1 : pr->lda;
     const int64_t b_sn = pr->trans_b ? 1 : pr->ldb, b_sk = pr->trans_b ? pr->ldb : 1;
-    cldnn_gemm_launch L = {k, "gemm_cpu", p->swap ? p->nr : p->mr, p->swap ? p->mr : p->nr, 1, 1, {1, 1, 1}, opts};
+    const int ny = p->yb * p->nr; /* C's extent along y per work-item */
+    cldnn_gemm_launch L = {k, "gemm_cpu", p->swap ? ny : p->mr, p->swap ? p->mr : ny, 1, 1, {1, 1, 1}, opts};
     for (int64_t b0 = 0; b0 < pr->batch; b0 += pl.batch)
         for (int64_t x0 = 0; x0 < pl.xt; x0 += pl.xrows) {
             cldnn_gemm_problem q;
@@ -318,7 +354,7 @@ size_t cldnn_gemm_cpu_enumerate(const void* problem, const cldnn_device_profile*
     const int w = native_width(dev), regs = vector_registers(dev);
     static const int nrs[] = {16, 14, 12, 8, 6, 4, 3, 2};
     static const int mcbs[] = {8, 0};
-    cldnn_gemm_cpu_params rule = {0, 0, 0, 0, 0, -1, -1, -1};
+    cldnn_gemm_cpu_params rule = {0, 0, 0, 0, 0, -1, -1, -1, -1};
     cldnn_gemm_cpu_params_layout(pr, &rule);
     size_t n = 0;
     for (int phase = 0; phase < 2; ++phase)
@@ -327,7 +363,8 @@ size_t cldnn_gemm_cpu_enumerate(const void* problem, const cldnn_device_profile*
                 for (size_t a = 0; a < sizeof nrs / sizeof nrs[0]; ++a)
                     for (size_t d = 0; d < 2; ++d)
                         for (int lay = 0; lay < 8; ++lay) {
-                            cldnn_gemm_cpu_params p = {mv * w, nrs[a], w, 4, mcbs[d], lay & 1, (lay >> 1) & 1, lay >> 2};
+                            cldnn_gemm_cpu_params p = {mv * w, nrs[a], w, 4, mcbs[d], rule.yb, lay & 1,
+                                                       (lay >> 1) & 1, lay >> 2};
                             const int is_rule = p.packx == rule.packx && p.packy == rule.packy && p.swap == rule.swap;
                             if (mv * p.nr != acc || is_rule != (phase == 0) || !cldnn_gemm_cpu_valid(pr, dev, &p))
                                 continue;
