@@ -9,6 +9,7 @@
 */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -97,6 +98,15 @@ cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* 
         }
     }
     p->is_cpu = (p->type & CL_DEVICE_TYPE_CPU) != 0;
+    /* CLDNN_KERNEL_SHAPE: the other family of kernels on this device. Oclgrind reports itself a CPU
+    ** too, and its stage must run the GPU-shaped kernels as well; it also measures on a CPU what the
+    ** CPU-shaped kernels gain. The key records it, so that databases never mix the two. */
+    const char* shape = getenv("CLDNN_KERNEL_SHAPE");
+    int forced_shape = shape != NULL && (strcmp(shape, "gpu") == 0 || strcmp(shape, "cpu") == 0);
+    if (forced_shape)
+        p->is_cpu = shape[0] == 'c';
+    else if (shape != NULL && shape[0] != '\0')
+        cldnn_log(CLDNN_LOG_ERROR, "CLDNN_KERNEL_SHAPE=%s ignored: expected gpu or cpu", shape);
     p->is_nvidia = p->vendor_id == 0x10de;
     /* Mesa's llvmpipe (rusticl, clover) ends the loops of a kernel invocation after 65535
     ** iterations counted over all its loops (gallivm's loop limiter, LP_MAX_TGSI_LOOP_ITERATIONS,
@@ -110,6 +120,10 @@ cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* 
     snprintf(p->key, sizeof p->key, "%s|%s|%#x|cu%u|fp16=%d|fp64=%d|sm%d.%d", p->platform_name, p->name,
              (unsigned)p->vendor_id, (unsigned)p->compute_units, p->has_fp16, p->has_fp64, p->nv_cc_major,
              p->nv_cc_minor);
+    if (forced_shape) {
+        size_t len = strlen(p->key);
+        snprintf(p->key + len, sizeof p->key - len, "|shape=%s", shape);
+    }
     for (char* c = p->key; *c; ++c) /* one word: the databases' files and records are split on spaces */
         if (*c == ' ' || *c < ' ' || *c >= 127)
             *c = '_';
