@@ -929,7 +929,9 @@ Test(gemm_cpu, pieces) {
 
 /* The fused epilogue through pieces: out = relu(alpha AB + alpha2 z + bias) with the bias along
 ** the rows cut into pieces (swap 0, bias along m) and along the other dimension (swap 1, bias
-** along m again: the pieces cut n), against a double reference on the host. */
+** along m again: the pieces cut n), against a double reference on the host; then the same with k
+** split in three (the path of loop-limited devices), whose partial sums share the scratch with the
+** panels and whose reduction applies the epilogue. */
 Test(gemm_cpu, epilogue_pieces) {
     const int64_t m = 45, n = 38, k = 20;
     float *ha = host_buffer(m * k, 0), *hb = host_buffer(k * n, 0), *hz = host_buffer(m * n, 0);
@@ -938,8 +940,11 @@ Test(gemm_cpu, epilogue_pieces) {
     cl_mem a = device_copy(ha, m * k), b = device_copy(hb, k * n), z = device_copy(hz, m * n);
     cl_mem bias = device_copy(hbias, m);
     static const cldnn_gemm_cpu_params sets[] = {{16, 4, 8, 2, 1, 1, 1, 1, 0}, {8, 6, 8, 4, 0, 3, 1, 1, 1}};
-    cldnn_gemm_cpu_test_scratch_cap(16 * 20 * 4 * 2);
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t t = 0; t < 4; t++) {
+        const size_t i = t % 2, split = t / 2;
+        /* Split: k ranges of 7, 7 and 6, and a cap that cuts X into two pieces of rows. */
+        cldnn_gemm_cpu_test_scratch_cap(split ? 24000 : 16 * 20 * 4 * 2);
+        cldnn_gemm_cpu_test_k_max(split ? 7 : 0);
         float* nan = host_buffer(m * n, 1);
         cl_mem c = device_copy(nan, m * n);
         free(nan);
@@ -960,12 +965,13 @@ Test(gemm_cpu, epilogue_pieces) {
                 want = 2.0 * want + 0.5 * hz[r + j * m] + hbias[r];
                 want = want > 0.0 ? want : 0.0;
                 const double tol = 8.0 * UNIT_ROUNDOFF * (2.0 * mag + fabs(hz[r + j * m]) + fabs(hbias[r])) + TOL_TINY;
-                FX_ASSERT(fabs(got[r + j * m] - want) <= tol, "set %zu: C(%lld, %lld) = %.9g, want %.9g", i,
-                          (long long)r, (long long)j, (double)got[r + j * m], want);
+                FX_ASSERT(fabs(got[r + j * m] - want) <= tol, "set %zu%s: C(%lld, %lld) = %.9g, want %.9g", i,
+                          split ? " (k split)" : "", (long long)r, (long long)j, (double)got[r + j * m], want);
             }
         fx_release(c);
     }
     cldnn_gemm_cpu_test_scratch_cap(0);
+    cldnn_gemm_cpu_test_k_max(0);
     fx_release(a);
     fx_release(b);
     fx_release(z);

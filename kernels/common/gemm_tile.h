@@ -181,6 +181,14 @@
     const int kb = split * ksplit;                                                                    \
     const int ke = kb + min(K - kb, ksplit)
 
+/* With split-k, W moved to this split's partial sums of this product (gemm_splitk_reduce's order:
+ * split, then product, then C's M x N column-major), where GEMM_STORE_SUM writes them. */
+#define GEMM_SPLIT_W()                                                                                 \
+    do {                                                                                              \
+        if (nsplit > 1)                                                                               \
+            W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N; \
+    } while (0)
+
 /* Stores the finished sum of C(m, n) (column-major, inside C): with split-k (nsplit > 1) the raw
  * sum into the float workspace W (m fastest, M per column); else alpha * sum + beta * C(m, n),
  * not reading C when beta == 0, then the fused epilogue where it is built in, C stored as half

@@ -91,8 +91,7 @@ void gemm_tiled(int M, int N, int K, float alpha, float beta,
         barrier(CLK_LOCAL_MEM_FENCE);
     }
 
-    if (nsplit > 1)
-        W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N;
+    GEMM_SPLIT_W();
     /* Unrolled by force: a fused epilogue (RELU) made NVIDIA's compiler keep these loops, which
      * indexes acc at run time and moves it to local memory (a 256-byte stack frame, 1.3x time). */
 UNROLL_GPU

@@ -36,7 +36,8 @@
  * and batch strides, ksplit / nsplit / W) with P and the panels' offsets (floats) after it, the
  * epilogue's last. Work-group (1, 1, 1); grid: ceil(M / bm) x ceil(N / bn) x batch work-groups,
  * (bm, bn) = (MR, YB * NR), or (YB * NR, MR) with SWAP; the linear group index is the block's place in the
- * MCB order. No split-k (nsplit 1): a CPU has few cores and small blocks fill them.
+ * MCB order. Split-k (k ranges of ksplit, partial sums in W) only where a device limits the loop
+ * iterations of a work-item (gemm_cpu.c): a CPU has few cores and small blocks fill them.
  *
  * gemm_cpu_pack: P[p_off + ((b * panels + p) * K + k) * RB + r] = X[x_off + b * x_stride +
  * (p * RB + r) * sr + k * sk] for rows p * RB + r < R (else 0), converted to float; one work-item
@@ -258,7 +259,9 @@ void gemm_cpu(int M, int N, int K, float alpha, float beta,
 #endif
 
     /* Stores: the rows and columns of each computed block (xc, yc) at or past its nominal origin
-     * (x0, y0) and inside C. */
+     * (x0, y0) and inside C; with split-k (k deeper than a loop-limited device lets one work-item
+     * run: gemm_cpu.c) this split's partial sums into W. */
+    GEMM_SPLIT_W();
 TILE_LOOP
     for (int t = 0; t < YB; ++t) {
         if (t >= ny)

@@ -538,8 +538,7 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
      * logical column 2 t4 (+ 1 for odd e) of n-tile j; PHYS_M / PHYS_N give their places in the
      * block (the fragment permutations above). */
 #ifndef MMA_STORE
-    if (nsplit > 1)
-        W += ((long)split * (long)(get_num_groups(2) / (size_t)nsplit) + batch) * (long)M * (long)N;
+    GEMM_SPLIT_W();
 #endif
 #if MMA_EPI_STAGED
     /* Stored straight from the fragments, a warp's store would put one element in each of up to

@@ -101,7 +101,7 @@ cldnnStatus_t cldnn_gemm_run_params(cldnnHandle_t h, const cldnn_gemm_problem* p
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm.cl", opts, "gemm_tiled", &k));
     cldnn_gemm_launch L = {k, "gemm_tiled", q.mwg, q.nwg, q.kwg, q.splitk, {(size_t)q.mdimc, (size_t)q.ndimc, 1},
-                           opts};
+                           opts, 0};
     return cldnn_gemm_launch_run(h, pr, b, &L);
 }
 

@@ -89,8 +89,9 @@ void cldnn_gemm_params_format(const cldnn_gemm_params* p, char* buf, size_t size
 int cldnn_gemm_params_parse(const char* s, cldnn_gemm_params* p);
 /* A GEMM-shaped kernel with gemm_tiled's argument list, ready to launch: block tile bm x bn of C,
 ** k step bk (split ranges are multiples of it), splitk as in cldnn_gemm_params, work-group size
-** local (the grid is the block count times local in dimensions 0 and 1), and the gemm.cl build
-** options whose program holds gemm_splitk_reduce. */
+** local (the grid is the block count times local in dimensions 0 and 1), the gemm.cl build
+** options whose program holds gemm_splitk_reduce, and the deepest k range one work-group may take
+** on a loop-limited device (0: cldnn_gemm_k_max's, gemm_tiled's loops). */
 typedef struct {
     cl_kernel kernel;
     const char* name;
@@ -98,6 +99,7 @@ typedef struct {
     int splitk;
     size_t local[3];
     const char* reduce_opts;
+    int64_t kmax;
 } cldnn_gemm_launch;
 cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* pr, const cldnn_gemm_buffers* b,
                                     const cldnn_gemm_launch* L);
@@ -204,6 +206,9 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
 /* Test hook: the bytes of panels one piece may take (0: CLDNN_SCRATCH_MAX), so that the tests
 ** reach the pieces of large problems on small ones. Not thread-safe. */
 void cldnn_gemm_cpu_test_scratch_cap(size_t bytes);
+/* Test hook: the deepest k one work-item runs before k is split (0: the device's loop limit
+** decides, as on llvmpipe), so that the split path runs on every device. Not thread-safe. */
+void cldnn_gemm_cpu_test_k_max(int64_t k);
 /* The solver record's hooks (gemm.c's table): CPU devices whose scratch holds the panels that the
 ** problem's layout needs; the declared space's check and candidates. */
 int cldnn_gemm_cpu_applicable(const void* problem, const cldnn_device_profile* dev);

@@ -28,6 +28,7 @@ typedef struct {
     int packx, packy;     /* panels in the scratch */
     int64_t xrows;        /* rows of X per piece: xt, or fewer when one product's X panels exceed the cap */
     int64_t batch;        /* products per piece */
+    int64_t nsplit;       /* k ranges (cpu_k_max), their partial sums in the scratch before the panels */
 } cpu_plan;
 
 static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
@@ -37,13 +38,35 @@ static size_t test_cap;
 void cldnn_gemm_cpu_test_scratch_cap(size_t bytes) { test_cap = bytes; }
 static uint64_t cap_floats(void) { return (test_cap ? test_cap : CLDNN_SCRATCH_MAX) / sizeof(float); }
 
-/* How p runs pr: which operands are packed and the pieces the panels are made in. An operand that
-** is not unit-stride along its rows, or has fewer rows than its register block, is packed
-** whatever p says. Where the panels exceed the scratch's cap, products are taken a batch chunk at
-** a time, then X's panels a range of rows at a time (one product per piece, Y's panels made once
-** per chunk); Y's optional panels give way when they and one X panel exceed the cap. 0 when nothing
-** fits (a k so deep that one panel exceeds the cap). */
-static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, cpu_plan* o) {
+/* The deepest k one work-item may run on a loop-limited device (llvmpipe; device.c), INT64_MAX
+** elsewhere. Mesa 22.3 keeps the micro-kernel's unrolled loops as loops, and its limiter counts
+** every pass of a loop's header: per k and register block, (MV + 1)(NR + 1) + 3 of them (the k
+** unroll's, X's loads, the columns and each column's FMAs), and with YB > 1, MV + 2 more for the
+** copy of X's chunk. Measured there: 24 x 7 (MV 3) with YB 2 right at k = 768, wrong from 1024;
+** 16 x 6 (MV 2) right at 2000, wrong from 2500, as the count predicts. Half the limit leaves room
+** for the stores and whatever else the count leaves out. */
+static int64_t test_k_max;
+void cldnn_gemm_cpu_test_k_max(int64_t k) { test_k_max = k; }
+static int64_t cpu_k_max(const cldnn_gemm_cpu_params* p, const cldnn_device_profile* dev) {
+    if (test_k_max > 0)
+        return test_k_max;
+    if (dev->loop_limit == 0)
+        return INT64_MAX;
+    const int64_t mv = p->mr / p->vw;
+    const int64_t per_k = p->yb * ((mv + 1) * (p->nr + 1) + 3) + (p->yb > 1 ? mv + 2 : 0);
+    const int64_t k = (int64_t)(dev->loop_limit / 2) / per_k;
+    return k > 1 ? k : 1;
+}
+
+/* How p runs pr on dev: which operands are packed, the k ranges (deeper than cpu_k_max: split, the
+** partial sums reduced by gemm_launch.c) and the pieces the panels and partial sums are made in.
+** An operand that is not unit-stride along its rows, or has fewer rows than its register block,
+** is packed whatever p says. Where they exceed the scratch's cap, products are taken a batch
+** chunk at a time, then a range of X's rows at a time (one product per piece, Y's panels made once
+** per chunk); Y's optional panels give way when they and one X panel exceed the cap. 0 when
+** nothing fits (a k so deep that one panel exceeds the cap). */
+static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, const cldnn_device_profile* dev,
+                cpu_plan* o) {
     o->xt = p->swap ? pr->n : pr->m;
     o->yt = p->swap ? pr->m : pr->n;
     const int x_unit = p->swap ? pr->trans_b : !pr->trans_a;
@@ -54,20 +77,28 @@ static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, cp
     const uint64_t fx = (uint64_t)round_up(o->xt, p->mr) * k, fy = (uint64_t)round_up(o->yt, p->nr) * k;
     if (o->packy && !need_y && (o->packx ? panel : 0) + fy > cap)
         o->packy = 0;
-    const uint64_t y = o->packy ? fy : 0, x = o->packx ? fx : 0;
+    const int64_t kmax = cpu_k_max(p, dev);
+    o->nsplit = pr->k > kmax ? (pr->k + kmax - 1) / kmax : 1;
+    /* Partial sums per row of X: nsplit per element of C. */
+    const uint64_t ws = o->nsplit > 1 ? (uint64_t)o->nsplit * (uint64_t)o->yt : 0;
+    const uint64_t y = o->packy ? fy : 0, x = o->packx ? fx : 0, w = ws * (uint64_t)o->xt;
     o->xrows = o->xt;
     o->batch = pr->batch;
-    if (x + y <= cap) {
-        if (x + y > 0 && (uint64_t)o->batch * (x + y) > cap)
-            o->batch = (int64_t)(cap / (x + y));
+    if (x + y + w <= cap) {
+        if (x + y + w > 0 && (uint64_t)o->batch * (x + y + w) > cap)
+            o->batch = (int64_t)(cap / (x + y + w));
         return 1;
     }
     o->batch = 1;
-    o->xrows = o->packx && y + panel <= cap ? (int64_t)((cap - y) / panel) * p->mr : 0;
+    const uint64_t unit = (o->packx ? panel : 0) + ws * (uint64_t)p->mr; /* per MR rows of X */
+    o->xrows = unit > 0 && y + unit <= cap ? (int64_t)((cap - y) / unit) * p->mr : 0;
     return o->xrows > 0;
 }
 
-/* Floats of panels one piece of pl needs. */
+/* Floats of partial sums one piece of pl needs (they come first in the scratch), and of panels. */
+static uint64_t plan_split_floats(const cpu_plan* pl) {
+    return pl->nsplit > 1 ? (uint64_t)pl->nsplit * (uint64_t)pl->batch * (uint64_t)pl->xrows * (uint64_t)pl->yt : 0;
+}
 static uint64_t plan_floats(const cpu_plan* pl, const cldnn_gemm_cpu_params* p, int64_t k) {
     return (uint64_t)pl->batch * (uint64_t)k *
            ((pl->packx ? (uint64_t)round_up(pl->xrows, p->mr) : 0) + (pl->packy ? (uint64_t)round_up(pl->yt, p->nr) : 0));
@@ -266,10 +297,11 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     cpu_plan pl;
     if (!cldnn_gemm_cpu_params_valid(params))
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM, "CPU GEMM parameters %s are not valid", ps);
-    if (!plan(pr, params, &pl))
+    if (!plan(pr, params, &h->prof, &pl))
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED_SHAPE,
-                          "CPU GEMM parameters %s: one panel of k = %lld exceeds the %zu MiB scratch", ps,
-                          (long long)pr->k, CLDNN_SCRATCH_MAX >> 20);
+                          "CPU GEMM parameters %s: one panel of k = %lld%s exceeds the %zu MiB scratch", ps,
+                          (long long)pr->k, pl.nsplit > 1 ? " or the partial sums of its k ranges" : "",
+                          CLDNN_SCRATCH_MAX >> 20);
     const cldnn_gemm_cpu_params* p = params;
     char opts[400];
     snprintf(opts, sizeof opts,
@@ -278,20 +310,27 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
              p->vw, p->mr, p->nr, p->ku, p->mcb, p->yb, pl.packx, pl.packy, p->swap, pr->trans_a, pr->trans_b,
              cldnn_dtype_build_option(pr->dtype),
              pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
+    /* gemm.cl's split-k reduction, built for the same storage of C and the same epilogue. */
+    char reduce_opts[112];
+    snprintf(reduce_opts, sizeof reduce_opts, "%s%s", cldnn_dtype_build_option(pr->dtype),
+             pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
     cldnn_epilogue_options(pr->epi, opts, sizeof opts);
+    cldnn_epilogue_options(pr->epi, reduce_opts, sizeof reduce_opts);
     cl_kernel k, kp = NULL;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_cpu.cl", opts, "gemm_cpu", &k));
     cl_mem P = b->a;
+    const uint64_t wfloats = plan_split_floats(&pl);
     if (pl.packx || pl.packy) {
         CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_cpu.cl", opts, "gemm_cpu_pack", &kp));
         if (!h->prepare_only)
-            CLDNN_TRY(cldnn_scratch_get(h, (size_t)(plan_floats(&pl, p, pr->k) * sizeof(float)), &P));
+            CLDNN_TRY(cldnn_scratch_get(h, (size_t)((wfloats + plan_floats(&pl, p, pr->k)) * sizeof(float)), &P));
     }
     /* Strides of A'(m, k) and B'(k, n), as rows (m, n) and k. */
     const int64_t a_sm = pr->trans_a ? pr->lda : 1, a_sk = pr->trans_a ? 1 : pr->lda;
     const int64_t b_sn = pr->trans_b ? 1 : pr->ldb, b_sk = pr->trans_b ? pr->ldb : 1;
     const int ny = p->yb * p->nr; /* C's extent along y per work-item */
-    cldnn_gemm_launch L = {k, "gemm_cpu", p->swap ? ny : p->mr, p->swap ? p->mr : ny, 1, 1, {1, 1, 1}, opts};
+    cldnn_gemm_launch L = {k, "gemm_cpu", p->swap ? ny : p->mr, p->swap ? p->mr : ny, 1, (int)pl.nsplit, {1, 1, 1},
+                           reduce_opts, cpu_k_max(p, &h->prof)};
     for (int64_t b0 = 0; b0 < pr->batch; b0 += pl.batch)
         for (int64_t x0 = 0; x0 < pl.xt; x0 += pl.xrows) {
             cldnn_gemm_problem q;
@@ -299,9 +338,10 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
             const int64_t nb = pr->batch - b0 < pl.batch ? pr->batch - b0 : pl.batch;
             piece(pr, p->swap, b0, nb, x0, pl.xt - x0 < pl.xrows ? pl.xt - x0 : pl.xrows, &q, &e);
             const int64_t xt = p->swap ? q.n : q.m, yt = p->swap ? q.m : q.n;
-            /* Y's panels after room for the largest piece of X's, made once per batch chunk. */
-            cl_ulong px_off = 0;
-            cl_ulong py_off = pl.packx ? (cl_ulong)((uint64_t)pl.batch * (uint64_t)round_up(pl.xrows, p->mr) * (uint64_t)q.k) : 0;
+            /* The split's partial sums (gemm_launch.c puts them at the scratch's start), X's panels
+            ** for the largest piece, then Y's, made once per batch chunk. */
+            cl_ulong px_off = wfloats;
+            cl_ulong py_off = px_off + (pl.packx ? (cl_ulong)((uint64_t)pl.batch * (uint64_t)round_up(pl.xrows, p->mr) * (uint64_t)q.k) : 0);
             /* X: rows along the vector dimension (A' by m, or B'^T by n with swap); Y the other. */
             if (pl.packx)
                 CLDNN_TRY(p->swap ? pack(h, kp, b->b, q.off_b, q.stride_b, b_sn, b_sk, xt, p->mr, q.k, nb, P, px_off)
@@ -325,7 +365,7 @@ int cldnn_gemm_cpu_applicable(const void* problem, const cldnn_device_profile* d
     cldnn_gemm_cpu_params p;
     cpu_plan pl;
     cldnn_gemm_cpu_params_select(pr, dev, &p);
-    return plan(pr, &p, &pl);
+    return plan(pr, &p, dev, &pl);
 }
 
 void cldnn_gemm_cpu_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -339,9 +379,8 @@ cldnnStatus_t cldnn_gemm_cpu_run(cldnnHandle_t h, const void* problem, const voi
 
 int cldnn_gemm_cpu_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
     cpu_plan pl;
-    (void)dev;
     return cldnn_gemm_cpu_params_valid((const cldnn_gemm_cpu_params*)params) &&
-           plan((const cldnn_gemm_problem*)problem, (const cldnn_gemm_cpu_params*)params, &pl);
+           plan((const cldnn_gemm_problem*)problem, (const cldnn_gemm_cpu_params*)params, dev, &pl);
 }
 
 /* The declared space for a problem on dev: register blocks of native vectors that the ISA's
@@ -369,7 +408,7 @@ size_t cldnn_gemm_cpu_enumerate(const void* problem, const cldnn_device_profile*
                             if (mv * p.nr != acc || is_rule != (phase == 0) || !cldnn_gemm_cpu_valid(pr, dev, &p))
                                 continue;
                             cpu_plan pl;
-                            plan(pr, &p, &pl);
+                            plan(pr, &p, dev, &pl);
                             if (pl.packx != p.packx || pl.packy != p.packy) /* the same run as another set */
                                 continue;
                             if (n < max)

@@ -51,7 +51,7 @@ cldnnStatus_t cldnn_gemm_launch_run(cldnnHandle_t h, const cldnn_gemm_problem* p
             nsplit = 1;
     }
     /* A loop-limited device (llvmpipe) must not run a work-group deeper than its loops allow. */
-    const int64_t kmax = cldnn_gemm_k_max(L->bk, &h->prof);
+    const int64_t kmax = L->kmax > 0 ? L->kmax : cldnn_gemm_k_max(L->bk, &h->prof);
     const int64_t kneed = pr->k / kmax + (pr->k % kmax != 0); /* kmax may be INT64_MAX */
     if (nsplit < kneed)
         nsplit = kneed;

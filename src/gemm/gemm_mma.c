@@ -210,7 +210,7 @@ cldnnStatus_t cldnn_gemm_mma_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "gemm/gemm_mma.cl", opts, "gemm_mma", &k));
     size_t nt = (size_t)(32 * (q.bm / q.wm) * (q.bn / q.wn));
-    cldnn_gemm_launch L = {k, "gemm_mma", q.bm, q.bn, q.bk, q.splitk, {nt, 1, 1}, reduce_opts};
+    cldnn_gemm_launch L = {k, "gemm_mma", q.bm, q.bn, q.bk, q.splitk, {nt, 1, 1}, reduce_opts, 0};
     return cldnn_gemm_launch_run(h, pr, b, &L);
 }
 
