@@ -65,6 +65,9 @@ Stages (TAG: h100 or h200 after nvidia-smi's card name, pocl for DEVICE=cpu, gpu
   tune           cldnn-tune db over ResNet-50 (TUNE_BUDGET s), tuned vs heuristic -> tune-TAG.md
   sysdb          the system find-db (MODE=TUNE: and tuning) tables into OUTDIR (db/)
   host-cost      host cost of one tiny conv / GEMM / ReLU call (HOST_COST_ARGS)  -> host-cost-TAG.md
+  pytorch        the PyTorch backend on this machine's torch: its extension built in place, its pytest suite
+                 on DEVICE, then perf/pytorch_bench.py (ResNet-50, MobileNetV2 training and inference, the
+                 tiny-op loop; ocl against cuda)                          -> pytorch-TAG.md (+ logs)
 
 Every stage also writes its stdout and stderr to $OUT/run-STAGE.log. Environment (defaults):
   DEVICE (gpu; cpu = PoCL)  OUT (.)  BUILD_DIR (build-h100; cpu: build; an existing build tree is not
@@ -94,6 +97,10 @@ Every stage also writes its stdout and stderr to $OUT/run-STAGE.log. Environment
   tune:  TUNE_SHAPES (conv-nets.csv), PREFIX (resnet50/), TUNE_BUDGET (100), PER_PROBLEM (4)
   sysdb: CONV_SHAPES, MODE (BENCHMARK), OUTDIR (db), REPLACE (0), SYSDB_FLAGS (extra cldnn-bench flags)
   host-cost: HOST_COST_ARGS (-n 2000 -r 5)
+  pytorch: PYTORCH_ARGS (perf/pytorch_bench.py's flags; cpu: --devices ocl --models resnet18 --size 32
+         --train-batches 4 --infer-batches 1 --steps 2 --warmup 1 --tiny 200), TESTS (1: run the pytest suite);
+         ninja from .carry/wheels/ninja-*.whl when there, pytest from its wheels there when python3 has none
+         (pip download ninja pytest -d .carry/wheels; carry .carry/wheels)
 Examples:
   ./perf/run-device.sh sweep gemm conv                  # the device tool, carry [".carry/baselines", ".carry/clblast"]
   DEVICE=cpu OUT=/tmp/r perf/run-device.sh host-cost    # PoCL here
@@ -902,9 +909,45 @@ stage_host_cost() {
   return $rc
 }
 
+# pytorch: integrations/pytorch's extension built in place against BUILD_DIR's libcldnn (through a prefix of
+# links, setup.py's CLDNN_ROOT), its pytest suite on DEVICE, then perf/pytorch_bench.py with the fallback
+# lines (CLDNN_TORCH_FALLBACK=warn) kept in its log.
+stage_pytorch() {
+  need cldnn || return 1
+  local rc=0 whl prefix=/tmp/cldnn-prefix name=pytorch-$TAG
+  local args=${PYTORCH_ARGS:-$([ $on_cpu = 1 ] && echo "--devices ocl --models resnet18 --size 32 --train-batches 4 \
+--infer-batches 1 --steps 2 --warmup 1 --tiny 200")}
+  for whl in .carry/wheels/ninja-*.whl; do  # unpacked, not installed: the binary is all torch's build needs
+    [ -e "$whl" ] && python3 -m zipfile -e "$whl" /tmp/pyninja && mkdir -p /tmp/pyninja/bin &&
+      install -m 755 /tmp/pyninja/ninja-*.data/scripts/ninja /tmp/pyninja/bin/ && export PATH=/tmp/pyninja/bin:$PATH
+  done
+  mkdir -p "$prefix/lib" && ln -sfn "$root/include" "$prefix/include" && cp -P "$build"/libcldnn.so* "$prefix/lib/"
+  (cd integrations/pytorch && CLDNN_ROOT=$prefix MAX_JOBS=$(nproc) python3 setup.py build_ext --inplace) \
+    > "$out/$name.build.log" 2>&1 || { tail -n 40 "$out/$name.build.log"; fail "building cldnn_torch failed"; return 1; }
+  if [ "${TESTS:-1}" != 0 ]; then
+    local pypath=$root/integrations/pytorch
+    if ! python3 -c 'import pytest' 2> /dev/null; then  # pure-Python wheels from .carry/wheels (pip download pytest)
+      for whl in .carry/wheels/*-none-any.whl; do [ -e "$whl" ] && python3 -m zipfile -e "$whl" /tmp/pywheels; done
+      pypath=$pypath:/tmp/pywheels
+    fi
+    PYTHONPATH=$pypath CLDNN_DEVICE=$device python3 -m pytest -q -p no:cacheprovider \
+      integrations/pytorch/tests > "$out/$name.tests.log" 2>&1 || rc=1
+    tail -n 25 "$out/$name.tests.log"
+  fi
+  # shellcheck disable=SC2086  # PYTORCH_ARGS are words
+  PYTHONPATH=$root/integrations/pytorch CLDNN_DEVICE=$device python3 perf/pytorch_bench.py $args --out "$out/$name.md" \
+    --meta "commit=$(commit)" --meta "host=$(host_desc)" --meta "card=$(smi_line)" \
+    --meta "stage=${PYTORCH_ARGS:+PYTORCH_ARGS='$PYTORCH_ARGS' }DEVICE=$device perf/run-device.sh pytorch" \
+    2>&1 | tee "$out/$name.log" | grep -E '^RESULT|falls back|Error'
+  [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+  cat "$out/$name.md"
+  return $rc
+}
+
 # --------------------------------------------------------------------------------------------- main
 stages="prepare prepare-tests build tests sweep gemm gemm-tf32 gemm-fp16 gemm-bf16 mma-check mma-sweep fp16-check mma-peak
-        conv conv-1x1 conv-tf32 conv-fp16 conv-bf16 ops ops-v11 attn convbiasact train first-iter get-vs-find tune sysdb host-cost"
+        conv conv-1x1 conv-tf32 conv-fp16 conv-bf16 ops ops-v11 attn convbiasact train first-iter get-vs-find tune sysdb host-cost
+        pytorch"
 if [ $# = 0 ] || [ "$1" = -h ] || [ "$1" = --help ]; then usage; exit 0; fi
 for s in "$@"; do
   case " $(echo $stages) " in *" $s "*) ;; *) echo "run-device.sh: no stage '$s'" >&2; usage >&2; exit 2 ;; esac
