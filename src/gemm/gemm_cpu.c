@@ -33,6 +33,10 @@ typedef struct {
 
 static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
 
+/* The device table's size of C per product from which each product of a batch gets a launch of its
+** own (0: never); below, with the table. */
+static int64_t product_launch_min(const cldnn_device_profile* dev);
+
 /* Floats of scratch the panels of one piece may take: CLDNN_SCRATCH_MAX's, or the tests' cap. */
 static size_t test_cap;
 void cldnn_gemm_cpu_test_scratch_cap(size_t bytes) { test_cap = bytes; }
@@ -87,6 +91,9 @@ static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, co
     if (x + y + w <= cap) {
         if (x + y + w > 0 && (uint64_t)o->batch * (x + y + w) > cap)
             o->batch = (int64_t)(cap / (x + y + w));
+        const int64_t own = product_launch_min(dev);
+        if (own > 0 && pr->m * pr->n >= own)
+            o->batch = 1;
         return 1;
     }
     o->batch = 1;
@@ -184,6 +191,7 @@ typedef struct {
     const char* device;
     int native;
     cldnn_gemm_cpu_params p[CLDNN_GEMM_CLASSES];
+    int64_t product_launch_min; /* elements of C per product from which each product is one launch (0: never) */
 } cpu_table_row;
 
 /* mr nr vw ku mcb yb packx packy swap. Both rows from cldnn-tune gemm with CLDNN_TUNE_CLOCK=cpu over
@@ -201,15 +209,22 @@ static const cpu_table_row cpu_table[] = {
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 4, 8, 4, 8, -1, -1, -1, -1},
-      {16, 6, 8, 4, 8, -1, -1, -1, -1}}},
-    /* Intel's CPU runtime 2026.22 on the same AMD EPYC. */
+      {16, 6, 8, 4, 8, -1, -1, -1, -1}},
+     0},
+    /* Intel's CPU runtime 2026.22 on the same AMD EPYC. It runs a batch's grid (products along
+    ** dimension 2) slower than the same products launched one by one once they are large:
+    ** 3136 x 64 x 64 at batch 8 (ResNet-50's 1x1 convolutions at batch 8) 8.3-12.2 ms as one grid,
+    ** 5.35 ms as 8 launches (batch 1: 0.54 ms); 784 x 128 x 128 x 8: 4.9 against 4.3; but 256 x 64
+    ** x 64 x 16: 0.59 against 1.06 (a launch costs about 15 us there). PoCL runs the grid faster
+    ** (3136 x 64 x 64 x 8: 3.8 ms, 4.2 one by one). */
     {"Intel", "", 8,
      {{16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1},
       {16, 4, 8, 4, 8, -1, -1, -1, -1},
-      {16, 6, 8, 4, 8, -1, -1, -1, -1}}},
+      {16, 6, 8, 4, 8, -1, -1, -1, -1}},
+     65536},
 };
 
 /* The defaults where no row matches: the register block the ISA's registers hold (MR / VW * NR
@@ -223,6 +238,13 @@ static void cpu_fallback(const cldnn_device_profile* dev, cldnn_gemm_cpu_params*
 static int row_matches(const cpu_table_row* r, const cldnn_device_profile* dev) {
     return strstr(dev->platform_name, r->platform) != NULL && strstr(dev->name, r->device) != NULL &&
            (r->native == 0 || r->native == native_width(dev));
+}
+
+static int64_t product_launch_min(const cldnn_device_profile* dev) {
+    for (size_t i = 0; i < sizeof cpu_table / sizeof cpu_table[0]; ++i)
+        if (row_matches(&cpu_table[i], dev))
+            return cpu_table[i].product_launch_min;
+    return 0;
 }
 
 void cldnn_gemm_cpu_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
