@@ -28,7 +28,8 @@ typedef struct {
     int packx, packy;     /* panels in the scratch */
     int64_t xrows;        /* rows of X per piece: xt, or fewer when one product's X panels exceed the cap */
     int64_t batch;        /* products per piece */
-    int64_t nsplit;       /* k ranges (cpu_k_max), their partial sums in the scratch before the panels */
+    int64_t kmax;         /* the deepest k range of one work-item (cpu_k_max) */
+    int64_t nsplit;       /* k ranges of at most kmax, their partial sums in the scratch before the panels */
 } cpu_plan;
 
 static int64_t round_up(int64_t v, int64_t to) { return (v + to - 1) / to * to; }
@@ -81,8 +82,8 @@ static int plan(const cldnn_gemm_problem* pr, const cldnn_gemm_cpu_params* p, co
     const uint64_t fx = (uint64_t)round_up(o->xt, p->mr) * k, fy = (uint64_t)round_up(o->yt, p->nr) * k;
     if (o->packy && !need_y && (o->packx ? panel : 0) + fy > cap)
         o->packy = 0;
-    const int64_t kmax = cpu_k_max(p, dev);
-    o->nsplit = pr->k > kmax ? (pr->k + kmax - 1) / kmax : 1;
+    o->kmax = cpu_k_max(p, dev);
+    o->nsplit = pr->k > o->kmax ? (pr->k + o->kmax - 1) / o->kmax : 1;
     /* Partial sums per row of X: nsplit per element of C. */
     const uint64_t ws = o->nsplit > 1 ? (uint64_t)o->nsplit * (uint64_t)o->yt : 0;
     const uint64_t y = o->packy ? fy : 0, x = o->packx ? fx : 0, w = ws * (uint64_t)o->xt;
@@ -240,22 +241,27 @@ static int row_matches(const cpu_table_row* r, const cldnn_device_profile* dev) 
            (r->native == 0 || r->native == native_width(dev));
 }
 
-static int64_t product_launch_min(const cldnn_device_profile* dev) {
+/* The first row of the table that matches dev, or NULL. */
+static const cpu_table_row* table_row(const cldnn_device_profile* dev) {
     for (size_t i = 0; i < sizeof cpu_table / sizeof cpu_table[0]; ++i)
         if (row_matches(&cpu_table[i], dev))
-            return cpu_table[i].product_launch_min;
-    return 0;
+            return &cpu_table[i];
+    return NULL;
+}
+
+static int64_t product_launch_min(const cldnn_device_profile* dev) {
+    const cpu_table_row* r = table_row(dev);
+    return r ? r->product_launch_min : 0;
 }
 
 void cldnn_gemm_cpu_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_cpu_params* out) {
     const cldnn_gemm_class c = cldnn_gemm_classify(pr);
-    cpu_fallback(dev, out);
-    for (size_t i = 0; i < sizeof cpu_table / sizeof cpu_table[0]; ++i)
-        if (row_matches(&cpu_table[i], dev)) {
-            *out = cpu_table[i].p[c];
-            break;
-        }
+    const cpu_table_row* r = table_row(dev);
+    if (r)
+        *out = r->p[c];
+    else
+        cpu_fallback(dev, out);
     cldnn_gemm_cpu_params_layout(pr, out);
 }
 
@@ -325,17 +331,16 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
                           (long long)pr->k, pl.nsplit > 1 ? " or the partial sums of its k ranges" : "",
                           CLDNN_SCRATCH_MAX >> 20);
     const cldnn_gemm_cpu_params* p = params;
-    char opts[400];
-    snprintf(opts, sizeof opts,
-             "-DVW=%d -DMR=%d -DNR=%d -DKU=%d -DMCB=%d -DYB=%d -DPACK_X=%d -DPACK_Y=%d -DSWAP=%d -DA_TRANS=%d "
-             "-DB_TRANS=%d%s%s",
-             p->vw, p->mr, p->nr, p->ku, p->mcb, p->yb, pl.packx, pl.packy, p->swap, pr->trans_a, pr->trans_b,
-             cldnn_dtype_build_option(pr->dtype),
-             pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
-    /* gemm.cl's split-k reduction, built for the same storage of C and the same epilogue. */
+    /* The storage options, shared by gemm_cpu and gemm.cl's split-k reduction (same C, same epilogue). */
     char reduce_opts[112];
     snprintf(reduce_opts, sizeof reduce_opts, "%s%s", cldnn_dtype_build_option(pr->dtype),
              pr->dtype != CLDNN_DATA_FLOAT && pr->dtype_c == CLDNN_DATA_FLOAT ? " -DC_HALF=0" : "");
+    char opts[400];
+    snprintf(opts, sizeof opts,
+             "-DVW=%d -DMR=%d -DNR=%d -DKU=%d -DMCB=%d -DYB=%d -DPACK_X=%d -DPACK_Y=%d -DSWAP=%d -DA_TRANS=%d "
+             "-DB_TRANS=%d%s",
+             p->vw, p->mr, p->nr, p->ku, p->mcb, p->yb, pl.packx, pl.packy, p->swap, pr->trans_a, pr->trans_b,
+             reduce_opts);
     cldnn_epilogue_options(pr->epi, opts, sizeof opts);
     cldnn_epilogue_options(pr->epi, reduce_opts, sizeof reduce_opts);
     cl_kernel k, kp = NULL;
@@ -352,7 +357,7 @@ cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_proble
     const int64_t b_sn = pr->trans_b ? 1 : pr->ldb, b_sk = pr->trans_b ? pr->ldb : 1;
     const int ny = p->yb * p->nr; /* C's extent along y per work-item */
     cldnn_gemm_launch L = {k, "gemm_cpu", p->swap ? ny : p->mr, p->swap ? p->mr : ny, 1, (int)pl.nsplit, {1, 1, 1},
-                           reduce_opts, cpu_k_max(p, &h->prof)};
+                           reduce_opts, pl.kmax};
     for (int64_t b0 = 0; b0 < pr->batch; b0 += pl.batch)
         for (int64_t x0 = 0; x0 < pl.xt; x0 += pl.xrows) {
             cldnn_gemm_problem q;
