@@ -13,6 +13,8 @@ shape). Random images of --size, 1000 classes.
          --steps steps after --warmup (the warm-up includes the algorithm searches), device
          synchronized around the timed steps
   infer  eval mode under torch.no_grad(): images/s over max(--steps, 50 / batch) forward passes
+  profile  (--profile, training cases) one more step with every op synchronized before and after,
+         its wall time summed per op (and per convolution shape) on each device: where the time goes
   tiny   host overhead per op: --tiny in-place `x.add_(1.0)` on a one-element tensor, then --tiny
          out-of-place `x + y`, synchronized at the end: ops per second (the result is checked)
 The ocl runs set CLDNN_TORCH_FALLBACK=warn; every op that fell back to the CPU is listed (none
@@ -30,6 +32,7 @@ os.environ.setdefault("CLDNN_TORCH_FALLBACK", "warn")
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 import torchvision  # noqa: E402
+from torch.utils._python_dispatch import TorchDispatchMode  # noqa: E402
 
 
 def sync(dev):
@@ -39,7 +42,49 @@ def sync(dev):
         torch.ocl.synchronize()
 
 
-def train_rate(name, dev, batch, size, steps, warmup):
+# Ops whose names differ between the backends for the same work (cuDNN's batch norm on CUDA, the
+# native one on ocl) are reported under one name.
+def op_name(func):
+    name = func.overloadpacket.__name__
+    for prefix in ("cudnn_", "miopen_", "native_", "_native_"):
+        if name.startswith(prefix):
+            name = name[len(prefix):]
+    return name.replace("_legit", "").replace("_no_training", "").replace("_no_update", "")
+
+
+def conv_key(name, args):
+    x, w = (args[0], args[1]) if name == "convolution" else (args[1], args[2])
+    stride = args[3] if name == "convolution" else args[4]
+    groups = args[8] if name == "convolution" else args[9]
+    return "%s x%s w%s s%s%s" % (name, "x".join(map(str, x.shape)), "x".join(map(str, w.shape)),
+                                 stride[0], " g%d" % groups if groups != 1 else "")
+
+
+class OpTimer(TorchDispatchMode):
+    """Wall time of each op with the device synchronized before and after it: per op name, and
+    per convolution shape (forward and backward). The inner calls of an op are not seen."""
+
+    def __init__(self, dev):
+        super().__init__()
+        self.dev, self.ops, self.convs = dev, {}, {}
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        sync(self.dev)
+        t0 = time.perf_counter()
+        out = func(*args, **(kwargs or {}))
+        sync(self.dev)
+        dt = time.perf_counter() - t0
+        name = op_name(func)
+        n, s = self.ops.get(name, (0, 0.0))
+        self.ops[name] = (n + 1, s + dt)
+        if (name, len(args)) in (("convolution", 9), ("convolution_backward", 11)):
+            key = conv_key(name, args)
+            n, s = self.convs.get(key, (0, 0.0))
+            self.convs[key] = (n + 1, s + dt)
+        return out
+
+
+def train_rate(name, dev, batch, size, steps, warmup, profile=False):
     torch.manual_seed(0)
     model = getattr(torchvision.models, name)(num_classes=1000).to(dev)
     model.train()
@@ -66,7 +111,12 @@ def train_rate(name, dev, batch, size, steps, warmup):
         step()
     sync(dev)
     dt = time.perf_counter() - t0
-    return batch * steps / dt, dt / steps * 1e3, first
+    prof = None
+    if profile:
+        with OpTimer(dev) as prof:
+            step()
+        sync(dev)
+    return batch * steps / dt, dt / steps * 1e3, first, prof
 
 
 def infer_rate(name, dev, batch, size, steps, warmup):
@@ -123,6 +173,7 @@ def main():
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--tiny", type=int, default=5000)
+    ap.add_argument("--profile", action="store_true", help="per-op times of one training step")
     ap.add_argument("--out", default=None)
     ap.add_argument("--meta", action="append", default=[], help="key=value lines for the table's header")
     args = ap.parse_args()
@@ -139,6 +190,7 @@ def main():
     if "cuda" in devices and torch.cuda.is_available():
         names["cuda"] = torch.cuda.get_device_name(0)
     res = {}  # (kind, model, batch, device) -> (images/s, ms per step, warm-up s) or an error string
+    profiles = {}  # (model, batch, device) -> OpTimer
     cases = [("train", m, int(b)) for m in args.models.split(",") for b in args.train_batches.split(",")]
     cases += [("infer", m, int(b)) for m in args.models.split(",") for b in args.infer_batches.split(",")]
     for d in devices:
@@ -147,9 +199,15 @@ def main():
             continue
         dev = torch.device(d)
         for kind, m, b in cases:
-            fn = train_rate if kind == "train" else infer_rate
             try:
-                r = fn(m, dev, b, args.size, args.steps, args.warmup)
+                if kind == "train":
+                    r = train_rate(m, dev, b, args.size, args.steps, args.warmup, args.profile)
+                    if r[3] is not None:
+                        profiles[(m, b, d)] = r[3]
+                        print_profile(m, b, d, r[3])
+                    r = r[:3]
+                else:
+                    r = infer_rate(m, dev, b, args.size, args.steps, args.warmup)
                 res[(kind, m, b, d)] = r
                 print("RESULT %s %s batch=%d %s %.1f images/s %.2f ms/step warmup %.1f s" %
                       (kind, m, b, d, r[0], r[1], r[2]), flush=True)
@@ -157,6 +215,8 @@ def main():
                 traceback.print_exc()
                 res[(kind, m, b, d)] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:120])
                 print("RESULT %s %s batch=%d %s FAILED %s" % (kind, m, b, d, res[(kind, m, b, d)]), flush=True)
+            if args.out:  # after each case: a run cut short still leaves its table
+                write_table(args, res, names, cases, profiles)
             if d == "ocl":
                 torch.ocl.empty_cache()
             elif d == "cuda":
@@ -170,11 +230,39 @@ def main():
                 traceback.print_exc()
                 res[("tiny", "", 0, d)] = "%s: %s" % (type(e).__name__, e)
     if args.out:
-        write_table(args, res, names, cases)
+        write_table(args, res, names, cases, profiles)
     return 0 if all(not isinstance(v, str) for v in res.values()) else 1
 
 
-def write_table(args, res, names, cases):
+def print_profile(m, b, d, prof):
+    for name, (n, t) in sorted(prof.ops.items(), key=lambda kv: -kv[1][1]):
+        print("PROFILE %s batch=%d %s op %s %d calls %.3f ms" % (m, b, d, name, n, t * 1e3), flush=True)
+    for key, (n, t) in sorted(prof.convs.items(), key=lambda kv: -kv[1][1]):
+        print("PROFILE %s batch=%d %s conv %s %d calls %.3f ms" % (m, b, d, key, n, t * 1e3), flush=True)
+
+
+def profile_lines(m, b, profiles, top=25):
+    """Per-op and per-convolution-shape tables of one training step on both devices, the
+    largest time differences first."""
+    o, c = profiles.get((m, b, "ocl")), profiles.get((m, b, "cuda"))
+    if o is None and c is None:
+        return []
+    lines = []
+    for what, get in (("op", lambda p: p.ops), ("convolution shape", lambda p: p.convs)):
+        ot, ct = get(o) if o else {}, get(c) if c else {}
+        keys = sorted(set(ot) | set(ct), key=lambda k: -(ot.get(k, (0, 0))[1] - ct.get(k, (0, 0))[1]))
+        tot_o, tot_c = sum(v[1] for v in ot.values()), sum(v[1] for v in ct.values())
+        lines += ["", "%s batch %d, one training step with each op synchronized, per %s (top %d by ocl - cuda; "
+                  "totals %.1f ms ocl, %.1f ms cuda):" % (m, b, what, top, tot_o * 1e3, tot_c * 1e3), "",
+                  "| %s | calls | ocl ms | cuda ms | ocl - cuda ms |" % what, "|---|---:|---:|---:|---:|"]
+        for k in keys[:top]:
+            on, os_ = ot.get(k, (0, 0.0))
+            cn, cs = ct.get(k, (0, 0.0))
+            lines.append("| %s | %d | %.3f | %.3f | %.3f |" % (k, max(on, cn), os_ * 1e3, cs * 1e3, (os_ - cs) * 1e3))
+    return lines
+
+
+def write_table(args, res, names, cases, profiles):
     lines = ["# PyTorch on cldnn (ocl) against PyTorch on CUDA", ""]
     for m in args.meta:
         k, _, v = m.partition("=")
@@ -186,9 +274,9 @@ def write_table(args, res, names, cases):
     lines.append("- FP32, TF32 off on both sides, cudnn.benchmark = True (ocl: cldnn's Find), %dx%d random images, "
                  "%d warm-up + %d timed steps" % (args.size, args.size, args.warmup, args.steps))
     lines.append("- command: `python3 perf/pytorch_bench.py --devices %s --models %s --train-batches %s "
-                 "--infer-batches %s --size %d --steps %d --warmup %d --tiny %d`" % (
+                 "--infer-batches %s --size %d --steps %d --warmup %d --tiny %d%s`" % (
                      args.devices, args.models, args.train_batches, args.infer_batches, args.size, args.steps,
-                     args.warmup, args.tiny))
+                     args.warmup, args.tiny, " --profile" if args.profile else ""))
     lines += ["", "| case | model | batch | ocl images/s | cuda images/s | ocl / cuda | ocl ms/step | cuda ms/step |"
               " ocl warm-up s |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
 
@@ -208,6 +296,9 @@ def write_table(args, res, names, cases):
             ratio = "%.2f" % (o[i] / c[i]) if isinstance(o, tuple) and isinstance(c, tuple) else "n/a"
             lines.append("| `%s` | %s | %s | %s |" % (what, cell(o, i, "%.0f") if o else "n/a",
                                                      cell(c, i, "%.0f") if c else "n/a", ratio))
+    for kind, m, b in cases:
+        if kind == "train":
+            lines += profile_lines(m, b, profiles)
     failed = [(k, v) for k, v in res.items() if isinstance(v, str)]
     if failed:
         lines += ["", "Failed cases:"] + ["- %s %s batch %d on %s: %s" % (k[0], k[1], k[2], k[3], v) for k, v in failed]
