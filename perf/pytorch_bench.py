@@ -21,9 +21,12 @@ The ocl runs set CLDNN_TORCH_FALLBACK=warn; every op that fell back to the CPU i
 expected). Prints one `RESULT` line per measurement and writes a markdown table to --out.
 """
 import argparse
+import json
 import os
 import platform
+import subprocess
 import sys
+import tempfile
 import time
 import traceback
 
@@ -175,69 +178,111 @@ def main():
     ap.add_argument("--tiny", type=int, default=5000)
     ap.add_argument("--profile", action="store_true", help="per-op times of one training step")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--json", default=None, help=argparse.SUPPRESS)  # a per-device child's results
     ap.add_argument("--meta", action="append", default=[], help="key=value lines for the table's header")
     args = ap.parse_args()
 
-    torch.backends.cudnn.benchmark = True
-    torch.backends.cudnn.allow_tf32 = False
-    torch.backends.cuda.matmul.allow_tf32 = False
-    devices = [d for d in args.devices.split(",") if d]
-    if "ocl" in devices:
-        import cldnn_torch  # noqa: F401  (registers the ocl device)
-    names = {}
-    if "ocl" in devices:
-        names["ocl"] = torch.ocl.get_device_name()
-    if "cuda" in devices and torch.cuda.is_available():
-        names["cuda"] = torch.cuda.get_device_name(0)
-    res = {}  # (kind, model, batch, device) -> (images/s, ms per step, warm-up s) or an error string
-    profiles = {}  # (model, batch, device) -> OpTimer
     cases = [("train", m, int(b)) for m in args.models.split(",") for b in args.train_batches.split(",")]
     cases += [("infer", m, int(b)) for m in args.models.split(",") for b in args.infer_batches.split(",")]
-    for d in devices:
-        if d not in names:
-            print("# device %s is not available" % d, flush=True)
-            continue
-        dev = torch.device(d)
-        for kind, m, b in cases:
-            try:
-                if kind == "train":
-                    r = train_rate(m, dev, b, args.size, args.steps, args.warmup, args.profile)
-                    if r[3] is not None:
-                        profiles[(m, b, d)] = r[3]
-                        print_profile(m, b, d, r[3])
-                    r = r[:3]
-                else:
-                    r = infer_rate(m, dev, b, args.size, args.steps, args.warmup)
-                res[(kind, m, b, d)] = r
-                print("RESULT %s %s batch=%d %s %.1f images/s %.2f ms/step warmup %.1f s" %
-                      (kind, m, b, d, r[0], r[1], r[2]), flush=True)
-            except Exception as e:  # noqa: BLE001  (a failed case is reported, the others still run)
-                traceback.print_exc()
-                res[(kind, m, b, d)] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:120])
-                print("RESULT %s %s batch=%d %s FAILED %s" % (kind, m, b, d, res[(kind, m, b, d)]), flush=True)
-            if args.out:  # after each case: a run cut short still leaves its table
-                write_table(args, res, names, cases, profiles)
-            if d == "ocl":
-                torch.ocl.empty_cache()
-            elif d == "cuda":
-                torch.cuda.empty_cache()
-        if args.tiny > 0:
-            try:
-                r = tiny_rate(dev, args.tiny)
-                res[("tiny", "", 0, d)] = r
-                print("RESULT tiny %s add_ %.0f ops/s, x + y %.0f ops/s" % (d, r[0], r[1]), flush=True)
-            except Exception as e:  # noqa: BLE001
-                traceback.print_exc()
-                res[("tiny", "", 0, d)] = "%s: %s" % (type(e).__name__, e)
+    devices = [d for d in args.devices.split(",") if d]
+    if len(devices) == 1:
+        res, names, profiles = {}, {}, {}
+        run_device(args, devices[0], cases, res, names, profiles)
+    else:
+        res, names, profiles = run_each(args, devices, cases)
     if args.out:
         write_table(args, res, names, cases, profiles)
     return 0 if all(not isinstance(v, str) for v in res.values()) else 1
 
 
+# One process per device: with cldnn_torch imported, PrivateUse1 is PyTorch's accelerator and the
+# autograd engine looks for CUDA tensors' streams on it (torch 2.11: "opt_ready_stream &&
+# opt_parent_stream INTERNAL ASSERT FAILED" in backward), so CUDA cannot train in the ocl process.
+def run_each(args, devices, cases):
+    res, names, profiles = {}, {}, {}
+    argv = [a for a in sys.argv[1:]]
+    for d in devices:
+        with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+            path = f.name
+        cmd = [sys.executable, "-X", "faulthandler", os.path.abspath(__file__)] + argv + \
+            ["--devices", d, "--json", path, "--out", ""]
+        rc = subprocess.call(cmd)
+        try:
+            with open(path) as f:
+                got = json.load(f)
+        except (OSError, ValueError):
+            got = {"res": [], "names": {}, "profiles": []}
+        os.unlink(path)
+        for k, v in got["res"]:
+            res[tuple(k)] = tuple(v) if isinstance(v, list) else v
+        names.update(got["names"])
+        for k, v in got["profiles"]:
+            profiles[tuple(k)] = v
+        if rc != 0:
+            for kind, m, b in cases + [("tiny", "", 0)]:
+                res.setdefault((kind, m, b, d), "the process ended with status %d before this case" % rc)
+    return res, names, profiles
+
+
+def run_device(args, d, cases, res, names, profiles):
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    if d == "ocl":
+        import cldnn_torch  # noqa: F401  (registers the ocl device)
+        names["ocl"] = torch.ocl.get_device_name()
+    elif d == "cuda" and torch.cuda.is_available():
+        names["cuda"] = torch.cuda.get_device_name(0)
+    if d not in names:
+        print("# device %s is not available" % d, flush=True)
+        return
+
+    def save():  # after each case: a run cut short (a time limit, a crash) still leaves what it measured
+        if args.json:
+            with open(args.json, "w") as f:
+                json.dump({"res": [[list(k), v] for k, v in res.items()], "names": names,
+                           "profiles": [[list(k), v] for k, v in profiles.items()]}, f)
+        if args.out:
+            write_table(args, res, names, cases, profiles)
+
+    dev = torch.device(d)
+    for kind, m, b in cases:
+        try:
+            if kind == "train":
+                r = train_rate(m, dev, b, args.size, args.steps, args.warmup, args.profile)
+                if r[3] is not None:
+                    profiles[(m, b, d)] = {"ops": r[3].ops, "convs": r[3].convs}
+                    print_profile(m, b, d, profiles[(m, b, d)])
+                r = r[:3]
+            else:
+                r = infer_rate(m, dev, b, args.size, args.steps, args.warmup)
+            res[(kind, m, b, d)] = r
+            print("RESULT %s %s batch=%d %s %.1f images/s %.2f ms/step warmup %.1f s" %
+                  (kind, m, b, d, r[0], r[1], r[2]), flush=True)
+        except Exception as e:  # noqa: BLE001  (a failed case is reported, the others still run)
+            traceback.print_exc()
+            res[(kind, m, b, d)] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:120])
+            print("RESULT %s %s batch=%d %s FAILED %s" % (kind, m, b, d, res[(kind, m, b, d)]), flush=True)
+        save()
+        if d == "ocl":
+            torch.ocl.empty_cache()
+        elif d == "cuda":
+            torch.cuda.empty_cache()
+    if args.tiny > 0:
+        try:
+            r = tiny_rate(dev, args.tiny)
+            res[("tiny", "", 0, d)] = r
+            print("RESULT tiny %s add_ %.0f ops/s, x + y %.0f ops/s" % (d, r[0], r[1]), flush=True)
+        except Exception as e:  # noqa: BLE001
+            traceback.print_exc()
+            res[("tiny", "", 0, d)] = "%s: %s" % (type(e).__name__, e)
+        save()
+
+
 def print_profile(m, b, d, prof):
-    for name, (n, t) in sorted(prof.ops.items(), key=lambda kv: -kv[1][1]):
+    for name, (n, t) in sorted(prof["ops"].items(), key=lambda kv: -kv[1][1]):
         print("PROFILE %s batch=%d %s op %s %d calls %.3f ms" % (m, b, d, name, n, t * 1e3), flush=True)
-    for key, (n, t) in sorted(prof.convs.items(), key=lambda kv: -kv[1][1]):
+    for key, (n, t) in sorted(prof["convs"].items(), key=lambda kv: -kv[1][1]):
         print("PROFILE %s batch=%d %s conv %s %d calls %.3f ms" % (m, b, d, key, n, t * 1e3), flush=True)
 
 
@@ -248,8 +293,8 @@ def profile_lines(m, b, profiles, top=25):
     if o is None and c is None:
         return []
     lines = []
-    for what, get in (("op", lambda p: p.ops), ("convolution shape", lambda p: p.convs)):
-        ot, ct = get(o) if o else {}, get(c) if c else {}
+    for what, part in (("op", "ops"), ("convolution shape", "convs")):
+        ot, ct = o[part] if o else {}, c[part] if c else {}
         keys = sorted(set(ot) | set(ct), key=lambda k: -(ot.get(k, (0, 0))[1] - ct.get(k, (0, 0))[1]))
         tot_o, tot_c = sum(v[1] for v in ot.values()), sum(v[1] for v in ct.values())
         lines += ["", "%s batch %d, one training step with each op synchronized, per %s (top %d by ocl - cuda; "
