@@ -98,7 +98,8 @@ Every stage also writes its stdout and stderr to $OUT/run-STAGE.log. Environment
   sysdb: CONV_SHAPES, MODE (BENCHMARK), OUTDIR (db), REPLACE (0), SYSDB_FLAGS (extra cldnn-bench flags)
   host-cost: HOST_COST_ARGS (-n 2000 -r 5)
   pytorch: PYTORCH_ARGS (perf/pytorch_bench.py's flags; cpu: --devices ocl --models resnet18 --size 32
-         --train-batches 4 --infer-batches 1 --steps 2 --warmup 1 --tiny 200), TESTS (1: run the pytest suite);
+         --train-batches 4 --infer-batches 1 --steps 2 --warmup 1 --tiny 200), TESTS (1: run the pytest suite),
+         TORCH_CXX (the extension's compiler: /usr/bin/g++ where it exists, else CXX);
          ninja from .carry/wheels/ninja-*.whl when there, pytest from its wheels there when python3 has none
          (pip download ninja pytest -d .carry/wheels; carry .carry/wheels)
 Examples:
@@ -922,7 +923,10 @@ stage_pytorch() {
       install -m 755 /tmp/pyninja/ninja-*.data/scripts/ninja /tmp/pyninja/bin/ && export PATH=/tmp/pyninja/bin:$PATH
   done
   mkdir -p "$prefix/lib" && ln -sfn "$root/include" "$prefix/include" && cp -P "$build"/libcldnn.so* "$prefix/lib/"
-  (cd integrations/pytorch && CLDNN_ROOT=$prefix MAX_JOBS=$(nproc) python3 setup.py build_ext --inplace) \
+  # the system compiler: the GPU machine's CXX (/opt/gcc/bin/g++) links libstdc++ statically, which
+  # crashes inside torch's process (integrations/pytorch/setup.py refuses such a build)
+  local cxx=${TORCH_CXX:-$([ -x /usr/bin/g++ ] && echo /usr/bin/g++ || echo "${CXX:-c++}")}
+  (cd integrations/pytorch && CXX=$cxx CLDNN_ROOT=$prefix MAX_JOBS=$(nproc) python3 setup.py build_ext --inplace) \
     > "$out/$name.build.log" 2>&1 || { tail -n 40 "$out/$name.build.log"; fail "building cldnn_torch failed"; return 1; }
   if [ "${TESTS:-1}" != 0 ]; then
     local pypath=$root/integrations/pytorch

@@ -26,6 +26,25 @@ def find_cldnn():
         "(cmake -S . -B build && cmake --build build) or set CLDNN_ROOT to its prefix" % root)
 
 
+class BuildWithSharedStdlib(BuildExtension):
+    """PyTorch's build, then a check that the extension links libstdc++ dynamically. A compiler
+    that links it statically (a wrapper adding -static-libstdc++, as the GPU machine's default CXX
+    /opt/gcc/bin/g++ does) gives the extension a second copy of libstdc++ whose locale facet ids do
+    not match the process's: the first number formatted into a stream then crashes (seen as a
+    segfault in the first convolution). Failing the build says so instead."""
+
+    def build_extension(self, ext):
+        super().build_extension(ext)
+        path = self.get_ext_fullpath(ext.name)
+        with open(path, "rb") as f:
+            if b"libstdc++.so.6" not in f.read():
+                os.remove(path)
+                raise RuntimeError(
+                    "%s does not link libstdc++.so.6 dynamically: the compiler (CXX=%s) links it statically, "
+                    "which crashes inside torch's process; build with the system compiler, e.g. CXX=/usr/bin/g++"
+                    % (path, os.environ.get("CXX", "c++")))
+
+
 include_dir, lib_dir = find_cldnn()
 sources = sorted(os.path.join("csrc", f) for f in os.listdir(os.path.join(HERE, "csrc")) if f.endswith(".cpp"))
 
@@ -46,6 +65,6 @@ setup(
             extra_compile_args=["-O2", "-Wall", "-Wno-unused-parameter"],
         )
     ],
-    cmdclass={"build_ext": BuildExtension},
+    cmdclass={"build_ext": BuildWithSharedStdlib},
     python_requires=">=3.8",
 )
