@@ -144,9 +144,20 @@ typedef struct {
     cl_program program;
     const char* name;  /* static string */
     cl_kernel kernel;
+    uint32_t gen;      /* the handle's kernel_gen when filled: a memo naming an evicted slot misses */
 } cldnn_kernel_slot;
 
 #define CLDNN_KERNEL_SLOTS 64
+
+/* A kernel named by the bytes its caller derives its options from (cldnn_kernel_memo_get). */
+#define CLDNN_KMEMO_SLOTS 16
+#define CLDNN_KMEMO_ID 96
+typedef struct {
+    unsigned char id[CLDNN_KMEMO_ID];
+    size_t n;
+    int slot;
+    uint32_t gen; /* 0: empty */
+} cldnn_kernel_memo;
 
 struct cldnnContext {
     cl_context context;
@@ -159,6 +170,8 @@ struct cldnnContext {
     ** one thread at a time). Small and searched linearly; evicted round-robin when full. */
     cldnn_kernel_slot kernels[CLDNN_KERNEL_SLOTS];
     int nkernels, next_evict;
+    uint32_t kernel_gen;
+    cldnn_kernel_memo kmemo[CLDNN_KMEMO_SLOTS];
     /* Small internal scratch (GEMM split-k partial sums), grown on demand, capped by
     ** CLDNN_SCRATCH_MAX; never the data path's buffers. */
     cl_mem scratch;
@@ -282,6 +295,13 @@ void cldnn_db_reset(void);
 ** INTERNAL_ERROR_COMPILATION_FAILED with the build log in the last-error string. */
 cldnnStatus_t cldnn_program_get(cldnnHandle_t h, const char* source, const char* options, cl_program* out);
 /* The handle's cl_kernel for `name` in (source, options): built or cached. */
+/* The kernel a caller names by id (n <= CLDNN_KMEMO_ID bytes: everything its source, options and
+** kernel name are derived from on this handle), found without formatting options or looking the
+** program up: the element-wise calls' host work is a few microseconds, and those two steps were a
+** third of it. 0 on a miss (also when the kernel was evicted since); the caller then takes
+** cldnn_kernel_get's kernel and records it with cldnn_kernel_memo_put. */
+int cldnn_kernel_memo_get(cldnnHandle_t h, const void* id, size_t n, cl_kernel* out);
+void cldnn_kernel_memo_put(cldnnHandle_t h, const void* id, size_t n, cl_kernel k);
 cldnnStatus_t cldnn_kernel_get(cldnnHandle_t h, const char* source, const char* options, const char* name,
                                cl_kernel* out);
 /* Per-context cache lifetime: attach on handle creation, detach on destroy. */
@@ -390,7 +410,10 @@ typedef struct cldnn_solver {
 
 /* Picks the table's first solver in the heuristic order (CLDNN_SOLVER applies), fills its
 ** default parameters (CLDNN_SOLVER_PARAMS applies) and runs it; NOT_SUPPORTED naming what when
-** none applies. The path of the families without public algorithms or a tuning db. */
+** none applies. The path of the families without public algorithms or a tuning db. what only
+** labels the call in logs and that message: callers format its shapes and types only when
+** cldnn_log_level() > 0 and pass the family's fixed name otherwise, because formatting them costs
+** about as much host time as the rest of a small call (measured on the element-wise path). */
 cldnnStatus_t cldnn_solver_run_default(cldnnHandle_t h, const cldnn_solver* table, size_t n, const void* problem,
                                        const void* buffers, const char* what);
 

@@ -135,12 +135,15 @@ static void set_act(cldnn_elt_problem* p, const struct cldnnActivationStruct* d,
     p->beta = cldnn_scalar_as_float(beta, t);
 }
 
-static void problem_key(char* buf, size_t size, const char* dir, const struct cldnnActivationStruct* d,
-                        const struct cldnnTensorStruct* t) {
+static const char* problem_key(char* buf, size_t size, const char* dir, const struct cldnnActivationStruct* d,
+                               const struct cldnnTensorStruct* t) {
+    if (cldnn_log_level() == 0)
+        return "activation";
     char dims[200];
     cldnn_format_dims(dims, sizeof dims, t->nd, t->dims);
     snprintf(buf, size, "activ-%s:%s-nan%d-d%s-%s", dir, mode_name(d->mode), (int)d->nan, dims,
              cldnn_dtype_name(t->dtype));
+    return buf;
 }
 
 cldnnStatus_t cldnnActivationForward(cldnnHandle_t handle, const cldnnActivationDescriptor_t activationDesc,
@@ -166,8 +169,7 @@ cldnnStatus_t cldnnActivationForward(cldnnHandle_t handle, const cldnnActivation
     set_act(&p, activationDesc, alpha, beta, xDesc->dtype);
     cldnn_elt_buffers b = {{y, x, NULL}};
     char key[320];
-    problem_key(key, sizeof key, "fwd", activationDesc, xDesc);
-    return cldnn_elt_run(handle, &p, &b, key);
+    return cldnn_elt_run(handle, &p, &b, problem_key(key, sizeof key, "fwd", activationDesc, xDesc));
 }
 
 cldnnStatus_t cldnnActivationBackward(cldnnHandle_t handle, const cldnnActivationDescriptor_t activationDesc,
@@ -203,6 +205,5 @@ cldnnStatus_t cldnnActivationBackward(cldnnHandle_t handle, const cldnnActivatio
     set_act(&p, activationDesc, alpha, beta, dxDesc->dtype);
     cldnn_elt_buffers b = {{dx, from_y ? y : x, dy}};
     char key[320];
-    problem_key(key, sizeof key, "bwd", activationDesc, xDesc);
-    return cldnn_elt_run(handle, &p, &b, key);
+    return cldnn_elt_run(handle, &p, &b, problem_key(key, sizeof key, "bwd", activationDesc, xDesc));
 }

@@ -752,6 +752,33 @@ cldnnStatus_t cldnn_kernel_get(cldnnHandle_t h, const char* source, const char* 
     h->kernels[slot].program = p;
     h->kernels[slot].name = name;
     h->kernels[slot].kernel = k;
+    h->kernels[slot].gen = ++h->kernel_gen ? h->kernel_gen : ++h->kernel_gen; /* never 0 */
     *out = k;
     return CLDNN_STATUS_SUCCESS;
+}
+
+static cldnn_kernel_memo* memo_entry(cldnnHandle_t h, const void* id, size_t n) {
+    return &h->kmemo[cldnn_fnv1a(CLDNN_FNV_OFFSET, id, n) % CLDNN_KMEMO_SLOTS];
+}
+
+int cldnn_kernel_memo_get(cldnnHandle_t h, const void* id, size_t n, cl_kernel* out) {
+    const cldnn_kernel_memo* e = memo_entry(h, id, n);
+    if (e->gen == 0 || e->n != n || h->kernels[e->slot].gen != e->gen || memcmp(e->id, id, n) != 0)
+        return 0;
+    *out = h->kernels[e->slot].kernel;
+    return 1;
+}
+
+void cldnn_kernel_memo_put(cldnnHandle_t h, const void* id, size_t n, cl_kernel k) {
+    if (k == NULL || n > CLDNN_KMEMO_ID)
+        return;
+    for (int i = 0; i < h->nkernels; ++i)
+        if (h->kernels[i].kernel == k) {
+            cldnn_kernel_memo* e = memo_entry(h, id, n);
+            memcpy(e->id, id, n);
+            e->n = n;
+            e->slot = i;
+            e->gen = h->kernels[i].gen;
+            return;
+        }
 }

@@ -511,10 +511,13 @@ static cldnnStatus_t bn_run(cldnnHandle_t h, const bn_problem* p, bn_buffers* b,
                             cldnnBatchNormMode_t mode, const struct cldnnTensorStruct* x) {
     for (int i = 0; i < 6; ++i)
         b->poff[i] = po[i] / sizeof(float);
+    const size_t n = sizeof bn_solvers / sizeof bn_solvers[0];
+    if (cldnn_log_level() == 0)
+        return cldnn_solver_run_default(h, bn_solvers, n, p, b, "batch norm");
     char key[300], dims[200];
     cldnn_format_dims(dims, sizeof dims, x->nd, x->dims);
     snprintf(key, sizeof key, "bnorm-%s:m%d-d%s-%s", dir, (int)mode, dims, cldnn_dtype_name(x->dtype));
-    return cldnn_solver_run_default(h, bn_solvers, sizeof bn_solvers / sizeof bn_solvers[0], p, b, key);
+    return cldnn_solver_run_default(h, bn_solvers, n, p, b, key);
 }
 
 /* ----------------------------------------------------------------------------- public */

@@ -649,6 +649,8 @@ static cldnnStatus_t nm_problem_init(nm_problem* p, int dir, const struct cldnnN
 
 static cldnnStatus_t nm_run(cldnnHandle_t h, const nm_problem* p, const nm_buffers* b,
                             const struct cldnnTensorStruct* x) {
+    if (cldnn_log_level() == 0)
+        return cldnn_solver_run_default(h, nm_solvers, sizeof nm_solvers / sizeof nm_solvers[0], p, b, "normalization");
     char key[300], dims[200];
     cldnn_format_dims(dims, sizeof dims, x->nd, x->dims);
     snprintf(key, sizeof key, "norm-%s:%s-k%d-d%s-%s", p->dir ? "bwd" : "fwd", mode_name(p->mode),

@@ -344,10 +344,14 @@ static cldnnStatus_t check_rank(const struct cldnnTensorStruct* t, const char* w
     return CLDNN_STATUS_SUCCESS;
 }
 
-static void sm_key(char* buf, size_t size, const char* dir, int algo, int mode, const struct cldnnTensorStruct* t) {
+static const char* sm_key(char* buf, size_t size, const char* dir, int algo, int mode,
+                          const struct cldnnTensorStruct* t) {
+    if (cldnn_log_level() == 0)
+        return "softmax";
     char dims[200];
     cldnn_format_dims(dims, sizeof dims, t->nd, t->dims);
     snprintf(buf, size, "softmax-%s:a%d-m%d-d%s-%s", dir, algo, mode, dims, cldnn_dtype_name(t->dtype));
+    return buf;
 }
 
 static void sm_log_cmd(int dir, int algo, int mode, const struct cldnnTensorStruct* t, const void* alpha,
@@ -387,8 +391,8 @@ cldnnStatus_t cldnnSoftmaxForward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t 
     sm_views(&p, mode, yDesc, strides, offs);
     sm_buffers b = {{x, x, y}};
     char key[300];
-    sm_key(key, sizeof key, "fwd", (int)algo, (int)mode, xDesc);
-    return cldnn_solver_run_default(handle, sm_solvers, sizeof sm_solvers / sizeof sm_solvers[0], &p, &b, key);
+    return cldnn_solver_run_default(handle, sm_solvers, sizeof sm_solvers / sizeof sm_solvers[0], &p, &b,
+                                    sm_key(key, sizeof key, "fwd", (int)algo, (int)mode, xDesc));
 }
 
 cldnnStatus_t cldnnSoftmaxBackward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t algo, cldnnSoftmaxMode_t mode,
@@ -422,6 +426,6 @@ cldnnStatus_t cldnnSoftmaxBackward(cldnnHandle_t handle, cldnnSoftmaxAlgorithm_t
     sm_views(&p, mode, dxDesc, strides, offs);
     sm_buffers b = {{y, dy, dx}};
     char key[300];
-    sm_key(key, sizeof key, "bwd", (int)algo, (int)mode, dxDesc);
-    return cldnn_solver_run_default(handle, sm_solvers, sizeof sm_solvers / sizeof sm_solvers[0], &p, &b, key);
+    return cldnn_solver_run_default(handle, sm_solvers, sizeof sm_solvers / sizeof sm_solvers[0], &p, &b,
+                                    sm_key(key, sizeof key, "bwd", (int)algo, (int)mode, dxDesc));
 }

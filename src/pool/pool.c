@@ -705,13 +705,16 @@ static void add_operand(pool_problem* p, const struct cldnnTensorStruct* t, size
         p->span_max = end;
 }
 
-static void pool_key(char* buf, size_t size, const char* dir, const struct cldnnPoolingStruct* d,
-                     const struct cldnnTensorStruct* x) {
+static const char* pool_key(char* buf, size_t size, const char* dir, const struct cldnnPoolingStruct* d,
+                            const struct cldnnTensorStruct* x) {
+    if (cldnn_log_level() == 0)
+        return "pooling";
     char dims[200];
     cldnn_format_dims(dims, sizeof dims, x->nd, x->dims);
     const char* layout = cldnn_tensor_layout(x);
     snprintf(buf, size, "pool-%s:%s-n%d-w%dx%d-p%dx%d-s%dx%d-d%s-%s-%s", dir, mode_name(d->mode), (int)d->nan, d->wh,
              d->ww, d->ph, d->pw, d->sh, d->sw, dims, layout ? layout : "strided", cldnn_dtype_name(x->dtype));
+    return buf;
 }
 
 static void pool_log_cmd(int dir, const struct cldnnPoolingStruct* d, const struct cldnnTensorStruct* x,
@@ -758,8 +761,8 @@ static cldnnStatus_t check_geometry(const struct cldnnPoolingStruct* d, const st
 static cldnnStatus_t pool_run(cldnnHandle_t h, const pool_problem* p, const pool_buffers* b,
                               const struct cldnnPoolingStruct* d, const struct cldnnTensorStruct* x) {
     char key[400];
-    pool_key(key, sizeof key, p->dir ? "bwd" : "fwd", d, x);
-    return cldnn_solver_run_default(h, pool_solvers, sizeof pool_solvers / sizeof pool_solvers[0], p, b, key);
+    return cldnn_solver_run_default(h, pool_solvers, sizeof pool_solvers / sizeof pool_solvers[0], p, b,
+                                    pool_key(key, sizeof key, p->dir ? "bwd" : "fwd", d, x));
 }
 
 cldnnStatus_t cldnnPoolingForward(cldnnHandle_t handle, const cldnnPoolingDescriptor_t desc, const void* alpha,

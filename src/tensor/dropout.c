@@ -131,6 +131,8 @@ static cldnnStatus_t dropout_run(cldnnHandle_t h, const struct cldnnDropoutStruc
     p.alpha = 1.0f;
     p.beta = 0.0f;
     cldnn_elt_buffers b = {{out, in, reserve}};
+    if (cldnn_log_level() == 0)
+        return cldnn_elt_run(h, &p, &b, "dropout");
     char key[300], dims[200];
     cldnn_format_dims(dims, sizeof dims, outDesc->nd, outDesc->dims);
     snprintf(key, sizeof key, "dropout-%s:m%d-d%s-%s", fwd ? "fwd" : "bwd", p.mask_mode, dims,

@@ -308,9 +308,15 @@ static void operands(const cldnn_elt_problem* p, const cldnn_elt_buffers* b, cl_
 /* What every run function starts with: the kernel `name` built for (p, q), and the operands. */
 static cldnnStatus_t elt_prepare(cldnnHandle_t h, const cldnn_elt_problem* p, const elt_params* q, const char* name,
                                  const void* buffers, cl_kernel* k, cl_mem mem[3], cl_ulong off[3]) {
-    char opts[256];
-    build_options(p, q, opts, sizeof opts);
-    CLDNN_TRY(cldnn_kernel_get(h, "eltwise/eltwise.cl", opts, name, k));
+    /* What build_options reads, and the kernel's name (a static string). */
+    const int64_t id[] = {(int64_t)(intptr_t)name, p->op, q->vec, q->idx32, p->dtype, q->fold_mode,
+                          p->act_mode, p->nan_prop, p->binop, p->mask_mode};
+    if (!cldnn_kernel_memo_get(h, id, sizeof id, k)) {
+        char opts[256];
+        build_options(p, q, opts, sizeof opts);
+        CLDNN_TRY(cldnn_kernel_get(h, "eltwise/eltwise.cl", opts, name, k));
+        cldnn_kernel_memo_put(h, id, sizeof id, *k);
+    }
     operands(p, (const cldnn_elt_buffers*)buffers, mem, off);
     return CLDNN_STATUS_SUCCESS;
 }

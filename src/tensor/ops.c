@@ -19,10 +19,13 @@ static void log_tensor_cmd(const char* op, const struct cldnnTensorStruct* t, co
                   beta ? (double)cldnn_scalar_as_float(beta, t->dtype) : 0.0, shape);
 }
 
-static void tensor_key(char* buf, size_t size, const char* op, const struct cldnnTensorStruct* t) {
+static const char* tensor_key(char* buf, size_t size, const char* op, const struct cldnnTensorStruct* t) {
+    if (cldnn_log_level() == 0)
+        return op;
     char dims[200];
     cldnn_format_dims(dims, sizeof dims, t->nd, t->dims);
     snprintf(buf, size, "tensor-%s:d%s-%s", op, dims, cldnn_dtype_name(t->dtype));
+    return buf;
 }
 
 cldnnStatus_t cldnnAddTensor(cldnnHandle_t handle, const void* alpha, const cldnnTensorDescriptor_t aDesc, cl_mem A,
@@ -57,8 +60,7 @@ cldnnStatus_t cldnnAddTensor(cldnnHandle_t handle, const void* alpha, const cldn
     p.beta = cldnn_scalar_as_float(beta, cDesc->dtype);
     cldnn_elt_buffers b = {{C, A, NULL}};
     char key[300];
-    tensor_key(key, sizeof key, "add", cDesc);
-    return cldnn_elt_run(handle, &p, &b, key);
+    return cldnn_elt_run(handle, &p, &b, tensor_key(key, sizeof key, "add", cDesc));
 }
 
 cldnnStatus_t cldnnSetTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
@@ -81,8 +83,7 @@ cldnnStatus_t cldnnSetTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t
     p.beta = 0.0f;
     cldnn_elt_buffers b = {{y, NULL, NULL}};
     char key[300];
-    tensor_key(key, sizeof key, "set", yDesc);
-    return cldnn_elt_run(handle, &p, &b, key);
+    return cldnn_elt_run(handle, &p, &b, tensor_key(key, sizeof key, "set", yDesc));
 }
 
 cldnnStatus_t cldnnScaleTensor(cldnnHandle_t handle, const cldnnTensorDescriptor_t yDesc, cl_mem y, size_t yOffset,
@@ -104,8 +105,7 @@ cldnnStatus_t cldnnScaleTensor(cldnnHandle_t handle, const cldnnTensorDescriptor
     p.beta = 0.0f;
     cldnn_elt_buffers b = {{y, y, NULL}};
     char key[300];
-    tensor_key(key, sizeof key, "scale", yDesc);
-    return cldnn_elt_run(handle, &p, &b, key);
+    return cldnn_elt_run(handle, &p, &b, tensor_key(key, sizeof key, "scale", yDesc));
 }
 
 cldnnStatus_t cldnnTransformTensor(cldnnHandle_t handle, const void* alpha, const cldnnTensorDescriptor_t xDesc,
@@ -131,6 +131,5 @@ cldnnStatus_t cldnnTransformTensor(cldnnHandle_t handle, const void* alpha, cons
     p.beta = cldnn_scalar_as_float(beta, yDesc->dtype);
     cldnn_elt_buffers b = {{y, x, NULL}};
     char key[300];
-    tensor_key(key, sizeof key, "transform", yDesc);
-    return cldnn_elt_run(handle, &p, &b, key);
+    return cldnn_elt_run(handle, &p, &b, tensor_key(key, sizeof key, "transform", yDesc));
 }

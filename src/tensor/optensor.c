@@ -148,6 +148,8 @@ cldnnStatus_t cldnnOpTensor(cldnnHandle_t handle, const cldnnOpTensorDescriptor_
     p.alpha = 1.0f;
     p.beta = bt;
     cldnn_elt_buffers b = {{C, A, binary ? B : NULL}};
+    if (cldnn_log_level() == 0)
+        return cldnn_elt_run(handle, &p, &b, "optensor");
     char key[700], cd[200], ad[200], bd[200] = "-";
     cldnn_format_dims(cd, sizeof cd, cDesc->nd, cDesc->dims);
     cldnn_format_dims(ad, sizeof ad, aDesc->nd, aDesc->dims);
