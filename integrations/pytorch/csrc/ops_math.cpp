@@ -26,7 +26,9 @@ void op_tensor(cldnnOpTensorOp_t opcode, const at::Tensor& a, float a1, const at
         return;
     Device& d = device();
     std::lock_guard<std::recursive_mutex> g(d.mu);
-    at::Tensor A = a.expand(out.sizes()), B = b.expand(out.sizes());
+    // expand is a dispatcher call and a new view: skipped for operands already of out's shape.
+    const at::Tensor& A = a.sizes() == out.sizes() ? a : a.expand(out.sizes());
+    const at::Tensor& B = b.sizes() == out.sizes() ? b : b.expand(out.sizes());
     TensorDesc ad, bd, cd;
     set_nd(ad, A, op, true);
     set_nd(bd, B, op, true);

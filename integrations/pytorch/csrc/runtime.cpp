@@ -245,21 +245,26 @@ void set_dims(TensorDesc& desc, c10::ScalarType dt, at::IntArrayRef sizes, at::I
 }
 
 void set_nd(TensorDesc& desc, const at::Tensor& t, const char* op, bool broadcast_as_one) {
-    std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end()), strides(t.strides().begin(), t.strides().end());
-    for (size_t i = 0; i < sizes.size(); ++i)
+    const int64_t nd = t.dim();
+    TORCH_CHECK(nd <= CLDNN_DIM_MAX, "ocl: ", op, ": ", nd, " dims (cldnn takes at most ", CLDNN_DIM_MAX, ")");
+    int64_t sizes[CLDNN_DIM_MAX], strides[CLDNN_DIM_MAX];
+    for (int64_t i = 0; i < nd; ++i) {
+        sizes[i] = t.size(i);
+        strides[i] = t.stride(i);
         if (strides[i] == 0 && sizes[i] > 1) {
             TORCH_CHECK(broadcast_as_one, "ocl: ", op, ": internal error: an expanded tensor reached cldnn");
             sizes[i] = 1;
         }
-    set_dims(desc, t.scalar_type(), sizes, strides, op);
+    }
+    set_dims(desc, t.scalar_type(), at::IntArrayRef(sizes, nd), at::IntArrayRef(strides, nd), op);
 }
 
 void set_4d(TensorDesc& desc, const at::Tensor& t, const char* op) {
     TORCH_CHECK(t.dim() >= 1 && t.dim() <= 4, "ocl: ", op, ": expected 1 to 4 dims, got ", t.dim());
-    std::vector<int64_t> sizes(t.sizes().begin(), t.sizes().end()), strides(t.strides().begin(), t.strides().end());
-    while (sizes.size() < 4) {
-        sizes.push_back(1);
-        strides.push_back(1);
+    int64_t sizes[4] = {1, 1, 1, 1}, strides[4] = {1, 1, 1, 1};
+    for (int64_t i = 0; i < t.dim(); ++i) {
+        sizes[i] = t.size(i);
+        strides[i] = t.stride(i);
     }
     set_dims(desc, t.scalar_type(), sizes, strides, op);
 }

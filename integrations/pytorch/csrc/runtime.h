@@ -60,21 +60,50 @@ void reset_peak();
 // RAII tensor descriptors. `nd` gives the tensor's own dims and strides (rank >= 1, a 0-d tensor
 // is [1]); stride-0 dims are left as dim 1 when `broadcast_as_one` (valid for inputs that cldnn
 // broadcasts), else rejected (callers materialize such a tensor first with `dense`).
-template <class T, cldnnStatus_t (*Create)(T*), cldnnStatus_t (*Destroy)(T)>
+// Tensor and op-tensor descriptors come from a per-thread pool: an element-wise op takes four, and
+// creating and destroying them (a calloc and a free each) was a measurable part of its host time.
+// Their Set calls set every field, so a reused one carries nothing over; the other kinds keep
+// fields that some ops set and others do not (group count, math type) and are made fresh.
+template <class T, cldnnStatus_t (*Destroy)(T)>
+struct DescPool {
+    std::vector<T> free;
+    ~DescPool() {
+        for (T d : free)
+            Destroy(d);
+    }
+};
+template <class T, cldnnStatus_t (*Create)(T*), cldnnStatus_t (*Destroy)(T), bool Pooled = false>
 struct Desc {
     T d = nullptr;
-    Desc() { check(Create(&d), "descriptor", "cldnnCreate...Descriptor"); }
-    ~Desc() { Destroy(d); }
+    static DescPool<T, Destroy>& pool() {
+        thread_local DescPool<T, Destroy> p;
+        return p;
+    }
+    Desc() {
+        if (Pooled && !pool().free.empty()) {
+            d = pool().free.back();
+            pool().free.pop_back();
+            return;
+        }
+        check(Create(&d), "descriptor", "cldnnCreate...Descriptor");
+    }
+    ~Desc() {
+        if (Pooled && pool().free.size() < 64)
+            pool().free.push_back(d);
+        else
+            Destroy(d);
+    }
     Desc(const Desc&) = delete;
     Desc& operator=(const Desc&) = delete;
     operator T() const { return d; }
 };
-using TensorDesc = Desc<cldnnTensorDescriptor_t, cldnnCreateTensorDescriptor, cldnnDestroyTensorDescriptor>;
+using TensorDesc = Desc<cldnnTensorDescriptor_t, cldnnCreateTensorDescriptor, cldnnDestroyTensorDescriptor, true>;
 using FilterDesc = Desc<cldnnFilterDescriptor_t, cldnnCreateFilterDescriptor, cldnnDestroyFilterDescriptor>;
 using ConvDesc = Desc<cldnnConvolutionDescriptor_t, cldnnCreateConvolutionDescriptor, cldnnDestroyConvolutionDescriptor>;
 using PoolDesc = Desc<cldnnPoolingDescriptor_t, cldnnCreatePoolingDescriptor, cldnnDestroyPoolingDescriptor>;
 using ActDesc = Desc<cldnnActivationDescriptor_t, cldnnCreateActivationDescriptor, cldnnDestroyActivationDescriptor>;
-using OpTensorDesc = Desc<cldnnOpTensorDescriptor_t, cldnnCreateOpTensorDescriptor, cldnnDestroyOpTensorDescriptor>;
+using OpTensorDesc =
+    Desc<cldnnOpTensorDescriptor_t, cldnnCreateOpTensorDescriptor, cldnnDestroyOpTensorDescriptor, true>;
 using ReduceDesc =
     Desc<cldnnReduceTensorDescriptor_t, cldnnCreateReduceTensorDescriptor, cldnnDestroyReduceTensorDescriptor>;
 using NormDesc = Desc<cldnnNormDescriptor_t, cldnnCreateNormDescriptor, cldnnDestroyNormDescriptor>;
