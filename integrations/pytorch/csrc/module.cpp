@@ -5,9 +5,9 @@
 
 namespace cldnn_torch {
 
-static void synchronize() {
+static void synchronize_if_any() {
     if (device_count() > 0)
-        clFinish(device().queue);
+        synchronize();
 }
 
 }  // namespace cldnn_torch
@@ -17,7 +17,7 @@ PYBIND11_MODULE(_C, m) {
     m.doc() = "cldnn_torch runtime: PyTorch's PrivateUse1 device on cldnn";
     m.def("device_count", &device_count);
     m.def("device_name", [] { return device().name; });
-    m.def("synchronize", &synchronize);
+    m.def("synchronize", &synchronize_if_any);
     m.def("memory_allocated", [] { return memory_stats().allocated; });
     m.def("memory_reserved", [] { return memory_stats().reserved; });
     m.def("max_memory_allocated", [] { return memory_stats().peak_allocated; });

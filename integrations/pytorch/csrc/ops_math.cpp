@@ -81,6 +81,14 @@ at::Tensor on_host(const at::Tensor& t) { return t.device().type() == kOcl ? to_
 void binary_into(Bin k, const at::Tensor& a, const at::Tensor& b, const c10::Scalar& alpha, const at::Tensor& out) {
     const char* op = bin_name(k);
     auto rt = out.scalar_type();
+    if ((rt == at::kLong || rt == at::kInt) && (k == Bin::Add || k == Bin::Sub) && is_cpu_scalar(b) &&
+        !is_cpu_scalar(a) && a.scalar_type() == rt && a.is_contiguous() && out.is_contiguous() &&
+        a.sizes() == out.sizes() && !b.is_floating_point() && !b.is_complex() && !alpha.isFloatingPoint()) {
+        // A counter plus an integer (BatchNorm's num_batches_tracked += 1): on the device.
+        int64_t v = b.item().toLong() * alpha.toLong();
+        int_add_scalar(a, k == Bin::Sub ? -v : v, out);
+        return;
+    }
     if (!supported_dtype(rt)) {
         // Integer arithmetic: cldnn computes in float only. These are counters and index
         // offsets (BatchNorm's num_batches_tracked += 1), computed on the host in place of a

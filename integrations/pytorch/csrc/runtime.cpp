@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -199,10 +201,19 @@ MemoryStats memory_stats() {
     return {g_allocator.allocated, g_allocator.reserved, g_allocator.peak, g_allocator.live_blocks};
 }
 
+void reap_writes(bool wait);
+
+void synchronize() {
+    Device& d = device();
+    std::lock_guard<std::recursive_mutex> g(d.mu);
+    clFinish(d.queue);
+    reap_writes(true);
+}
+
 void empty_cache() {
     if (device_count() == 0)
         return;
-    clFinish(device().queue);  // cached blocks may still be read by queued kernels
+    synchronize();  // cached blocks may still be read by queued kernels
     std::lock_guard<std::mutex> g(g_allocator.mu);
     g_allocator.release_cached_locked();
 }
@@ -337,6 +348,35 @@ at::Tensor to_host(const at::Tensor& src) {
     return host.as_strided(src.sizes(), src.strides(), 0);
 }
 
+// Small host-to-device writes (CPU scalars as operands, integer results) are enqueued without
+// blocking from a copy kept until the write completes: a blocking write waits for everything
+// queued before it, which stalled the GPU pipeline once per such write. Kept in queue order, so
+// the oldest completes first; reaped on the next write and by synchronize.
+namespace {
+struct PendingWrite {
+    cl_event done;
+    std::unique_ptr<char[]> data;
+};
+std::deque<PendingWrite> g_pending;  // under the device's mutex
+constexpr size_t kAsyncWriteMax = 64 << 10;
+constexpr size_t kPendingMax = 4096;
+}  // namespace
+
+void reap_writes(bool wait) {
+    while (!g_pending.empty()) {
+        cl_event e = g_pending.front().done;
+        cl_int st = CL_COMPLETE;
+        if (wait)
+            clWaitForEvents(1, &e);
+        else if (clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr) != CL_SUCCESS)
+            st = CL_COMPLETE;  // an event that cannot be read is not waited for forever
+        if (st > CL_COMPLETE)
+            return;
+        clReleaseEvent(e);
+        g_pending.pop_front();
+    }
+}
+
 void from_host(const at::Tensor& host, const at::Tensor& dst) {
     Device& d = device();
     std::lock_guard<std::recursive_mutex> g(d.mu);
@@ -345,6 +385,16 @@ void from_host(const at::Tensor& host, const at::Tensor& dst) {
     if (dst.is_contiguous()) {
         at::Tensor h = host.to(dst.scalar_type()).expand(dst.sizes()).contiguous();
         BufferRef t = buffer(dst);
+        if (h.nbytes() <= kAsyncWriteMax) {
+            reap_writes(g_pending.size() >= kPendingMax);
+            PendingWrite w{nullptr, std::unique_ptr<char[]>(new char[h.nbytes()])};
+            std::memcpy(w.data.get(), h.data_ptr(), h.nbytes());
+            check_cl(clEnqueueWriteBuffer(d.queue, t.mem, CL_FALSE, t.offset, h.nbytes(), w.data.get(), 0, nullptr,
+                                          &w.done),
+                     "copy from cpu", "clEnqueueWriteBuffer");
+            g_pending.push_back(std::move(w));
+            return;
+        }
         check_cl(clEnqueueWriteBuffer(d.queue, t.mem, CL_TRUE, t.offset, h.nbytes(), h.data_ptr(), 0, nullptr, nullptr),
                  "copy from cpu", "clEnqueueWriteBuffer");
         return;
@@ -362,6 +412,67 @@ void from_host(const at::Tensor& host, const at::Tensor& dst) {
     BufferRef t = buffer(dst);
     check_cl(clEnqueueWriteBuffer(d.queue, t.mem, CL_TRUE, t.offset, base.nbytes(), base.data_ptr(), 0, nullptr, nullptr),
              "copy from cpu", "clEnqueueWriteBuffer");
+}
+
+// Integer tensor plus a scalar: cldnn's arithmetic is float, and the host path (read, add, write)
+// made BatchNorm's counter (num_batches_tracked += 1, every layer, every training step) a
+// blocking read that drained the in-order queue. One small program of this extension's own,
+// built on first use.
+namespace {
+const char* kIntAddSource = R"CL(
+__kernel void add_long(__global long* y, ulong yo, __global const long* x, ulong xo, long v, ulong n) {
+    size_t i = get_global_id(0);
+    if (i < n) y[yo + i] = x[xo + i] + v;
+}
+__kernel void add_int(__global int* y, ulong yo, __global const int* x, ulong xo, int v, ulong n) {
+    size_t i = get_global_id(0);
+    if (i < n) y[yo + i] = x[xo + i] + v;
+}
+)CL";
+cl_kernel g_int_add[2];  // long, int; under the device's mutex
+}  // namespace
+
+void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out) {
+    const char* op = "add (integer)";
+    TORCH_CHECK((out.scalar_type() == at::kLong || out.scalar_type() == at::kInt) && a.scalar_type() == out.scalar_type() &&
+                    a.is_contiguous() && out.is_contiguous() && a.sizes() == out.sizes(),
+                "ocl: ", op, ": internal error: unsupported operands");
+    if (out.numel() == 0)
+        return;
+    Device& d = device();
+    std::lock_guard<std::recursive_mutex> g(d.mu);
+    if (g_int_add[0] == nullptr) {
+        cl_int err;
+        cl_program p = clCreateProgramWithSource(d.context, 1, &kIntAddSource, nullptr, &err);
+        check_cl(err, op, "clCreateProgramWithSource");
+        cl_device_id dev;
+        check_cl(clGetCommandQueueInfo(d.queue, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr), op, "clGetCommandQueueInfo");
+        err = clBuildProgram(p, 1, &dev, "", nullptr, nullptr);
+        if (err == CL_SUCCESS) {
+            g_int_add[0] = clCreateKernel(p, "add_long", &err);
+            if (err == CL_SUCCESS)
+                g_int_add[1] = clCreateKernel(p, "add_int", &err);
+        }
+        clReleaseProgram(p);  // the kernels keep it
+        check_cl(err, op, "clBuildProgram / clCreateKernel");
+    }
+    const bool is_long = out.scalar_type() == at::kLong;
+    cl_kernel k = g_int_add[is_long ? 0 : 1];
+    BufferRef xb = buffer(a), yb = buffer(out);
+    const size_t es = out.element_size();
+    cl_ulong yo = yb.offset / es, xo = xb.offset / es, n = (cl_ulong)out.numel();
+    cl_long vl = v;
+    cl_int vi = (cl_int)v;
+    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &yb.mem);
+    err |= clSetKernelArg(k, 1, sizeof yo, &yo);
+    err |= clSetKernelArg(k, 2, sizeof(cl_mem), &xb.mem);
+    err |= clSetKernelArg(k, 3, sizeof xo, &xo);
+    err |= is_long ? clSetKernelArg(k, 4, sizeof vl, &vl) : clSetKernelArg(k, 4, sizeof vi, &vi);
+    err |= clSetKernelArg(k, 5, sizeof n, &n);
+    check_cl(err, op, "clSetKernelArg");
+    size_t local = 64, global = (size_t)((n + local - 1) / local * local);
+    check_cl(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), op,
+             "clEnqueueNDRangeKernel");
 }
 
 void resize_storage_bytes(const c10::Storage& storage, size_t newsize) {
@@ -403,9 +514,9 @@ struct OclGuardImpl final : c10::impl::DeviceGuardImplInterface {
     bool queryEvent(void* event) const override { return true; }
     void destroyEvent(void* event, const c10::DeviceIndex device_index) const noexcept override {}
     bool queryStream(const c10::Stream& stream) const override { return false; }
-    void synchronizeStream(const c10::Stream& stream) const override { clFinish(device().queue); }
+    void synchronizeStream(const c10::Stream& stream) const override { synchronize(); }
     // Not marked override: the interface has it from torch 2.5 on.
-    void synchronizeDevice(const c10::DeviceIndex device_index) const { clFinish(device().queue); }
+    void synchronizeDevice(const c10::DeviceIndex device_index) const { synchronize(); }
     void recordDataPtrOnStream(const c10::DataPtr&, const c10::Stream&) const override {}
 };
 

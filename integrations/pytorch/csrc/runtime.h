@@ -127,6 +127,10 @@ void copy_device(const at::Tensor& src, const at::Tensor& dst, const char* op);
 // Blocking transfers: the values of an ocl tensor as a CPU tensor (any strides), and a CPU tensor's
 // values (broadcast and converted to dst's type) into an ocl tensor of any strides.
 at::Tensor to_host(const at::Tensor& src);
+// Waits for the queue (and releases the staging copies of finished writes).
+void synchronize();
+// out = a + v for integer tensors (int32, int64) of one contiguous shape, on the device.
+void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out);
 void from_host(const at::Tensor& host, const at::Tensor& dst);
 
 // The CPU fallback: CLDNN_TORCH_FALLBACK=warn names each op once on stderr, =error raises.
