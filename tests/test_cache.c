@@ -121,6 +121,32 @@ Test(cache, memory_hit_within_a_context) {
     cldnnDestroy(h1);
 }
 
+/* The element-wise path finds its kernels through the handle's memo: a hit returns the kernel it
+** recorded, another id misses, and once the kernel's slot is refilled (eviction gives the slot a
+** new generation) the old entry misses instead of returning a released kernel. */
+Test(cache, kernel_memo_hits_then_misses_after_its_slot_is_refilled) {
+    char dir[256];
+    fresh_cache_dir(dir, sizeof dir);
+    cldnnHandle_t h;
+    cr_assert_eq(cldnnCreateDefault(&h), CLDNN_STATUS_SUCCESS);
+    const int64_t id[2] = {7, 11}, other[2] = {7, 12};
+    cl_kernel k, m = NULL;
+    cr_assert_eq(cldnn_kernel_memo_get(h, id, sizeof id, &m), 0, "an empty memo must miss");
+    cr_assert_eq(cldnn_kernel_get(h, "eltwise/eltwise.cl", "-DOP=2", "eltwise_contig", &k), CLDNN_STATUS_SUCCESS);
+    cldnn_kernel_memo_put(h, id, sizeof id, k);
+    cr_assert_eq(cldnn_kernel_memo_get(h, id, sizeof id, &m), 1);
+    cr_assert_eq(m, k);
+    cr_assert_eq(cldnn_kernel_memo_get(h, other, sizeof other, &m), 0, "another id must miss");
+    int slot = -1;
+    for (int i = 0; i < h->nkernels; ++i)
+        if (h->kernels[i].kernel == k)
+            slot = i;
+    cr_assert_geq(slot, 0);
+    h->kernels[slot].gen = ++h->kernel_gen; /* what cldnn_kernel_get does when it refills the slot */
+    cr_assert_eq(cldnn_kernel_memo_get(h, id, sizeof id, &m), 0, "a refilled slot must miss");
+    cldnnDestroy(h);
+}
+
 /* Overwrites every entry in dir with `bytes` bytes of its own content (truncation) or garbage. */
 static void damage_entries(const char* dir, int truncate_only) {
     DIR* d = opendir(dir);
