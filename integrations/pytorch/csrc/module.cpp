@@ -25,4 +25,5 @@ PYBIND11_MODULE(_C, m) {
     m.def("reset_peak_memory_stats", &reset_peak);
     m.def("empty_cache", &empty_cache);
     m.def("conv_algo_cache_size", &conv_algo_cache_size);
+    m.def("foreach_launches", &foreach_launches);
 }

@@ -432,6 +432,33 @@ __kernel void add_int(__global int* y, ulong yo, __global const int* x, ulong xo
 cl_kernel g_int_add[2];  // long, int; under the device's mutex
 }  // namespace
 
+void build_kernels(const char* source, const char* options, std::initializer_list<const char*> names, cl_kernel* out,
+                   const char* op) {
+    Device& d = device();
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(d.context, 1, &source, nullptr, &err);
+    check_cl(err, op, "clCreateProgramWithSource");
+    cl_device_id dev;
+    clGetCommandQueueInfo(d.queue, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr);
+    err = clBuildProgram(p, 1, &dev, options, nullptr, nullptr);
+    if (err != CL_SUCCESS) {
+        size_t n = 0;
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+        std::string log(n, '\0');
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, &log[0], nullptr);
+        clReleaseProgram(p);
+        TORCH_CHECK(false, "ocl: ", op, ": building its OpenCL program failed with error ", err, ":\n", log);
+    }
+    size_t i = 0;
+    for (const char* name : names) {
+        out[i++] = clCreateKernel(p, name, &err);
+        if (err != CL_SUCCESS)
+            break;
+    }
+    clReleaseProgram(p);  // the kernels keep it
+    check_cl(err, op, "clCreateKernel");
+}
+
 void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out) {
     const char* op = "add (integer)";
     TORCH_CHECK((out.scalar_type() == at::kLong || out.scalar_type() == at::kInt) && a.scalar_type() == out.scalar_type() &&
@@ -442,19 +469,10 @@ void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out) {
     Device& d = device();
     std::lock_guard<std::recursive_mutex> g(d.mu);
     if (g_int_add[0] == nullptr) {
-        cl_int err;
-        cl_program p = clCreateProgramWithSource(d.context, 1, &kIntAddSource, nullptr, &err);
-        check_cl(err, op, "clCreateProgramWithSource");
-        cl_device_id dev;
-        check_cl(clGetCommandQueueInfo(d.queue, CL_QUEUE_DEVICE, sizeof dev, &dev, nullptr), op, "clGetCommandQueueInfo");
-        err = clBuildProgram(p, 1, &dev, "", nullptr, nullptr);
-        if (err == CL_SUCCESS) {
-            g_int_add[0] = clCreateKernel(p, "add_long", &err);
-            if (err == CL_SUCCESS)
-                g_int_add[1] = clCreateKernel(p, "add_int", &err);
-        }
-        clReleaseProgram(p);  // the kernels keep it
-        check_cl(err, op, "clBuildProgram / clCreateKernel");
+        cl_kernel k[2];
+        build_kernels(kIntAddSource, "", {"add_long", "add_int"}, k, op);
+        g_int_add[0] = k[0];
+        g_int_add[1] = k[1];
     }
     const bool is_long = out.scalar_type() == at::kLong;
     cl_kernel k = g_int_add[is_long ? 0 : 1];

@@ -10,6 +10,7 @@
 #include <cldnn.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -132,6 +133,11 @@ void synchronize();
 // out = a + v for integer tensors (int32, int64) of one contiguous shape, on the device.
 void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out);
 void from_host(const at::Tensor& host, const at::Tensor& dst);
+// Kernels of this extension's own OpenCL C (for what cldnn's API has no primitive), built for the
+// device into out[i] for names[i]; a build failure raises with the compiler's log. Callers keep
+// the kernels for the process.
+void build_kernels(const char* source, const char* options, std::initializer_list<const char*> names, cl_kernel* out,
+                   const char* op);
 
 // The CPU fallback: CLDNN_TORCH_FALLBACK=warn names each op once on stderr, =error raises.
 void ocl_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack);
@@ -146,6 +152,7 @@ decltype(auto) fallback(Args&&... args) {
 // Ops in other files register themselves through TORCH_LIBRARY_IMPL; these are shared helpers.
 at::Tensor scalar_tensor_on_device(const c10::Scalar& s, c10::ScalarType dt);
 int64_t conv_algo_cache_size();
+int64_t foreach_launches();  // multi-tensor kernel launches so far
 // y (keepdim shape: x's dims with the reduced ones 1, on the device) = alpha * sum of x over them.
 void reduce_sum(const at::Tensor& x, const at::Tensor& y, float alpha, const char* op);
 
