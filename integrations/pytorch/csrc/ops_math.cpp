@@ -508,6 +508,32 @@ at::Tensor mean_dim(const at::Tensor& x, at::OptionalIntArrayRef dim, bool keepd
         return fallback<ATEN_OP2(mean, dim)>(x, dim, keepdim, dt);
     return reduce_op(CLDNN_REDUCE_TENSOR_AVG, x, dim, keepdim, "mean");
 }
+// var = sum((x - mean)^2) / max(0, n - correction): two cldnn reductions and the element-wise
+// ops in between. FLOAT only: half storage would round the deviations and their squares.
+at::Tensor var_correction(const at::Tensor& x, at::OptionalIntArrayRef dim, const std::optional<at::Scalar>& correction,
+                          bool keepdim) {
+    if (!reduce_native(x, std::nullopt) || x.scalar_type() != at::kFloat)
+        return fallback<ATEN_OP2(var, correction)>(x, dim, correction, keepdim);
+    auto dims = reduce_dims(x, dim);
+    int64_t n = 1;
+    for (int64_t d : dims)
+        n *= x.size(d);
+    at::Tensor mean = at::empty(keepdim_shape(x, dims), x.options());
+    reduce(CLDNN_REDUCE_TENSOR_AVG, x, mean, nullptr, 1.f, "var");
+    at::Tensor dev = at::sub(x, mean);
+    at::Tensor sq = at::mul(dev, dev);
+    at::Tensor y = at::empty(keepdim_shape(x, dims), x.options());
+    // n <= correction divides by 0, as torch does: inf, or NaN where the sum is 0.
+    const double denom = std::max(0.0, (double)n - (correction ? correction->toDouble() : 1.0));
+    reduce(CLDNN_REDUCE_TENSOR_ADD, sq, y, nullptr, (float)(1.0 / denom), "var");
+    return squeeze_dims(y, x, dims, keepdim);
+}
+at::Tensor std_correction(const at::Tensor& x, at::OptionalIntArrayRef dim, const std::optional<at::Scalar>& correction,
+                          bool keepdim) {
+    if (!reduce_native(x, std::nullopt) || x.scalar_type() != at::kFloat)
+        return fallback<ATEN_OP2(std, correction)>(x, dim, correction, keepdim);
+    return at::sqrt(var_correction(x, dim, correction, keepdim));
+}
 at::Tensor amax(const at::Tensor& x, at::IntArrayRef dim, bool keepdim) {
     if (!reduce_native(x, std::nullopt))
         return fallback<ATEN_OP(amax)>(x, dim, keepdim);
@@ -618,6 +644,8 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("sum.dim_IntList", sum_dim);
     m.impl("mean.dim", mean_dim);
     m.impl("amax", amax);
+    m.impl("var.correction", var_correction);
+    m.impl("std.correction", std_correction);
     m.impl("amin", amin);
     m.impl("max", max_all);
     m.impl("max.dim", max_dim);

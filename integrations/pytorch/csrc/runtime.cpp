@@ -203,11 +203,14 @@ MemoryStats memory_stats() {
 
 void reap_writes(bool wait);
 
+static void check_index_errors(Device& d);
+
 void synchronize() {
     Device& d = device();
     std::lock_guard<std::recursive_mutex> g(d.mu);
     clFinish(d.queue);
     reap_writes(true);
+    check_index_errors(d);
 }
 
 void empty_cache() {
@@ -323,6 +326,41 @@ void copy_device(const at::Tensor& src, const at::Tensor& dst, const char* op) {
     from_host(to_host(src), dst);
 }
 
+// Indexing kernels report an index out of range through one int on the device; the blocking calls
+// below (synchronize, a copy to the host) read it when such a kernel ran since the last look and
+// raise, the way CUDA reports its device-side assertions at the next synchronization.
+namespace {
+cl_mem g_index_error = nullptr;  // under the device's mutex
+bool g_index_error_unread = false;
+}  // namespace
+
+cl_mem index_error_flag() {
+    Device& d = device();
+    std::lock_guard<std::recursive_mutex> g(d.mu);
+    if (g_index_error == nullptr) {
+        cl_int err, zero = 0;
+        g_index_error = clCreateBuffer(d.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+        check_cl(err, "index check", "clCreateBuffer");
+    }
+    g_index_error_unread = true;
+    return g_index_error;
+}
+
+static void check_index_errors(Device& d) {
+    if (!g_index_error_unread)
+        return;
+    g_index_error_unread = false;
+    cl_int v = 0, zero = 0;
+    check_cl(clEnqueueReadBuffer(d.queue, g_index_error, CL_TRUE, 0, sizeof v, &v, 0, nullptr, nullptr), "index check",
+             "clEnqueueReadBuffer");
+    if (v == 0)
+        return;
+    check_cl(clEnqueueWriteBuffer(d.queue, g_index_error, CL_TRUE, 0, sizeof zero, &zero, 0, nullptr, nullptr),
+             "index check", "clEnqueueWriteBuffer");
+    TORCH_CHECK_INDEX(false, "ocl: index out of range in an index_select or embedding (backward) that ran before this "
+                             "synchronization (checked on the device; its output holds zeros there)");
+}
+
 // The elements of the storage span a strided tensor covers, from its first element.
 static int64_t span_elements(const at::Tensor& t) {
     int64_t span = 1;
@@ -343,6 +381,7 @@ at::Tensor to_host(const at::Tensor& src) {
     check_cl(clEnqueueReadBuffer(d.queue, s.mem, CL_TRUE, s.offset, span * src.element_size(), host.data_ptr(), 0,
                                  nullptr, nullptr),
              "copy to cpu", "clEnqueueReadBuffer");
+    check_index_errors(d);
     if (src.is_contiguous())
         return host.view(src.sizes());
     return host.as_strided(src.sizes(), src.strides(), 0);
@@ -481,13 +520,10 @@ void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out) {
     cl_ulong yo = yb.offset / es, xo = xb.offset / es, n = (cl_ulong)out.numel();
     cl_long vl = v;
     cl_int vi = (cl_int)v;
-    cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &yb.mem);
-    err |= clSetKernelArg(k, 1, sizeof yo, &yo);
-    err |= clSetKernelArg(k, 2, sizeof(cl_mem), &xb.mem);
-    err |= clSetKernelArg(k, 3, sizeof xo, &xo);
-    err |= is_long ? clSetKernelArg(k, 4, sizeof vl, &vl) : clSetKernelArg(k, 4, sizeof vi, &vi);
-    err |= clSetKernelArg(k, 5, sizeof n, &n);
-    check_cl(err, op, "clSetKernelArg");
+    if (is_long)
+        set_kernel_args(k, op, yb.mem, yo, xb.mem, xo, vl, n);
+    else
+        set_kernel_args(k, op, yb.mem, yo, xb.mem, xo, vi, n);
     size_t local = 64, global = (size_t)((n + local - 1) / local * local);
     check_cl(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), op,
              "clEnqueueNDRangeKernel");

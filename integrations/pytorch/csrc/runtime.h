@@ -133,6 +133,17 @@ void synchronize();
 // out = a + v for integer tensors (int32, int64) of one contiguous shape, on the device.
 void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out);
 void from_host(const at::Tensor& host, const at::Tensor& dst);
+// Sets a kernel's arguments 0, 1, ... to the values given (cl_mem, integers, floats, vectors).
+template <class... A>
+void set_kernel_args(cl_kernel k, const char* op, const A&... a) {
+    cl_uint i = 0;
+    cl_int err = CL_SUCCESS;
+    ((err |= clSetKernelArg(k, i++, sizeof(A), &a)), ...);
+    check_cl(err, op, "clSetKernelArg");
+}
+// The device int an indexing kernel sets to 1 for an index out of range; the next synchronize or
+// copy to the host raises an IndexError for it.
+cl_mem index_error_flag();
 // Kernels of this extension's own OpenCL C (for what cldnn's API has no primitive), built for the
 // device into out[i] for names[i]; a build failure raises with the compiler's log. Callers keep
 // the kernels for the process.
