@@ -233,46 +233,37 @@ at::Tensor log_softmax_backward(const at::Tensor& grad, const at::Tensor& output
 }
 
 // ----------------------------------------------------------------------------------- NLL loss
-// cldnn has no gather. The targets (N integers) are read to the host once, which builds the
-// weighted one-hot matrix -w[t] (0 for ignore_index) of the loss; the device does the rest:
-// loss = reduce(self * mask) with cldnnOpTensor and cldnnReduceTensor, grad = mask * grad_output.
+// The weighted one-hot mask -w[t] (0 for ignore_index) is built on the device (nll_class_mask, an
+// extension kernel: cldnn has no gather); loss = reduce(self * mask) with cldnnOpTensor and
+// cldnnReduceTensor, total weight = -sum(mask), grad = mask * grad_output (/ total weight for the
+// mean). No value comes back to the host, so the loss does not drain the queue.
 struct NllMask {
-    at::Tensor mask;  // [N, C] on the device, self's type
-    double total_weight;
+    at::Tensor mask;   // [N, C] on the device, self's type
+    at::Tensor total;  // 0-dim on the device, self's type: the sum of the counted targets' weights
 };
 
 NllMask nll_mask(const at::Tensor& self, const at::Tensor& target, const std::optional<at::Tensor>& weight,
                  int64_t ignore_index) {
     int64_t n = self.dim() == 1 ? 1 : self.size(0), c = self.size(-1);
-    at::Tensor t = target.device().type() == kOcl ? to_host(target) : target.cpu();
-    t = t.to(at::kLong).contiguous();
-    std::vector<float> w;
-    if (weight && weight->defined()) {
-        at::Tensor wh = (weight->device().type() == kOcl ? to_host(*weight) : weight->cpu()).to(at::kFloat).contiguous();
-        w.assign(wh.data_ptr<float>(), wh.data_ptr<float>() + c);
+    at::Tensor m = nll_class_mask(target, weight, n, c, ignore_index);
+    at::Tensor total = at::empty({1, 1}, m.options());
+    reduce_sum(m, total, -1.f, "nll_loss");
+    if (self.scalar_type() != at::kFloat) {
+        m = m.to(self.scalar_type());
+        total = total.to(self.scalar_type());
     }
-    at::Tensor m = at::zeros({n, c}, at::kFloat);
-    float* mp = m.data_ptr<float>();
-    const int64_t* tp = t.data_ptr<int64_t>();
-    double total = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        int64_t k = tp[i];
-        if (k == ignore_index)
-            continue;
-        TORCH_CHECK(k >= 0 && k < c, "ocl: nll_loss: target ", k, " is out of bounds (", c, " classes)");
-        float wk = w.empty() ? 1.f : w[k];
-        mp[i * c + k] = -wk;
-        total += wk;
-    }
-    at::Tensor md = at::empty({n, c}, self.options());
-    from_host(m, md);
-    return {md, total};
+    return {m, total.view(at::IntArrayRef{})};
+}
+
+bool nll_native(const at::Tensor& self, const at::Tensor& target) {
+    return native(self) && self.device().type() == kOcl && self.dim() >= 1 && self.dim() <= 2 &&
+           (target.scalar_type() == at::kLong || target.scalar_type() == at::kInt);
 }
 
 std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self, const at::Tensor& target,
                                                     const std::optional<at::Tensor>& weight, int64_t reduction,
                                                     int64_t ignore_index) {
-    if (!native(self) || self.dim() < 1 || self.dim() > 2)
+    if (!nll_native(self, target))
         return fallback<ATEN_OP(nll_loss_forward)>(self, target, weight, reduction, ignore_index);
     Device& d = device();
     std::lock_guard<std::recursive_mutex> g(d.mu);
@@ -280,24 +271,23 @@ std::tuple<at::Tensor, at::Tensor> nll_loss_forward(const at::Tensor& self, cons
     at::Tensor x = self.dim() == 1 ? self.unsqueeze(0) : self;
     at::Tensor prod = at::empty(nm.mask.sizes(), self.options());
     at::mul_out(prod, x, nm.mask);
-    at::Tensor total = at::empty({}, self.options());
-    total.fill_(nm.total_weight);
     if (reduction == at::Reduction::None) {
         at::Tensor out = at::empty({prod.size(0), 1}, self.options());
         reduce_sum(prod, out, 1.f, "nll_loss_forward");
-        return {self.dim() == 1 ? out.view(at::IntArrayRef{}) : out.view({prod.size(0)}), total};
+        return {self.dim() == 1 ? out.view(at::IntArrayRef{}) : out.view({prod.size(0)}), nm.total};
     }
     at::Tensor out = at::empty({1, 1}, self.options());
-    // mean over zero total weight is 0/0 = NaN, as in torch.
-    float alpha = reduction == at::Reduction::Mean ? (float)(1.0 / nm.total_weight) : 1.f;
-    reduce_sum(prod, out, alpha, "nll_loss_forward");
-    return {out.view(at::IntArrayRef{}), total};
+    reduce_sum(prod, out, 1.f, "nll_loss_forward");
+    out = out.view(at::IntArrayRef{});
+    if (reduction == at::Reduction::Mean)
+        out.div_(nm.total);  // over a zero total weight: 0 / 0 = NaN, as in torch
+    return {out, nm.total};
 }
 
 at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target,
                              const std::optional<at::Tensor>& weight, int64_t reduction, int64_t ignore_index,
                              const at::Tensor& total_weight) {
-    if (!native(self) || self.dim() < 1 || self.dim() > 2 || !native(grad_output, self))
+    if (!nll_native(self, target) || !native(grad_output, self))
         return fallback<ATEN_OP(nll_loss_backward)>(grad_output, self, target, weight, reduction, ignore_index,
                                                     total_weight);
     Device& d = device();
@@ -306,7 +296,7 @@ at::Tensor nll_loss_backward(const at::Tensor& grad_output, const at::Tensor& se
     at::Tensor go = reduction == at::Reduction::None ? grad_output.reshape({-1, 1}) : grad_output.reshape({1, 1});
     at::Tensor gx = at::mul(nm.mask, go);
     if (reduction == at::Reduction::Mean)
-        gx.mul_(1.0 / nm.total_weight);
+        gx.div_(total_weight.device().type() == kOcl ? total_weight : total_weight.to(gx.device()));
     return self.dim() == 1 ? gx.view({self.size(0)}) : gx;
 }
 

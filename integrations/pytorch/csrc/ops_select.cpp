@@ -1,4 +1,5 @@
-// Comparisons, where, index_select (embedding's forward) and embedding's backward: selecting and
+// Comparisons, where, index_select (embedding's forward), embedding's backward and the NLL loss's
+// class mask: selecting and
 // comparing elements, for which cldnn's API has no primitive (its arithmetic is float math on
 // float, half and bfloat16 data: no integer or boolean results, no gather). These are kernels of
 // this extension's own, each variant (expression, operand types, dims) built once per process.
@@ -324,6 +325,24 @@ __kernel void embedding_backward(__global float* gw, ulong go_, __global const f
 }
 )CL";
 
+const char* kClassMaskSource = R"CL(
+// mask[i, t[i]] = -w[t[i]] (w = 1 without weights) for every row whose target is not ignore_index;
+// mask is zero elsewhere already.
+__kernel void class_mask(__global float* mask, ulong mo, __global const I* t, ulong to,
+                         __global const float* w, ulong wo, int has_w, ulong rows, long classes,
+                         long ignore_index, __global int* error) {
+    const ulong i = get_global_id(0);
+    if (i >= rows) return;
+    const long k = (long)t[to + i];
+    if (k == ignore_index) return;
+    if (k < 0 || k >= classes) {
+        *error = 1;
+        return;
+    }
+    mask[mo + i * (ulong)classes + (ulong)k] = has_w ? -w[wo + (ulong)k] : -1.0f;
+}
+)CL";
+
 // The kernel for (source, element type, index type), built once.
 cl_kernel index_kernel(const char* source, const char* name, const char* t, const char* idx, const char* op) {
     static std::map<std::string, cl_kernel> built;  // under the device's mutex
@@ -405,6 +424,32 @@ at::Tensor embedding_dense_backward(const at::Tensor& grad, const at::Tensor& in
 }
 
 }  // namespace
+
+at::Tensor nll_class_mask(const at::Tensor& target, const std::optional<at::Tensor>& weight, int64_t rows,
+                          int64_t classes, int64_t ignore_index) {
+    const char* op = "nll_loss";
+    at::TensorOptions f32 = at::TensorOptions().dtype(at::kFloat).device(kOcl, 0);
+    at::Tensor mask = at::zeros({rows, classes}, f32);
+    if (rows == 0 || classes == 0)
+        return mask;
+    at::Tensor t = target.to(mask.device()).reshape({rows});
+    if (t.scalar_type() != at::kLong && t.scalar_type() != at::kInt)
+        t = t.to(at::kLong);
+    t = t.contiguous();
+    const bool has_w = weight && weight->defined();
+    at::Tensor w = has_w ? weight->to(f32).contiguous() : mask;  // any valid buffer when unweighted
+    Device& d = device();
+    std::lock_guard<std::recursive_mutex> g(d.mu);
+    cl_kernel k = index_kernel(kClassMaskSource, "class_mask", "float", t.scalar_type() == at::kLong ? "long" : "int", op);
+    BufferRef mb = buffer(mask), tb = buffer(t), wb = buffer(w);
+    cl_ulong mo = mb.offset / 4, to = tb.offset / t.element_size(), wo = wb.offset / 4, rw = rows;
+    cl_int hw = has_w;
+    cl_long cl = classes, ig = ignore_index;
+    cl_mem flag = index_error_flag();
+    set_kernel_args(k, op, mb.mem, mo, tb.mem, to, wb.mem, wo, hw, rw, cl, ig, flag);
+    enqueue(k, (size_t)rows, op);
+    return mask;
+}
 
 TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
 #define REGISTER_COMPARISON(NAME)                              \

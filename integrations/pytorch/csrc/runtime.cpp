@@ -357,7 +357,7 @@ static void check_index_errors(Device& d) {
         return;
     check_cl(clEnqueueWriteBuffer(d.queue, g_index_error, CL_TRUE, 0, sizeof zero, &zero, 0, nullptr, nullptr),
              "index check", "clEnqueueWriteBuffer");
-    TORCH_CHECK_INDEX(false, "ocl: index out of range in an index_select or embedding (backward) that ran before this "
+    TORCH_CHECK_INDEX(false, "ocl: index out of range in an index_select, embedding backward or NLL loss target that ran before this "
                              "synchronization (checked on the device; its output holds zeros there)");
 }
 

@@ -164,6 +164,11 @@ decltype(auto) fallback(Args&&... args) {
 at::Tensor scalar_tensor_on_device(const c10::Scalar& s, c10::ScalarType dt);
 int64_t conv_algo_cache_size();
 int64_t foreach_launches();  // multi-tensor kernel launches so far
+// The NLL loss's [rows, classes] FLOAT mask on the device: -weight[target[i]] (-1 unweighted) at
+// (i, target[i]) unless target[i] == ignore_index, 0 elsewhere; a target out of range is reported
+// at the next synchronization (index_error_flag).
+at::Tensor nll_class_mask(const at::Tensor& target, const std::optional<at::Tensor>& weight, int64_t rows,
+                          int64_t classes, int64_t ignore_index);
 // y (keepdim shape: x's dims with the reduced ones 1, on the device) = alpha * sum of x over them.
 void reduce_sum(const at::Tensor& x, const at::Tensor& y, float alpha, const char* op);
 

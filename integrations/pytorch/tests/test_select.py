@@ -154,3 +154,29 @@ print("ok")
     env = dict(os.environ, CLDNN_TORCH_FALLBACK="error")
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_ignore_index_and_half(reduction):
+    """The class mask is built on the device: ignored targets, weights, half logits."""
+    g = torch.Generator().manual_seed(6)
+    x = torch.randn(9, 5, generator=g)
+    t = torch.randint(0, 5, (9,), generator=g)
+    t[2] = t[7] = -100
+    w = torch.rand(5, generator=g) + 0.5
+    run_both(lambda a: F.cross_entropy(a, t.to(a.device), weight=w.to(a.device), reduction=reduction), x,
+             atol=1e-5, rtol=1e-5)
+    got = F.cross_entropy(x.half().to(DEV), t.to(DEV), reduction=reduction)
+    torch.testing.assert_close(got.cpu().float(), F.cross_entropy(x.half().float(), t, reduction=reduction),
+                               atol=2e-3, rtol=2e-3)
+
+
+def test_cross_entropy_all_ignored_is_nan():
+    t = torch.full((4,), -100)
+    assert torch.isnan(F.cross_entropy(torch.randn(4, 3).to(DEV), t.to(DEV)).cpu())
+
+
+def test_cross_entropy_target_out_of_range_raises_at_synchronization():
+    loss = F.cross_entropy(torch.randn(3, 4).to(DEV), torch.tensor([0, 4, 1]).to(DEV))
+    with pytest.raises(IndexError, match="index out of range"):
+        loss.item()
