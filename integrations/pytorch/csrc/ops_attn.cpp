@@ -2,7 +2,13 @@
 // SDPA back-end, which a PrivateUse1 device selects through _fused_sdp_choice_stub. Cases cldnn
 // does not take (an attention mask, a causal mask with Sq != Sk: PyTorch aligns it top-left,
 // cldnn bottom-right; head sizes over 256; mixed dtypes) go to PyTorch's math back-end.
+//
+// torch 2.4 has neither that back-end nor enable_gqa: there this file compiles to nothing and
+// attention takes the math back-end, whose bmm and softmax run on cldnn.
 #include "runtime.h"
+
+#include <torch/version.h>
+#if TORCH_VERSION_MAJOR > 2 || TORCH_VERSION_MINOR >= 5
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/SDPBackend.h>
@@ -158,3 +164,5 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     m.impl("_scaled_dot_product_fused_attention_overrideable_backward", sdpa_backward);
 }
 }  // namespace cldnn_torch
+
+#endif  // torch >= 2.5

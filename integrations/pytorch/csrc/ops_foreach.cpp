@@ -300,10 +300,6 @@ FOREACH_PAIR(lerp_scalar, LERP("s"), at::TensorList self COMMA at::TensorList en
 FOREACH_PAIR(lerp_list, LERP("c"), at::TensorList self COMMA at::TensorList end COMMA at::TensorList weight,
              (Lists{self COMMA end COMMA weight}), kOne, kNoScalars, false, foreach_tensor_ternary_lerp_slow,
              self COMMA end COMMA weight)
-FOREACH_PAIR(lerp_scalarlist, LERP("sl"),
-             at::TensorList self COMMA at::TensorList end COMMA at::ArrayRef<at::Scalar> weight,
-             (Lists{self COMMA end}), kOne, weight, true, foreach_tensor_lerp_scalarlist_kernel_slow,
-             self COMMA end COMMA weight)
 FOREACH_PAIR(addcmul_scalar, "a + s * b * c",
              at::TensorList self COMMA at::TensorList t1 COMMA at::TensorList t2 COMMA const at::Scalar& value,
              (Lists{self COMMA t1 COMMA t2}), value, kNoScalars, false, foreach_tensor_addcmul_scalar_slow,
@@ -356,7 +352,6 @@ TORCH_LIBRARY_IMPL(aten, PrivateUse1, m) {
     BOTH("div", "ScalarList", div_scalarlist)
     BOTH("lerp", "Scalar", lerp_scalar)
     BOTH("lerp", "List", lerp_list)
-    BOTH("lerp", "ScalarList", lerp_scalarlist)
     BOTH("addcmul", "Scalar", addcmul_scalar)
     BOTH("addcmul", "ScalarList", addcmul_scalarlist)
     BOTH("addcdiv", "Scalar", addcdiv_scalar)

@@ -45,7 +45,6 @@ CASES = [
     ("lerp", 2, (0.1,), lambda a, b, w: lerp(a, b, w)),
     ("lerp", 2, (0.8,), lambda a, b, w: lerp(a, b, w)),
     ("lerp", 3, (), lambda a, b, w: lerp(a, b, w)),
-    ("lerp", 2, ("list",), lambda a, b, w: lerp(a, b, w)),
     ("addcmul", 3, (), lambda a, b, c: a + b * c),
     ("addcmul", 3, {"value": -0.001}, lambda a, b, c: a - 0.001 * b * c),
     ("addcmul", 3, ("list",), lambda a, b, c, s: a + s * b * c),
