@@ -182,8 +182,11 @@ def main():
     ap.add_argument("--meta", action="append", default=[], help="key=value lines for the table's header")
     args = ap.parse_args()
 
-    cases = [("train", m, int(b)) for m in args.models.split(",") for b in args.train_batches.split(",")]
-    cases += [("infer", m, int(b)) for m in args.models.split(",") for b in args.infer_batches.split(",")]
+    # An empty list (--infer-batches "") or batch 0 leaves that kind of case out.
+    def batches(text):
+        return [int(b) for b in text.split(",") if b.strip() and int(b) > 0]
+    cases = [("train", m, b) for m in args.models.split(",") for b in batches(args.train_batches)]
+    cases += [("infer", m, b) for m in args.models.split(",") for b in batches(args.infer_batches)]
     devices = [d for d in args.devices.split(",") if d]
     if len(devices) == 1:
         res, names, profiles = {}, {}, {}
