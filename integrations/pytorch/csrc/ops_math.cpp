@@ -16,8 +16,6 @@ namespace cldnn_torch {
 namespace {
 
 // ----------------------------------------------------------------------------- element-wise
-// A CPU 0-dim tensor (a wrapped Python number) or a scalar: torch's scalar operand.
-bool is_cpu_scalar(const at::Tensor& t) { return t.device().is_cpu() && t.dim() == 0; }
 
 // C = op(a1 * A, a2 * B) with broadcasting, into out (already of the broadcast shape).
 void op_tensor(cldnnOpTensorOp_t opcode, const at::Tensor& a, float a1, const at::Tensor& b, float a2,

@@ -194,9 +194,7 @@ bool elementwise(const char* op, const char* expr, const char* compute, const at
         err |= clSetKernelArg(k, arg++, sizeof v, &v);
     }
     check_cl(err, op, "clSetKernelArg");
-    size_t local = 256, global = (size_t)((n + local - 1) / local * local);
-    check_cl(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), op,
-             "clEnqueueNDRangeKernel");
+    enqueue_1d(k, (size_t)n, 256, op);
     return true;
 }
 
@@ -207,7 +205,6 @@ at::Tensor on_device(const at::Tensor& t, at::ScalarType dt) {
     return scalar_tensor_on_device(t.item(), dt).view(t.sizes());
 }
 
-bool is_cpu_scalar(const at::Tensor& t) { return t.device().is_cpu() && t.dim() == 0; }
 
 // ---------------------------------------------------------------------------------- comparisons
 // torch promotes both operands to their common type; comparing in float when it is floating and
@@ -357,11 +354,6 @@ cl_kernel index_kernel(const char* source, const char* name, const char* t, cons
     return k;
 }
 
-void enqueue(cl_kernel k, size_t n, const char* op) {
-    size_t local = 256, global = (n + local - 1) / local * local;
-    check_cl(clEnqueueNDRangeKernel(device().queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), op,
-             "clEnqueueNDRangeKernel");
-}
 
 at::Tensor index_select(const at::Tensor& self, int64_t dim, const at::Tensor& index) {
     const char* op = "index_select";
@@ -393,7 +385,7 @@ at::Tensor index_select(const at::Tensor& self, int64_t dim, const at::Tensor& i
     cl_ulong n = idx.numel(), sz = size, in = inner, total = out.numel();
     cl_mem flag = index_error_flag();
     set_kernel_args(k, op, yb.mem, yo, xb.mem, xo, ib.mem, io, n, sz, in, total, flag);
-    enqueue(k, total, op);
+    enqueue_1d(k, total, 256, op);
     return out;
 }
 
@@ -419,7 +411,7 @@ at::Tensor embedding_dense_backward(const at::Tensor& grad, const at::Tensor& in
     cl_long nw = num_weights, pad = padding_idx;
     cl_mem flag = index_error_flag();
     set_kernel_args(k, op, wb.mem, wo, gb.mem, go, ib.mem, io, dm, rw, nw, pad, flag);
-    enqueue(k, (size_t)(rows * dim), op);
+    enqueue_1d(k, (size_t)(rows * dim), 256, op);
     return gw;
 }
 
@@ -447,7 +439,7 @@ at::Tensor nll_class_mask(const at::Tensor& target, const std::optional<at::Tens
     cl_long cl = classes, ig = ignore_index;
     cl_mem flag = index_error_flag();
     set_kernel_args(k, op, mb.mem, mo, tb.mem, to, wb.mem, wo, hw, rw, cl, ig, flag);
-    enqueue(k, (size_t)rows, op);
+    enqueue_1d(k, (size_t)rows, 256, op);
     return mask;
 }
 

@@ -524,8 +524,12 @@ void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out) {
         set_kernel_args(k, op, yb.mem, yo, xb.mem, xo, vl, n);
     else
         set_kernel_args(k, op, yb.mem, yo, xb.mem, xo, vi, n);
-    size_t local = 64, global = (size_t)((n + local - 1) / local * local);
-    check_cl(clEnqueueNDRangeKernel(d.queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), op,
+    enqueue_1d(k, (size_t)n, 64, op);
+}
+
+void enqueue_1d(cl_kernel k, size_t n, size_t local, const char* op) {
+    size_t global = (n + local - 1) / local * local;
+    check_cl(clEnqueueNDRangeKernel(device().queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr), op,
              "clEnqueueNDRangeKernel");
 }
 

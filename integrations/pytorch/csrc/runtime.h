@@ -133,6 +133,10 @@ void synchronize();
 // out = a + v for integer tensors (int32, int64) of one contiguous shape, on the device.
 void int_add_scalar(const at::Tensor& a, int64_t v, const at::Tensor& out);
 void from_host(const at::Tensor& host, const at::Tensor& dst);
+// A 1-d launch of an extension kernel over n work-items in groups of `local` (n rounded up).
+void enqueue_1d(cl_kernel k, size_t n, size_t local, const char* op);
+// A CPU 0-dim tensor: a wrapped Python number or a scalar operand torch passes as a tensor.
+inline bool is_cpu_scalar(const at::Tensor& t) { return t.device().is_cpu() && t.dim() == 0; }
 // Sets a kernel's arguments 0, 1, ... to the values given (cl_mem, integers, floats, vectors).
 template <class... A>
 void set_kernel_args(cl_kernel k, const char* op, const A&... a) {
