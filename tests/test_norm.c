@@ -13,6 +13,8 @@
 **   nm_fd::<mode>       dx, dScale, dBias of loss = sum(y * r) (r random) against central
 **                       differences of the double forward.
 **   nm_bwd::in_place    y == x and dx == dy, fused and split.
+**   nm_bwd::teams_and_row_loops  several rows per work-group and groups looping over rows
+**                       (norm.c's CLDNN_NORM_TR / CLDNN_NORM_NG hooks).
 **   nm_split::*         the split solver forced (CLDNN_SOLVER=norm_split), forward and backward.
 **   nm_types::*         HALF and BFLOAT16 storage (x, y, dy, dx and parameters), on the
 **                       vectorized layouts.
@@ -377,11 +379,30 @@ Test(nm_bwd, long_rows) {
         {"2x4x40x40 g2", CLDNN_NORM_GROUP, 2, 4, {2, 4, 40, 40}, {FX_NHWC, {0}, 0}, {FX_NCHW, {0}, 0},
          {FX_NCHW, {0}, 0}},
         {"2x1000 rms", CLDNN_NORM_RMS, 1, 2, {2, 1000}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}},
-        /* more than a work-group keeps in registers (256 x 32): the streaming path */
+        /* more than a work-group keeps in registers (256 x 32): the streaming path, or with dScale /
+        ** dBias the split a chunk per channel (several samples and groups in the second) */
         {"1x2x96x96 g1", CLDNN_NORM_GROUP, 1, 4, {1, 2, 96, 96}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 0},
+         {FX_NCHW, {0}, 0}},
+        {"2x4x64x80 g2", CLDNN_NORM_GROUP, 2, 4, {2, 4, 64, 80}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 0},
          {FX_NCHW, {0}, 0}},
     };
     run_table(t, COUNT(t), CLDNN_DATA_FLOAT, 1);
+}
+
+/* Several rows per work-group (teams, as GPUs run short rows) and groups looping over rows (as
+** the backward does when it takes dScale / dBias along), through norm.c's test hooks: 3 teams,
+** 2 groups, so the last pass holds inactive teams. */
+Test(nm_bwd, teams_and_row_loops) {
+    static const nm_layout t[] = {
+        {"37x96 layer", CLDNN_NORM_LAYER, 1, 2, {37, 96}, {FX_ND, {0}, 0}, {FX_ND, {0}, 1}, {FX_ND, {0}, 0}},
+        {"3x5x24 rms", CLDNN_NORM_RMS, 1, 3, {3, 5, 24}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}},
+    };
+    setenv("CLDNN_NORM_TR", "3", 1);
+    setenv("CLDNN_NORM_NG", "2", 1);
+    run_table(t, COUNT(t), CLDNN_DATA_FLOAT, 2);
+    run_table(k_layer, COUNT(k_layer), CLDNN_DATA_FLOAT, 1);
+    unsetenv("CLDNN_NORM_TR");
+    unsetenv("CLDNN_NORM_NG");
 }
 
 /* y == x and dx == dy (same buffer, offset and strides), fused and split: the parameter gradients

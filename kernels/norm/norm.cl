@@ -10,31 +10,40 @@
  * statistics mean / invStd (float, strides sos / sis) and the parameters scale, bias, dScale,
  * dBias (STORAGE_T, strides pos / pis). Strides are zero where an operand does not vary.
  *
- * Work split: a work-group of wg work-items (a runtime size, at most WGMAX) owns TK adjacent
- * outers (lane lk = lid % TK) and chunk g of their inner range (G chunks per outer), shared by
- * TM = wg / TK lanes lm = lid / TK, interleaved (lane lm takes m0 + lm, m0 + lm + TM, ...) so
- * adjacent work-items touch adjacent memory: TK = 1 when x's innermost dim is an inner one (rows
- * contiguous), TK > 1 when it is an outer one (instance norm on NHWC, parameter gradients of
- * LAYER). Groups: (O / TK tiles) x G, id = tile * G + g. Reductions are fixed trees in local
- * memory and, across chunks, in order g = 0..G-1: the same bits on every call, no atomics.
+ * Work split: a work-group holds TR teams (TR > 1 only with TK == 1: short rows) of TK x TM
+ * lanes. A team owns TK adjacent outers (lane lk = tl % TK) and chunk g of their inner range (G
+ * chunks per outer), shared by its TM lanes lm = tl / TK, interleaved (lane lm takes m0 + lm,
+ * m0 + lm + TM, ...) so adjacent work-items touch adjacent memory: TK = 1 when x's innermost dim
+ * is an inner one (rows contiguous), TK > 1 when it is an outer one (instance norm on NHWC,
+ * parameter gradients of LAYER). Groups: NG x G, id = n * G + g; the row kernels loop over row
+ * tiles (team t of group n takes tiles n TR + t, + NG TR, ...), so the host may launch fewer
+ * groups than tiles (norm_bwd with NM_PFUSE does: its groups keep column sums across rows).
+ * Reductions are fixed trees in local memory (on NVIDIA, NM_SHFL: warp butterflies and one
+ * exchange) and, across chunks, in order g = 0..G-1: the same bits on every call, no atomics.
  *
- * Forward statistics: each lane sums x - p and (x - p)^2 around the row's first value p (a pivot
- * near the mean: no E[x^2] - E[x]^2 cancellation), partials (count, mean - p, M2) merge by Chan's
- * formula; RMS sums x^2 (pivot 0, mean 0). Variance is biased (PyTorch's); invStd =
- * 1 / sqrt(var + eps). A lane keeps its elements in registers (NK values of VF) when its share of
- * the row fits, so x is read once; longer rows stream and read x twice.
+ * Forward statistics: a row whose share fits the lanes' registers (NK values of VF each) is read
+ * once; with NM_SHFL its mean is summed first and then the squares around it (two passes over
+ * registers, two cheap reductions). Elsewhere, and for longer rows and the split (which stream x
+ * twice), one reduction: each lane sums x - p and (x - p)^2 around the row's
+ * first value p (a pivot near the mean: no E[x^2] - E[x]^2 cancellation), partials (count,
+ * mean - p, M2, p) merge by Chan's formula. RMS sums x^2 (mean 0). Variance is biased
+ * (PyTorch's); invStd = 1 / sqrt(var + eps).
  *
  * Kernels
  *   norm_fwd          G == 1: statistics, saved mean / invStd, y
  *   norm_fwd_reduce   G > 1: a partial (count, mean - p, M2, p) per (row, chunk) into part[]
  *   norm_fwd_apply    G > 1: merges the row's partials, saves the statistics (chunk 0), y
  *   norm_bwd          G == 1: A = sum g, B = sum g xhat (g = dy scale), then
- *                     dx = invStd (g - A / L - xhat B / L)  (RMS: no A term)
- *   norm_bwd_reduce   G > 1: (A, B) partials per (row, chunk)
+ *                     dx = invStd (g - A / L - xhat B / L)  (RMS: no A term); with NM_PFUSE also
+ *                     the group's column partials of dScale and dBias
+ *   norm_bwd_reduce   G > 1: (A, B) partials per (row, chunk); with flag 64 (GROUP, a chunk per
+ *                     channel) also the channel's dScale / dBias partials
  *   norm_bwd_apply    G > 1: merges them, dx
  *   norm_par          parameter gradients, G == 1: dScale = sum dy xhat, dBias = sum dy
  *   norm_par_reduce   G > 1: their partials per (parameter, chunk)
  *   norm_par_final    one work-item per parameter: sums its G partials in order
+ *   norm_par_sum      dScale / dBias from norm_bwd's column partials (NM_PFUSE) or
+ *                     norm_bwd_reduce's channel partials (flag 64)
  *
  * Build options
  *   -DVEC=1|4   data elements per index (default 1): 4 when the innermost inner dim has unit
@@ -42,14 +51,23 @@
  *               by 4 (the host divides them); pvec says whether the parameters vary along that
  *               dim (then their indices count vectors too) or not (one value per vector).
  *               norm_par* ignore it (the host passes element strides).
- *   -DNK=<n>    VF values a lane keeps in registers (default 32 / VEC; a tunable: more keeps
- *               longer rows in one read, costs registers)
+ *   -DNK=<n>    VF values a lane keeps in registers (default 32 / VEC; the host passes what
+ *               the row needs, at most that: registers for slots no row uses cost occupancy)
+ *   -DNM_SHFL=1 NVIDIA (compute capability 8.0+): row sums by warp shuffles (common/mma.h)
+ *   -DNM_PFUSE=1   norm_bwd loops over rows and leaves dScale / dBias column partials
+ *   -DNM_SUNROLL=<n>  the streamed loops' unroll (default 1; the host passes 4 for the forward:
+ *               H200, 1024 x 32768 LAYER rows 175 -> 157 us; 2 or 4 slowed GROUP's backward,
+ *               32x256x56x56 163 -> 219 us)
+ *   -DNM_CONTIG=1  the row view has one outer dim and one inner dim of unit stride in x, y|dy,
+ *               dx and (when used) the parameters: element offsets are the index itself, row
+ *               offsets one product (what a row loop keeps live is a few registers, not 4-d strides)
  *   -DUNROLL=0|1  unroll the register-cache loops (default 1, so the cache stays in registers on
  *               GPUs); CPUs take 0: PoCL compiles the unrolled bodies of every kernel for minutes
  *   -DDATA_HALF, -DDATA_BF16, -DIDX_T: see common/helpers.h
  * Runtime flags: 1 affine (scale and bias given), 2 save or read statistics, 4 RMS, 8 dScale
- * wanted, 16 dBias wanted. out = alpha * value + beta * out; out is not read when beta == 0
- * (dScale / dBias likewise with alpha2 / beta2).
+ * wanted, 16 dBias wanted, 64 GROUP backward split a chunk per channel (norm_bwd_reduce leaves
+ * channel partials). out = alpha *
+ * value + beta * out; out is not read when beta == 0 (dScale / dBias likewise with alpha2 / beta2).
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
@@ -64,11 +82,31 @@
 #ifndef UNROLL
 #define UNROLL 1
 #endif
+#ifndef NM_SHFL
+#define NM_SHFL 0
+#endif
+#ifndef NM_CONTIG
+#define NM_CONTIG 0
+#endif
+#ifndef NM_PFUSE
+#define NM_PFUSE 0
+#endif
+#if NM_SHFL
+#include "common/mma.h"
+#endif
 #define WGMAX 256
+#ifndef NM_SUNROLL
+#define NM_SUNROLL 1
+#endif
+#define NM_PRAGMA(x) _Pragma(#x)
+#define NM_UNROLL_BY(n) NM_PRAGMA(unroll n)
 #if UNROLL
 #define NM_UNROLL _Pragma("unroll")
+/* streamed loops: NM_SUNROLL iterations' loads issued together */
+#define NM_UNROLL4 NM_UNROLL_BY(NM_SUNROLL)
 #else
 #define NM_UNROLL
+#define NM_UNROLL4
 #endif
 
 #if VEC == 4
@@ -99,7 +137,7 @@
 #endif
 
 #define NORM_ARGS                                                                                          \
-    int O, int I, int4 odims, int ni, int4 idims, uint4 idiv0, uint4 idiv1, uint4 idiv2, int TK, int G,     \
+    int O, int I, int4 odims, int ni, int4 idims, uint4 idiv0, uint4 idiv1, uint4 idiv2, int TK, int TR, int G, \
         int chunk, __global const STORAGE_T* x, ulong xo, long4 xos, long4 xis, __global STORAGE_T* y,     \
         ulong yo, long4 yos, long4 yis, __global STORAGE_T* dx, ulong dxo, long4 dxos, long4 dxis,          \
         long4 sos, long4 sis, __global float* mean, ulong meano, __global float* istd, ulong istdo,         \
@@ -110,35 +148,64 @@
 
 #define NM_OUT(v, OLD, a, b) ((b) != 0.0f ? (a) * (v) + (b) * (OLD) : (a) * (v))
 
-/* The calling work-item's outer o (active when < O), its bases in every operand, and its chunk
- * [m0, m1) of the inner range; lanes step by TM from m0 + lm. */
-#define NM_SETUP                                                                               \
-    const int lid = (int)get_local_id(0), TM = (int)get_local_size(0) / TK;                    \
-    const int lk = lid % TK, lm = lid / TK, grp = (int)get_group_id(0), g = grp % G;           \
-    const int o = (grp / G) * TK + lk, active = o < O;                                         \
-    const int4 oc = coord4_div(active ? o : 0, odims);                                           \
-    const IDX_T xb = (IDX_T)xo + coord4_off(oc, xos), yb = (IDX_T)yo + coord4_off(oc, yos);            \
-    const IDX_T dxb = (IDX_T)dxo + coord4_off(oc, dxos), sb = coord4_off(oc, sos), pb = coord4_off(oc, pos); \
-    const int m0 = g * chunk, m1 = active ? min(I, m0 + chunk) : m0;                           \
-    const int rms = (flags & 4) != 0, affine = (flags & 1) != 0;                               \
-    (void)dxb;                                                                                 \
-    (void)sb;                                                                                  \
-    (void)pb;                                                                                  \
-    (void)rms;                                                                                 \
-    (void)affine
+/* The calling work-item's place: team `team` of the group's TR, lane lk (its outer among TK) and
+ * lm (its share of the inner range, among TM) in it, chunk g of G; NT row tiles of TK outers per
+ * team and pass, KT passes (the same for every work-item: the row loops hold barriers). */
+#define NM_LANES                                                                                   \
+    const int lid = (int)get_local_id(0), TM = (int)get_local_size(0) / (TK * TR);                \
+    const int team = lid / (TK * TM), tl = lid % (TK * TM), lk = tl % TK, lm = tl / TK;            \
+    const int grp = (int)get_group_id(0), g = grp % G, NG = (int)get_num_groups(0) / G;           \
+    const int NT = NG * TR, KT = ((O + TK - 1) / TK + NT - 1) / NT;                                \
+    const int rms = (flags & 4) != 0, affine = (flags & 1) != 0;                                   \
+    (void)rms;                                                                                     \
+    (void)affine;                                                                                  \
+    (void)KT
+
+/* Row pass kt: the work-item's outer o (active when < O), its bases in every operand, and its
+ * chunk [m0, m1) of the inner range; lanes step by TM from m0 + lm. */
+#if NM_CONTIG
+#define NM_OUTER(s) ((IDX_T)oa * (IDX_T)(s).x)
+#else
+#define NM_OUTER(s) coord4_off(oc, s)
+#endif
+#define NM_ROW(kt)                                                                                     \
+    const int o = ((grp / G) * TR + team + (kt) * NT) * TK + lk, active = o < O, oa = active ? o : 0;  \
+    const int4 oc = coord4_div(NM_CONTIG ? 0 : oa, odims);                                               \
+    const IDX_T xb = (IDX_T)xo + NM_OUTER(xos), yb = (IDX_T)yo + NM_OUTER(yos);                        \
+    const IDX_T dxb = (IDX_T)dxo + NM_OUTER(dxos), sb = NM_OUTER(sos), pb = NM_OUTER(pos);             \
+    (void)oc;                                                                                          \
+    const int m0 = g * chunk, m1 = active ? min(I, m0 + chunk) : m0;                                   \
+    (void)dxb;                                                                                         \
+    (void)sb;                                                                                          \
+    (void)pb
 
 /* For every element m of the lane's share: ic its inner coordinates. */
 #define NM_FOR(BODY)                                                    \
-    for (int m = m0 + lm; m < m1; m += TM) {                            \
+    NM_UNROLL4 for (int m = m0 + lm; m < m1; m += TM) {                 \
         const int4 ic = coord4_fdiv(m, ni, idims, idiv0, idiv1, idiv2);    \
         BODY                                                            \
     }
-/* The same over the first NK of the share, j its slot. */
-#define NM_FOR_CACHED(BODY)                                             \
+/* The row kernels' loops: NM_AT(s) is element m's offset under inner strides s; with NM_CONTIG
+ * (one inner dim, unit stride in every data operand and the parameters) that is m itself, and no
+ * coordinates are taken (fewer registers live across the row). NM_RFOR_CACHED takes the first NK
+ * of the share, j its slot. */
+#if NM_CONTIG
+#define NM_AT(s) ((IDX_T)m)
+#define NM_IC
+#else
+#define NM_AT(s) coord4_off(ic, s)
+#define NM_IC const int4 ic = coord4_fdiv(m, ni, idims, idiv0, idiv1, idiv2);
+#endif
+#define NM_RFOR(BODY)                                                   \
+    NM_UNROLL4 for (int m = m0 + lm; m < m1; m += TM) {                 \
+        NM_IC                                                           \
+        BODY                                                            \
+    }
+#define NM_RFOR_CACHED(BODY)                                            \
     NM_UNROLL for (int j = 0; j < NK; ++j) {                            \
         const int m = m0 + lm + j * TM;                                 \
         if (m < m1) {                                                   \
-            const int4 ic = coord4_fdiv(m, ni, idims, idiv0, idiv1, idiv2); \
+            NM_IC                                                       \
             BODY                                                        \
         }                                                               \
     }
@@ -164,22 +231,47 @@ inline float4 nm_merge(float4 a, float4 b) {
     return (float4)(n, a.y + d * wb, a.z + b.z + d * d * a.x * wb, a.w);
 }
 
-/* Merges the TM partials of each outer of the group in a fixed tree (FWD: Chan's formula, else
- * sums); every lane gets its outer's result. */
-inline float4 nm_tree(float4 v, __local float4* t, int lid, int lm, int TK, int TM, int fwd) {
-    t[lid] = v;
+/* Merges the TM partials of each outer of the team (t: the team's slice) in a fixed tree (FWD:
+ * Chan's formula, else sums); every lane gets its outer's result. */
+inline float4 nm_tree(float4 v, __local float4* t, int tl, int lm, int TK, int TM, int fwd) {
+    t[tl] = v;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = TM / 2; s > 0; s >>= 1) {
         if (lm < s) {
-            const float4 b = t[lid + s * TK];
+            const float4 b = t[tl + s * TK];
             v = fwd ? nm_merge(v, b) : v + b;
-            t[lid] = v;
+            t[tl] = v;
         }
         barrier(CLK_LOCAL_MEM_FENCE);
     }
-    const float4 r = t[lid - lm * TK];
+    const float4 r = t[tl - lm * TK];
     barrier(CLK_LOCAL_MEM_FENCE);
     return r;
+}
+
+/* The sums of v over the TM lanes of each outer of the team, in every lane: with NM_SHFL
+ * (NVIDIA) and TK == 1, butterflies within each 32-lane warp and the team's warp sums through
+ * local memory in order (two barriers, against the tree's 2 + log2 TM); else the tree. Fixed
+ * order either way: the same bits on every call. */
+inline float2 nm_sum2(float2 v, __local float4* t, int team, int tl, int lm, int TK, int TM) {
+#if NM_SHFL
+    if (TK == 1 && (TM & 31) == 0) {
+        for (int s = 16; s > 0; s >>= 1) {
+            v.x += mma_shfl_xor(v.x, s);
+            v.y += mma_shfl_xor(v.y, s);
+        }
+        __local float4* w = t + team * (TM / 32);
+        if ((tl & 31) == 0)
+            w[tl / 32] = (float4)(v, 0.0f, 0.0f);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        float2 r = w[0].xy;
+        for (int i = 1; i < TM / 32; ++i)
+            r += w[i].xy;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        return r;
+    }
+#endif
+    return nm_tree((float4)(v, 0.0f, 0.0f), t + team * TK * TM, tl, lm, TK, TM, 0).xy;
 }
 
 /* A forward partial from the lane's sums s1 = sum (x - p), s2 = sum (x - p)^2 over cnt values. */
@@ -192,19 +284,15 @@ inline float4 nm_fwd_part(float s1, float s2, int cnt, float piv, int rms) {
     return (float4)((float)cnt, q, fmax(s2 - s1 * q, 0.0f), piv);
 }
 
-/* The lane's forward partial; with the row's share in registers (cached) the values land in c. */
-#define NM_FWD_PARTIAL(out, cached, c)                                                     \
+/* The lane's forward partial around pivot piv, streaming its share (rows that do not fit in
+ * registers, and the split). */
+#define NM_FWD_PARTIAL(out)                                                                \
     float4 out;                                                                            \
     {                                                                                      \
         VF s1v = 0.0f, s2v = 0.0f;                                                         \
         int cnt = 0;                                                                       \
-        if (cached) {                                                                      \
-            NM_FOR_CACHED(c[j] = LOADV(x, xb + coord4_off(ic, xis)); const VF d = c[j] - piv;  \
-                          s1v += d; s2v = mad(d, d, s2v); ++cnt;)                          \
-        } else {                                                                           \
-            NM_FOR(const VF d = LOADV(x, xb + coord4_off(ic, xis)) - piv; s1v += d;            \
-                   s2v = mad(d, d, s2v); ++cnt;)                                           \
-        }                                                                                  \
+        NM_RFOR(const VF d = LOADV(x, xb + NM_AT(xis)) - piv; s1v += d;                \
+               s2v = mad(d, d, s2v); ++cnt;)                                               \
         out = nm_fwd_part(VSUM(s1v), VSUM(s2v), cnt * VEC, piv, rms);                      \
     }
 
@@ -219,10 +307,10 @@ inline float2 nm_stats(float4 r, float eps, int rms) {
     {                                                                                      \
         VF w = ((v) - mu) * rs;                                                            \
         if (affine) {                                                                      \
-            const IDX_T pi = pb + coord4_off(ic, pis);                                         \
+            const IDX_T pi = pb + NM_AT(pis);                                         \
             w = mad(w, nm_param(scale, scaleo + pi, pvec), nm_param(bias, biaso + pi, pvec)); \
         }                                                                                  \
-        const IDX_T yi = yb + coord4_off(ic, yis);                                             \
+        const IDX_T yi = yb + NM_AT(yis);                                             \
         STOREV(y, yi, NM_OUT(w, LOADV(y, yi), alpha, beta));                               \
     }
 
@@ -233,30 +321,58 @@ inline float2 nm_stats(float4 r, float eps, int rms) {
         istd[istdo + sb] = (st).y;                         \
     }
 
+/* G == 1, one pass (a group per TR row tiles: no row loop, whose invariants would take registers
+ * from the row's values). A row that fits the lanes' registers (the same for every row: chunk ==
+ * I) is read once; a longer one is streamed twice. */
 __kernel void norm_fwd(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
-    const float piv = (active && !rms) ? LOAD1(x, xb) : 0.0f;
-    const int cached = m1 - m0 <= NK * TM;
-    VF c[NK];
-    NM_FWD_PARTIAL(v, cached, c)
-    const float2 st = nm_stats(nm_tree(v, t, lid, lm, TK, TM, 1), eps, rms);
-    NM_SAVE_STATS(st)
-    const float mu = st.x, rs = st.y;
-    if (cached) {
-        NM_FOR_CACHED(NM_FWD_ELEM(c[j]))
-    } else {
-        NM_FOR(NM_FWD_ELEM(LOADV(x, xb + coord4_off(ic, xis))))
+    NM_LANES;
+    const int cached = I <= NK * TM;
+    const float invl = 1.0f / ((float)I * (float)VEC);
+    {
+        NM_ROW(0);
+        float mu, rs;
+        if (cached) {
+            VF c[NK], s1v = 0.0f, s2v = 0.0f;
+#if NM_SHFL
+            NM_RFOR_CACHED(c[j] = LOADV(x, xb + NM_AT(xis)); s1v += c[j];)
+            mu = rms ? 0.0f : nm_sum2((float2)(VSUM(s1v), 0.0f), t, team, tl, lm, TK, TM).x * invl;
+            NM_RFOR_CACHED(const VF d = c[j] - mu; s2v = mad(d, d, s2v);)
+            rs = 1.0f / sqrt(nm_sum2((float2)(VSUM(s2v), 0.0f), t, team, tl, lm, TK, TM).x * invl + eps);
+            const float2 st = (float2)(mu, rs);
+#else
+            /* one tree (its barriers are what a CPU pays for): pivot sums merged by Chan's formula */
+            const float piv = (active && !rms) ? LOAD1(x, xb) : 0.0f;
+            int cnt = 0;
+            NM_RFOR_CACHED(c[j] = LOADV(x, xb + NM_AT(xis)); const VF d = c[j] - piv; s1v += d;
+                          s2v = mad(d, d, s2v); ++cnt;)
+            const float4 v = nm_fwd_part(VSUM(s1v), VSUM(s2v), cnt * VEC, piv, rms);
+            const float2 st = nm_stats(nm_tree(v, t + team * TK * TM, tl, lm, TK, TM, 1), eps, rms);
+            mu = st.x;
+            rs = st.y;
+#endif
+            NM_SAVE_STATS(st)
+            NM_RFOR_CACHED(NM_FWD_ELEM(c[j]))
+        } else {
+            const float piv = (active && !rms) ? LOAD1(x, xb) : 0.0f;
+            NM_FWD_PARTIAL(v)
+            const float2 st = nm_stats(nm_tree(v, t + team * TK * TM, tl, lm, TK, TM, 1), eps, rms);
+            NM_SAVE_STATS(st)
+            mu = st.x;
+            rs = st.y;
+            NM_RFOR(NM_FWD_ELEM(LOADV(x, xb + NM_AT(xis))))
+        }
     }
 }
 
+/* The split kernels run one pass (TR == 1, a group per tile and chunk). */
 __kernel void norm_fwd_reduce(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
+    NM_LANES;
+    NM_ROW(0);
     const float piv = (active && !rms) ? LOAD1(x, xb) : 0.0f;
-    VF c[NK];
-    NM_FWD_PARTIAL(v, 0, c)
-    v = nm_tree(v, t, lid, lm, TK, TM, 1);
+    NM_FWD_PARTIAL(v)
+    v = nm_tree(v, t, tl, lm, TK, TM, 1);
     if (active && lm == 0)
         vstore4(v, (size_t)o * (size_t)G + (size_t)g, part);
 }
@@ -278,11 +394,12 @@ inline float4 nm_gather(__global const float* part, int o, int G, int active, in
 
 __kernel void norm_fwd_apply(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
+    NM_LANES;
+    NM_ROW(0);
     const float2 st = nm_stats(nm_gather(part, o, G, active, lm, lk, t, 1), eps, rms);
     NM_SAVE_STATS(st)
     const float mu = st.x, rs = st.y;
-    NM_FOR(NM_FWD_ELEM(LOADV(x, xb + coord4_off(ic, xis))))
+    NM_RFOR(NM_FWD_ELEM(LOADV(x, xb + NM_AT(xis))))
 }
 
 /* Backward: the row's saved statistics, g = dy * scale and xhat for one element. */
@@ -292,65 +409,134 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
 #define NM_G(gv, e)                                                        \
     VF gv = (e);                                                           \
     if (affine)                                                            \
-        gv *= nm_param(scale, scaleo + pb + coord4_off(ic, pis), pvec)
+        gv *= nm_param(scale, scaleo + pb + NM_AT(pis), pvec)
 
-#define NM_BWD_PARTIAL(out, cached, cx, cy)                                                 \
-    float4 out;                                                                             \
-    {                                                                                       \
-        VF av = 0.0f, bv = 0.0f;                                                            \
-        if (cached) {                                                                       \
-            NM_FOR_CACHED(cx[j] = LOADV(x, xb + coord4_off(ic, xis)); cy[j] = LOADV(y, yb + coord4_off(ic, yis)); \
-                          NM_G(gv, cy[j]); av += gv; bv = mad(gv, (cx[j] - mu) * rs, bv);)  \
-        } else {                                                                            \
-            NM_FOR(NM_G(gv, LOADV(y, yb + coord4_off(ic, yis))); av += gv;                      \
-                   bv = mad(gv, (LOADV(x, xb + coord4_off(ic, xis)) - mu) * rs, bv);)           \
-        }                                                                                   \
-        out = (float4)(rms ? 0.0f : VSUM(av), VSUM(bv), 0.0f, 0.0f);                        \
+/* The lane's (A, B) partial, streaming its share. */
+#define NM_BWD_PARTIAL(out)                                                                     \
+    float2 out;                                                                                 \
+    {                                                                                           \
+        VF av = 0.0f, bv = 0.0f;                                                                \
+        NM_RFOR(NM_G(gv, LOADV(y, yb + NM_AT(yis))); av += gv;                              \
+               bv = mad(gv, (LOADV(x, xb + NM_AT(xis)) - mu) * rs, bv);)                   \
+        out = (float2)(rms ? 0.0f : VSUM(av), VSUM(bv));                                        \
     }
 
-/* dx for one element of values xv, dyv from the row sums r (A, B). */
+/* dx for one element of values xv, dyv from the row sums (A, B) as ca = A / L, cb = B / L. */
 #define NM_BWD_ELEM(xv, dyv)                                                               \
     {                                                                                      \
         NM_G(gv, dyv);                                                                     \
         const VF v = rs * (gv - ca - ((xv) - mu) * rs * cb);                               \
-        const IDX_T di = dxb + coord4_off(ic, dxis);                                           \
+        const IDX_T di = dxb + NM_AT(dxis);                                           \
         STOREV(dx, di, NM_OUT(v, LOADV(dx, di), alpha, beta));                             \
     }
 
+#if VEC == 4
+#define NM_PART_STORE(v, i) vstore4((v), (i), part)
+#else
+#define NM_PART_STORE(v, i) (part[(i)] = (v))
+#endif
+
+/* G == 1. NM_PFUSE (LAYER / RMS with dScale or dBias, rows in registers, TK == 1): the groups
+ * loop over rows, each lane also sums dy xhat and dy over its rows for its NK columns (the same
+ * columns on every row), and the group leaves its column partials (dScale's, then dBias's: 2 I
+ * VEC floats at part + grp 2 I VEC, teams summed in order) for norm_par_sum, so x and dy are read
+ * once for all three gradients. Without it, one pass (no loop: its invariants take registers). */
 __kernel void norm_bwd(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
-    NM_BWD_LOAD_STATS;
-    const int cached = m1 - m0 <= NK * TM;
-    VF cx[NK], cy[NK];
-    NM_BWD_PARTIAL(v, cached, cx, cy)
-    const float4 r = nm_tree(v, t, lid, lm, TK, TM, 0);
-    const float invl = 1.0f / ((float)I * (float)VEC), ca = r.x * invl, cb = r.y * invl;
-    if (cached) {
-        NM_FOR_CACHED(NM_BWD_ELEM(cx[j], cy[j]))
-    } else {
-        NM_FOR(NM_BWD_ELEM(LOADV(x, xb + coord4_off(ic, xis)), LOADV(y, yb + coord4_off(ic, yis))))
+    NM_LANES;
+    const int cached = I <= NK * TM;
+    const float invl = 1.0f / ((float)I * (float)VEC);
+#if NM_PFUSE
+    VF ps[NK], pd[NK];
+    NM_UNROLL for (int j = 0; j < NK; ++j) {
+        ps[j] = 0.0f;
+        pd[j] = 0.0f;
     }
+    for (int kt = 0; kt < KT; ++kt) {
+        NM_ROW(kt);
+#else
+    {
+        NM_ROW(0);
+#endif
+        NM_BWD_LOAD_STATS;
+        if (cached) {
+            VF cx[NK], cy[NK], av = 0.0f, bv = 0.0f;
+            NM_RFOR_CACHED(cx[j] = LOADV(x, xb + NM_AT(xis)); cy[j] = LOADV(y, yb + NM_AT(yis));
+                           cx[j] = (cx[j] - mu) * rs; NM_G(gv, cy[j]); av += gv; bv = mad(gv, cx[j], bv);)
+#if NM_PFUSE
+            NM_UNROLL for (int j = 0; j < NK; ++j) {
+                if (m0 + lm + j * TM < m1) {
+                    ps[j] = mad(cy[j], cx[j], ps[j]);
+                    pd[j] += cy[j];
+                }
+            }
+#endif
+            const float2 r = nm_sum2((float2)(rms ? 0.0f : VSUM(av), VSUM(bv)), t, team, tl, lm, TK, TM);
+            const float ca = r.x * invl, cb = r.y * invl;
+            NM_RFOR_CACHED(NM_G(gv, cy[j]); const VF v = rs * (gv - ca - cx[j] * cb); const IDX_T di = dxb + NM_AT(dxis);
+                           STOREV(dx, di, NM_OUT(v, LOADV(dx, di), alpha, beta));)
+        } else {
+            NM_BWD_PARTIAL(v)
+            const float2 r = nm_sum2(v, t, team, tl, lm, TK, TM);
+            const float ca = r.x * invl, cb = r.y * invl;
+            NM_RFOR(NM_BWD_ELEM(LOADV(x, xb + NM_AT(xis)), LOADV(y, yb + NM_AT(yis))))
+        }
+    }
+#if NM_PFUSE
+    __local VF* tp = (__local VF*)t;
+    NM_UNROLL for (int j = 0; j < NK; ++j) {
+        for (int c = 0; c < 2; ++c) {
+            tp[lid] = c ? pd[j] : ps[j];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            const int m = lm + j * TM;
+            if (team == 0 && m < I) {
+                VF s = tp[lm];
+                for (int r = 1; r < TR; ++r)
+                    s += tp[r * TM + lm];
+                NM_PART_STORE(s, ((size_t)grp * 2u + (size_t)c) * (size_t)I + (size_t)m);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+#endif
 }
 
+/* With flag 64 chunk g of a GROUP row is channel g of the group: the partial is (A, B, sum dy
+ * xhat, sum dy), the last two the channel's share of dScale / dBias (norm_par_sum), A and B
+ * them times the channel's scale. */
 __kernel void norm_bwd_reduce(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
+    NM_LANES;
+    NM_ROW(0);
     NM_BWD_LOAD_STATS;
-    VF cx[NK], cy[NK];
-    NM_BWD_PARTIAL(v, 0, cx, cy)
-    v = nm_tree(v, t, lid, lm, TK, TM, 0);
+    float4 r;
+    if (flags & 64) {
+        VF sd = 0.0f, sx = 0.0f;
+        NM_RFOR(const VF e = LOADV(y, yb + NM_AT(yis)); sd += e;
+                sx = mad(e, (LOADV(x, xb + NM_AT(xis)) - mu) * rs, sx);)
+        const float4 raw = nm_tree((float4)(VSUM(sx), VSUM(sd), 0.0f, 0.0f), t, tl, lm, TK, TM, 0);
+        float sc = 1.0f;
+        if (affine) {
+            const int4 ic0 = coord4_fdiv(m0, ni, idims, idiv0, idiv1, idiv2);
+            sc = LOAD(scale, scaleo + pb + coord4_off(ic0, pis));
+        }
+        r = (float4)(sc * raw.y, sc * raw.x, raw.x, raw.y);
+    } else {
+        NM_BWD_PARTIAL(v)
+        r = nm_tree((float4)(v, 0.0f, 0.0f), t, tl, lm, TK, TM, 0);
+    }
     if (active && lm == 0)
-        vstore4(v, (size_t)o * (size_t)G + (size_t)g, part);
+        vstore4(r, (size_t)o * (size_t)G + (size_t)g, part);
 }
 
 __kernel void norm_bwd_apply(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
+    NM_LANES;
+    NM_ROW(0);
     NM_BWD_LOAD_STATS;
     const float4 r = nm_gather(part, o, G, active, lm, lk, t, 0);
     const float invl = 1.0f / ((float)I * (float)VEC), ca = r.x * invl, cb = r.y * invl;
-    NM_FOR(NM_BWD_ELEM(LOADV(x, xb + coord4_off(ic, xis)), LOADV(y, yb + coord4_off(ic, yis))))
+    NM_RFOR(NM_BWD_ELEM(LOADV(x, xb + NM_AT(xis)), LOADV(y, yb + NM_AT(yis))))
 }
 
 /* Parameter gradients: outer = one parameter, inner = the elements it scales; element strides
@@ -375,18 +561,20 @@ inline void nm_par_store(float4 r, IDX_T pb, __global STORAGE_T* dscale, ulong d
 
 __kernel void norm_par(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
+    NM_LANES;
+    NM_ROW(0);
     NM_PAR_PARTIAL(v)
-    v = nm_tree(v, t, lid, lm, TK, TM, 0);
+    v = nm_tree(v, t, tl, lm, TK, TM, 0);
     if (active && lm == 0)
         nm_par_store(v, pb, dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags);
 }
 
 __kernel void norm_par_reduce(NORM_ARGS) {
     __local float4 t[WGMAX];
-    NM_SETUP;
+    NM_LANES;
+    NM_ROW(0);
     NM_PAR_PARTIAL(v)
-    v = nm_tree(v, t, lid, lm, TK, TM, 0);
+    v = nm_tree(v, t, tl, lm, TK, TM, 0);
     if (active && lm == 0)
         vstore4(v, (size_t)o * (size_t)G + (size_t)g, part);
 }
@@ -399,4 +587,33 @@ __kernel void norm_par_final(NORM_ARGS) {
     for (int i = 0; i < G; ++i)
         r += vload4((size_t)o * (size_t)G + (size_t)i, part);
     nm_par_store(r, coord4_off(coord4_div(o, odims), pos), dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags);
+}
+
+/* dScale / dBias on the parameter view from G partial sets: norm_bwd's column partials (NM_PFUSE:
+ * set w holds dScale's at 2 w O + o, dBias's O further) or norm_bwd_reduce's channel partials
+ * (flag 64: set w is sample n, float4 n O + o, components z and w). TK adjacent parameters per
+ * group, TM lanes over the sets, each lane's in order with four running sums, then the tree. */
+__kernel void norm_par_sum(NORM_ARGS) {
+    __local float4 t[WGMAX];
+    const int lid = (int)get_local_id(0), TM = (int)get_local_size(0) / TK, lk = lid % TK, lm = lid / TK;
+    const int o = (int)get_group_id(0) * TK + lk, active = o < O;
+    const size_t P = (size_t)O, ws = (flags & 64) ? 4u * P : 2u * P, os = (flags & 64) ? 4u : 1u;
+    const size_t c0 = (flags & 64) ? 2u : 0u, c1 = (flags & 64) ? 3u : P;
+    float2 s[4] = {(float2)(0.0f), (float2)(0.0f), (float2)(0.0f), (float2)(0.0f)};
+    if (active) {
+        int w = lm;
+        for (; w + 3 * TM < G; w += 4 * TM)
+            for (int q = 0; q < 4; ++q) {
+                const size_t b = (size_t)(w + q * TM) * ws + (size_t)o * os;
+                s[q] += (float2)(part[b + c0], part[b + c1]);
+            }
+        for (int q = 0; w < G; w += TM, ++q) {
+            const size_t b = (size_t)w * ws + (size_t)o * os;
+            s[q] += (float2)(part[b + c0], part[b + c1]);
+        }
+    }
+    const float2 v = (s[0] + s[1]) + (s[2] + s[3]);
+    const float4 r = nm_tree((float4)(v, 0.0f, 0.0f), t, lid, lm, TK, TM, 0);
+    if (active && lm == 0)
+        nm_par_store(r, coord4_off(coord4_div(o, odims), pos), dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags);
 }

@@ -18,12 +18,18 @@
 **               lanes), so the forward reads x once and the backward x and dy once
 **   norm_split  few rows (GROUP at small batch): G work-groups per row write partials into the
 **               handle's scratch, a second kernel merges them in order and applies
-** The backward's dScale / dBias come from the parameter kernels (norm_par, or norm_par_reduce +
-** norm_par_final when parameters are few): adjacent work-items on adjacent parameters where x's
-** innermost dim is a parameter dim (LAYER, GROUP on NHWC), else along the elements; fixed-order
-** partial sums, no atomics. Passes over memory: forward 1 read of x (2 when rows do not fit in
-** registers or split) and 1 write of y; backward 2 reads of x and dy (the second for the
-** parameter gradients, skipped when dScale and dBias are NULL) and 1 write of dx.
+** The backward's dScale / dBias, in fixed-order partial sums (no atomics), come from
+**   - norm_bwd itself (NM_PFUSE) for LAYER and RMS rows in registers: its groups (about two per
+**     compute unit, TR rows at a time on GPUs) loop over rows and keep per-column sums, which
+**     norm_par_sum adds up: x and dy are read once for all three gradients;
+**   - norm_bwd_reduce (flag 64) for GROUP rows too long for registers: a chunk per channel, so its
+**     (sample, channel) partials serve dx and the parameters (norm_par_sum): two reads of x, dy;
+**   - otherwise the parameter kernels (norm_par, or norm_par_reduce + norm_par_final), ahead of
+**     the row kernels: adjacent work-items on adjacent parameters where x's innermost dim is a
+**     parameter dim (GROUP on NHWC), else along the elements.
+** Passes over memory: forward 1 read of x (2 when rows do not fit in registers or split) and 1
+** write of y; backward 1 read of x and dy (2 for streamed rows, 1 more for the parameter kernels)
+** and 1 write of dx.
 **
 ** Contract choices: x, y, dy, dx and the parameters of one data type (FLOAT, HALF or BFLOAT16;
 ** float math, one rounding per output); statistics FLOAT; rows and elements per row below 2^31;
@@ -46,7 +52,7 @@ struct cldnnNormStruct {
 };
 
 enum { NM_X = 0, NM_Y = 1, NM_DX = 2, NM_S = 3, NM_P = 4, NM_OPS = 5 }; /* NM_Y is dy backward */
-enum { NM_FLAG_AFFINE = 1, NM_FLAG_STATS = 2, NM_FLAG_RMS = 4, NM_FLAG_DSCALE = 8, NM_FLAG_DBIAS = 16 };
+enum { NM_FLAG_AFFINE = 1, NM_FLAG_STATS = 2, NM_FLAG_RMS = 4, NM_FLAG_DSCALE = 8, NM_FLAG_DBIAS = 16, NM_FLAG_GCHUNK = 64 };
 #define NM_SIDE 4    /* dims per side after collapsing */
 #define NM_WG_MAX 256 /* kernels/norm/norm.cl's WGMAX */
 
@@ -66,6 +72,7 @@ typedef struct {
     nm_view row, par;          /* par: the parameter gradients (backward with dScale or dBias) */
     uint64_t off[9];           /* elements: x, y|dy, dx, mean, invStd, scale, bias, dScale, dBias */
     int idx32;
+    int contig; /* the row view: one outer dim, one inner dim of unit stride in the data and the parameters */
     float alpha, beta, alpha2, beta2, eps;
     int flags;
 } nm_problem;
@@ -74,13 +81,18 @@ typedef struct {
     cl_mem m[9]; /* the order of nm_problem.off */
 } nm_buffers;
 
-/* Work split of one view (kernel header): work-group size, outers per group, chunks per outer. */
+/* Work split of one view (kernel header): work-group size, outers per team, teams per group,
+** chunks per outer, and the groups launched along the outers (ng; 0: one per TR x TK outers). */
 typedef struct {
-    int wg, tk, groups, chunk;
+    int wg, tk, tr, groups, chunk, ng;
 } nm_split;
 
+/* nk: the row kernels' register slots (-DNK); pfuse: norm_bwd leaves dScale / dBias partials
+** (NM_PFUSE) over row.ng groups, summed by norm_par_sum split as psum; gchunk: GROUP's backward
+** split a chunk per channel (flag 64), its channel partials summed by norm_par_sum. */
 typedef struct {
-    nm_split row, par;
+    nm_split row, par, psum;
+    int nk, pfuse, gchunk;
 } nm_params;
 
 static uint32_t pow2_at_least(uint64_t v) {
@@ -90,13 +102,23 @@ static uint32_t pow2_at_least(uint64_t v) {
     return p;
 }
 
-/* Work-group size, TK and the chunks for view v; force_split: at least 2 chunks where the rows
-** have room (the split solver on problems the fused one could take). */
-static void nm_split_params(const nm_view* v, const cldnn_device_profile* dev, int force_split, int is_par,
-                            nm_split* q) {
+/* NVIDIA devices whose row sums take warp shuffles (norm.cl's NM_SHFL). */
+static int nm_shfl(const cldnn_device_profile* dev) {
+    return dev->is_nvidia && !dev->is_cpu && dev->nv_cc_major >= 8;
+}
+
+static uint32_t nm_max_wg(const cldnn_device_profile* dev) {
     uint32_t maxwg = NM_WG_MAX;
     while (maxwg > dev->max_wg_size && maxwg > 1)
         maxwg /= 2;
+    return maxwg;
+}
+
+/* Work-group size, TK, TR and the chunks for view v; force_split: at least 2 chunks where the
+** rows have room (the split solver on problems the fused one could take). */
+static void nm_split_params(const nm_view* v, const cldnn_device_profile* dev, int force_split, int is_par,
+                            nm_split* q) {
+    uint32_t maxwg = nm_max_wg(dev);
     /* lanes per outer: about 4 indices each on a GPU (the row in registers, enough loads in
     ** flight); on a CPU, whose work-items cost more, as many as a lane keeps (NK, 32 / VEC) */
     uint32_t per = dev->is_cpu ? 32u / (uint32_t)v->vec : 4u, tk = 1;
@@ -115,6 +137,8 @@ static void nm_split_params(const nm_view* v, const cldnn_device_profile* dev, i
     }
     q->wg = (int)wg;
     q->tk = (int)tk;
+    q->tr = 1;
+    q->ng = 0;
     uint64_t tiles = ((uint64_t)v->O + tk - 1) / tk, cu = dev->compute_units ? dev->compute_units : 1;
     /* the parameter gradients split whenever the device has room (their chunks are plain sums);
     ** the rows only when they are too few to fill it (a split row reads x twice); forced (the
@@ -143,10 +167,117 @@ static void nm_split_params(const nm_view* v, const cldnn_device_profile* dev, i
     q->groups = (int)(((uint64_t)v->I + chunk - 1) / chunk);
 }
 
+/* The row kernels' register slots: the most a lane's share of a row takes, at most 32 / VEC. */
+static int nm_nk(const nm_view* v, const nm_split* q) {
+    int most = 32 / v->vec, tm = q->wg / (q->tk * q->tr);
+    int need = (int)(((int64_t)q->chunk + tm - 1) / tm);
+    return need < 1 ? 1 : need < most ? need : most;
+}
+
+/* norm_par_sum's split: TK adjacent parameters per group (coalesced partial reads), the rest of
+** the group's lanes over the `sets` partial sets. */
+static void nm_psum_split(const nm_problem* p, const cldnn_device_profile* dev, int sets, nm_split* s) {
+    uint32_t maxwg = nm_max_wg(dev), tk = 32;
+    while (tk > 1 && tk > maxwg)
+        tk /= 2;
+    s->tk = (int)tk;
+    s->tr = 1;
+    s->wg = (int)(maxwg < 256 ? maxwg : 256);
+    s->groups = sets;
+    s->chunk = 1;
+    s->ng = (int)((p->par.O + (int)tk - 1) / (int)tk);
+}
+
+/* norm_bwd takes the parameter gradients along (NM_PFUSE) when they vary along the row's elements
+** only (LAYER, RMS), the row is contiguous along its elements (TK 1), in one chunk and in the
+** lanes' registers. Its groups then loop over rows: ng about 2 per compute unit, so the column
+** partials (2 ng floats per parameter) stay a few percent of the data read. */
+static void nm_fuse_par(const nm_problem* p, const cldnn_device_profile* dev, nm_params* q) {
+    const nm_view* v = &p->row;
+    const nm_split* r = &q->row;
+    q->pfuse = 0;
+    if (!p->dir || !(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || p->mode == CLDNN_NORM_GROUP || r->tk != 1 ||
+        r->groups != 1 || (int64_t)v->I > (int64_t)q->nk * (r->wg / r->tr))
+        return;
+    for (int i = 0; i < NM_SIDE; ++i)
+        if (v->os[NM_P][i] != 0)
+            return;
+    /* GPUs: TR rows per group where a row takes fewer lanes than a group holds, so the few
+    ** groups still fill the device (1024-wide rows, H200: TR 1 136.9 us, TR 4 56.6) */
+    int lanes = r->wg / r->tr, tr = r->tr;
+    if (!dev->is_cpu && tr == 1 && lanes < (int)nm_max_wg(dev))
+        tr = (int)nm_max_wg(dev) / lanes;
+    uint64_t tiles = ((uint64_t)v->O + (uint64_t)tr - 1) / (uint64_t)tr;
+    uint64_t cu = dev->compute_units ? dev->compute_units : 1, ng = 2u * cu;
+    uint64_t cols = (uint64_t)v->I * (uint64_t)v->vec;
+    int ng_hook = cldnn_env_int("CLDNN_NORM_NG", 0); /* test hook: the row loop on few rows */
+    if (ng_hook > 0)
+        ng = (uint64_t)ng_hook;
+    if (ng > tiles)
+        ng = tiles;
+    if (ng * 2u * cols * sizeof(float) > CLDNN_SCRATCH_MAX)
+        ng = CLDNN_SCRATCH_MAX / (2u * cols * sizeof(float));
+    if (ng < 1)
+        return;
+    q->pfuse = 1;
+    q->row.tr = tr;
+    q->row.wg = lanes * tr;
+    q->row.ng = (int)ng;
+    nm_psum_split(p, dev, (int)ng, &q->psum);
+}
+
+/* GROUP's backward on rows that do not fit the lanes' registers, with dScale or dBias: one
+** chunk per channel of the group (elements: spatial, then the group's channels), so norm_bwd_reduce's partials are per (sample,
+** channel) and give dScale / dBias as well: x and dy are read twice in all (the reduce, the
+** apply), not three times (the streamed row twice, the parameter kernel once). */
+static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev, nm_params* q) {
+    const nm_view* v = &p->row;
+    const nm_split* r = &q->row;
+    const nm_view* pv = &p->par;
+    if (!p->dir || p->mode != CLDNN_NORM_GROUP || !(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || v->ni != 2 ||
+        r->tk != 1 || v->is[NM_P][0] != 0 || v->is[NM_P][1] == 0 || v->idims[0] < 128 ||
+        (int64_t)v->I <= (int64_t)q->nk * (r->wg / r->tr))
+        return;
+    /* row o = n G' + group and parameter o = group C / G' + channel, so that partial o G + g is
+    ** (n, parameter): rows (group, n) or merged, parameters (channel, group) or merged */
+    if (!(v->no == 1 || (v->no == 2 && v->os[NM_P][0] != 0 && v->os[NM_P][1] == 0)) ||
+        !(pv->no == 1 || (pv->no == 2 && pv->odims[0] == v->idims[1])))
+        return;
+    int64_t sets = (int64_t)v->O * v->idims[1];
+    if (sets % p->par.O != 0 || (uint64_t)sets * 4u * sizeof(float) > CLDNN_SCRATCH_MAX)
+        return;
+    uint32_t maxwg = nm_max_wg(dev), per = dev->is_cpu ? 32u / (uint32_t)v->vec : 4u;
+    uint32_t tm = pow2_at_least(((uint64_t)v->idims[0] + per - 1) / per);
+    tm = tm < maxwg ? tm : maxwg;
+    if (!dev->is_cpu && tm < 64 && maxwg >= 64)
+        tm = 64;
+    q->gchunk = 1;
+    q->row.wg = (int)tm;
+    q->row.tr = 1;
+    q->row.ng = 0;
+    q->row.groups = v->idims[1];
+    q->row.chunk = v->idims[0];
+    q->nk = nm_nk(v, &q->row);
+    nm_psum_split(p, dev, (int)(sets / p->par.O), &q->psum);
+}
+
 static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* dev, int force, nm_params* q) {
+    memset(q, 0, sizeof *q);
     nm_split_params(&p->row, dev, force, 0, &q->row);
-    if (p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS))
+    /* test hook: TR teams on any device (CPUs take one), where a group may hold them */
+    int tr_hook = cldnn_env_int("CLDNN_NORM_TR", 0);
+    if (tr_hook > 0 && q->row.tk == 1 && q->row.groups == 1 &&
+        (uint64_t)(q->row.wg / q->row.tr) * (uint64_t)tr_hook <= nm_max_wg(dev)) {
+        q->row.wg = q->row.wg / q->row.tr * tr_hook;
+        q->row.tr = tr_hook;
+    }
+    q->nk = nm_nk(&p->row, &q->row);
+    if (p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) {
         nm_split_params(&p->par, dev, force, 1, &q->par);
+        if (!force)
+            nm_fuse_par(p, dev, q);
+        nm_group_chunks(p, dev, q);
+    }
 }
 
 static void fused_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -174,13 +305,20 @@ static void set_long4(cl_long4* d, const int64_t* s) {
         d->s[i] = s[i];
 }
 
-/* Sets NORM_ARGS (kernels/norm/norm.cl, in its order) for view v split by q and enqueues kernel
-** `name` over `items` work-items in groups of `local`. */
-static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_view* v, const nm_split* q,
-                               const nm_buffers* b, cl_mem part, const char* name, uint64_t items, size_t local) {
-    char opts[112];
-    snprintf(opts, sizeof opts, "-DVEC=%d -DUNROLL=%d -DIDX_T=%s%s", p->row.vec, h->prof.is_cpu ? 0 : 1,
-             p->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype));
+/* Sets NORM_ARGS (kernels/norm/norm.cl, in its order) for view v split by s and enqueues kernel
+** `name` over s's groups (norm_par_final: one work-item per parameter instead). */
+static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_params* q, const nm_view* v,
+                               const nm_split* s, const nm_buffers* b, cl_mem part, const char* name) {
+    char opts[256];
+    const cldnn_device_profile* dev = &h->prof;
+    int shfl = nm_shfl(dev);
+    /* NVIDIA: norm_bwd keeps x, dy and its column sums in registers; at 4 slots the compiler
+    ** takes 132 and only one 256-lane group then fits an SM (1024-wide rows: 80.6 us against 54.2
+    ** capped, H200) */
+    snprintf(opts, sizeof opts,
+             "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s",
+             p->row.vec, q->nk, shfl, p->contig, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1, p->idx32 ? "uint" : "ulong",
+             cldnn_dtype_build_option(p->dtype), shfl ? " -cl-nv-maxrregcount=128" : "");
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "norm/norm.cl", opts, name, &k));
     cl_int4 od, id;
@@ -202,23 +340,25 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_vi
         int data = i <= 2, param = i >= 5;
         off[i] = p->off[i] / (uint64_t)((data || (param && v->pvec)) ? v->vec : 1);
     }
-    cl_int O = v->O, I = v->I, ni = v->ni, tk = q->tk, G = q->groups, chunk = q->chunk, pvec = v->pvec;
-    cl_int flags = p->flags;
+    cl_int O = v->O, I = v->I, ni = v->ni, tk = s->tk, tr = s->tr, G = s->groups, chunk = s->chunk, pvec = v->pvec;
+    cl_int flags = p->flags | (q->gchunk ? NM_FLAG_GCHUNK : 0);
     CLDNN_TRY(CLDNN_KERNEL_ARGS(
         k, 0, CLDNN_ARG(O), CLDNN_ARG(I), CLDNN_ARG(od), CLDNN_ARG(ni), CLDNN_ARG(id), CLDNN_ARG(div[0]),
-        CLDNN_ARG(div[1]), CLDNN_ARG(div[2]), CLDNN_ARG(tk), CLDNN_ARG(G), CLDNN_ARG(chunk), CLDNN_ARG(b->m[0]),
-        CLDNN_ARG(off[0]), CLDNN_ARG(os[NM_X]), CLDNN_ARG(is[NM_X]), CLDNN_ARG(b->m[1]), CLDNN_ARG(off[1]),
-        CLDNN_ARG(os[NM_Y]), CLDNN_ARG(is[NM_Y]), CLDNN_ARG(b->m[2]), CLDNN_ARG(off[2]), CLDNN_ARG(os[NM_DX]),
-        CLDNN_ARG(is[NM_DX]), CLDNN_ARG(os[NM_S]), CLDNN_ARG(is[NM_S]), CLDNN_ARG(b->m[3]), CLDNN_ARG(off[3]),
-        CLDNN_ARG(b->m[4]), CLDNN_ARG(off[4]), CLDNN_ARG(os[NM_P]), CLDNN_ARG(is[NM_P]), CLDNN_ARG(pvec),
-        CLDNN_ARG(b->m[5]), CLDNN_ARG(off[5]), CLDNN_ARG(b->m[6]), CLDNN_ARG(off[6]), CLDNN_ARG(b->m[7]),
-        CLDNN_ARG(off[7]), CLDNN_ARG(b->m[8]), CLDNN_ARG(off[8]), CLDNN_ARG(p->alpha), CLDNN_ARG(p->beta),
-        CLDNN_ARG(p->alpha2), CLDNN_ARG(p->beta2), CLDNN_ARG(p->eps), CLDNN_ARG(flags), CLDNN_ARG(part)));
-    return cldnn_enqueue_1d(h, k, items, local, name);
-}
-
-static uint64_t nm_items(const nm_view* v, const nm_split* q) {
-    return ((uint64_t)v->O + (uint64_t)q->tk - 1) / (uint64_t)q->tk * (uint64_t)q->groups * (uint64_t)q->wg;
+        CLDNN_ARG(div[1]), CLDNN_ARG(div[2]), CLDNN_ARG(tk), CLDNN_ARG(tr), CLDNN_ARG(G), CLDNN_ARG(chunk),
+        CLDNN_ARG(b->m[0]), CLDNN_ARG(off[0]), CLDNN_ARG(os[NM_X]), CLDNN_ARG(is[NM_X]), CLDNN_ARG(b->m[1]),
+        CLDNN_ARG(off[1]), CLDNN_ARG(os[NM_Y]), CLDNN_ARG(is[NM_Y]), CLDNN_ARG(b->m[2]), CLDNN_ARG(off[2]),
+        CLDNN_ARG(os[NM_DX]), CLDNN_ARG(is[NM_DX]), CLDNN_ARG(os[NM_S]), CLDNN_ARG(is[NM_S]), CLDNN_ARG(b->m[3]),
+        CLDNN_ARG(off[3]), CLDNN_ARG(b->m[4]), CLDNN_ARG(off[4]), CLDNN_ARG(os[NM_P]), CLDNN_ARG(is[NM_P]),
+        CLDNN_ARG(pvec), CLDNN_ARG(b->m[5]), CLDNN_ARG(off[5]), CLDNN_ARG(b->m[6]), CLDNN_ARG(off[6]),
+        CLDNN_ARG(b->m[7]), CLDNN_ARG(off[7]), CLDNN_ARG(b->m[8]), CLDNN_ARG(off[8]), CLDNN_ARG(p->alpha),
+        CLDNN_ARG(p->beta), CLDNN_ARG(p->alpha2), CLDNN_ARG(p->beta2), CLDNN_ARG(p->eps), CLDNN_ARG(flags),
+        CLDNN_ARG(part)));
+    if (strcmp(name, "norm_par_final") == 0)
+        return cldnn_enqueue_1d(h, k, (uint64_t)v->O, 64, name);
+    uint64_t ng = s->ng ? (uint64_t)s->ng
+                        : ((uint64_t)v->O + (uint64_t)(s->tk * s->tr) - 1) / (uint64_t)(s->tk * s->tr);
+    uint64_t per = strcmp(name, "norm_par_sum") == 0 ? 1u : (uint64_t)s->groups;
+    return cldnn_enqueue_1d(h, k, ng * per * (uint64_t)s->wg, (size_t)s->wg, name);
 }
 
 /* The handle's scratch for the partials the run's split kernels write (the row kernels and then
@@ -228,6 +368,9 @@ static cldnnStatus_t nm_scratch(cldnnHandle_t h, const nm_problem* p, const nm_p
     if ((p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) && q->par.groups > 1 &&
         (uint64_t)p->par.O * (uint64_t)q->par.groups > n)
         n = (uint64_t)p->par.O * (uint64_t)q->par.groups;
+    if (q->pfuse) /* float4 units: 2 ng columns per parameter */
+        n = ((uint64_t)q->row.ng * 2u * (uint64_t)p->par.O + 3u) / 4u;
+    /* (gchunk: the row split's O G float4, counted above) */
     if (n <= 1) {
         *part = NULL;
         return CLDNN_STATUS_SUCCESS;
@@ -239,47 +382,40 @@ static cldnnStatus_t nm_scratch(cldnnHandle_t h, const nm_problem* p, const nm_p
 ** kernels read. The scratch is free again when they are done (the in-order queue). */
 static cldnnStatus_t nm_run_par(cldnnHandle_t h, const nm_problem* p, const nm_params* q, const nm_buffers* b,
                                 cl_mem part) {
-    if (!(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)))
+    if (!(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || q->pfuse || q->gchunk)
         return CLDNN_STATUS_SUCCESS;
     const nm_split* s = &q->par;
     if (s->groups == 1)
-        return nm_launch(h, p, &p->par, s, b, part, "norm_par", nm_items(&p->par, s), (size_t)s->wg);
-    CLDNN_TRY(nm_launch(h, p, &p->par, s, b, part, "norm_par_reduce", nm_items(&p->par, s), (size_t)s->wg));
-    return nm_launch(h, p, &p->par, s, b, part, "norm_par_final", (uint64_t)p->par.O, 64);
+        return nm_launch(h, p, q, &p->par, s, b, part, "norm_par");
+    CLDNN_TRY(nm_launch(h, p, q, &p->par, s, b, part, "norm_par_reduce"));
+    return nm_launch(h, p, q, &p->par, s, b, part, "norm_par_final");
 }
 
-static cldnnStatus_t fused_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
+/* Both solvers: one pass per row (G == 1) or the split (reduce, apply), the parameter kernels
+** ahead of them, or norm_par_sum after them where a row kernel left the partials. */
+static cldnnStatus_t nm_run_params(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const nm_problem* p = (const nm_problem*)problem;
     const nm_params* q = (const nm_params*)params;
     const nm_buffers* b = (const nm_buffers*)buffers;
     cl_mem part;
     CLDNN_TRY(nm_scratch(h, p, q, &part));
     CLDNN_TRY(nm_run_par(h, p, q, b, part));
-    return nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd" : "norm_fwd", nm_items(&p->row, &q->row),
-                     (size_t)q->row.wg);
-}
-
-static cldnnStatus_t split_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
-    const nm_problem* p = (const nm_problem*)problem;
-    const nm_params* q = (const nm_params*)params;
-    const nm_buffers* b = (const nm_buffers*)buffers;
-    if (q->row.groups == 1)
-        return fused_run(h, problem, params, buffers);
-    cl_mem part;
-    CLDNN_TRY(nm_scratch(h, p, q, &part));
-    uint64_t items = nm_items(&p->row, &q->row);
-    CLDNN_TRY(nm_run_par(h, p, q, b, part));
-    CLDNN_TRY(nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd_reduce" : "norm_fwd_reduce", items,
-                        (size_t)q->row.wg));
-    return nm_launch(h, p, &p->row, &q->row, b, part, p->dir ? "norm_bwd_apply" : "norm_fwd_apply", items,
-                     (size_t)q->row.wg);
+    if (q->row.groups == 1) {
+        CLDNN_TRY(nm_launch(h, p, q, &p->row, &q->row, b, part, p->dir ? "norm_bwd" : "norm_fwd"));
+    } else {
+        CLDNN_TRY(nm_launch(h, p, q, &p->row, &q->row, b, part, p->dir ? "norm_bwd_reduce" : "norm_fwd_reduce"));
+        CLDNN_TRY(nm_launch(h, p, q, &p->row, &q->row, b, part, p->dir ? "norm_bwd_apply" : "norm_fwd_apply"));
+    }
+    if (q->pfuse || q->gchunk)
+        return nm_launch(h, p, q, &p->par, &q->psum, b, part, "norm_par_sum");
+    return CLDNN_STATUS_SUCCESS;
 }
 
 static const cldnn_solver nm_solvers[] = {
     {.name = "norm_fused", .algo = -1, .applicable = fused_applicable, .default_params = fused_defaults,
-     .params_size = sizeof(nm_params), .run = fused_run, .flags = CLDNN_SOLVER_DETERMINISTIC},
+     .params_size = sizeof(nm_params), .run = nm_run_params, .flags = CLDNN_SOLVER_DETERMINISTIC},
     {.name = "norm_split", .algo = -1, .applicable = split_applicable, .default_params = split_defaults,
-     .params_size = sizeof(nm_params), .run = split_run, .flags = CLDNN_SOLVER_DETERMINISTIC},
+     .params_size = sizeof(nm_params), .run = nm_run_params, .flags = CLDNN_SOLVER_DETERMINISTIC},
 };
 
 /* ---------------------------------------------------------------------------- problem */
@@ -630,6 +766,9 @@ static cldnnStatus_t nm_problem_init(nm_problem* p, int dir, const struct cldnnN
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED,
                           "the strides leave more than %d separate dims on one side after collapsing", NM_SIDE);
     nm_vectorize(p, affine ? 2 : 0);
+    const nm_view* r = &p->row;
+    p->contig = r->ni == 1 && r->no == 1 && r->is[NM_X][0] == 1 && r->is[NM_Y][0] == 1 && r->is[NM_DX][0] == 1 &&
+                (!affine || r->is[NM_P][0] == 1);
     /* element indices in uint when every view, offset included, spans less than 2^32 */
     uint64_t span_max = 0;
     for (int o = 0; o < 3; ++o) {
