@@ -56,6 +56,8 @@ static const nm_layout k_layer[] = {
     {"2x3x4x5 param 3 nhwc -> nchw", CLDNN_NORM_LAYER, 3, 4, {2, 3, 4, 5}, {FX_NHWC, {0}, 1}, {FX_NCHW, {0}, 0},
      {FX_NHWC, {0}, 3}},
     {"4x6 param 2 (one row)", CLDNN_NORM_LAYER, 2, 2, {4, 6}, {FX_ND, {0}, 0}, {FX_ND, {1, 4}, 0}, {FX_ND, {0}, 1}},
+    /* one row of two: the backward's column partials fill one float4 of scratch */
+    {"1x2 one short row", CLDNN_NORM_LAYER, 1, 2, {1, 2}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}},
     {"2x3x2x5x8 param 1 5-d", CLDNN_NORM_LAYER, 1, 5, {2, 3, 2, 5, 8}, {FX_ND, {0}, 0}, {FX_ND, {0}, 4},
      {FX_ND, {0}, 0}},
 };
@@ -67,6 +69,8 @@ static const nm_layout k_group[] = {
     {"3x4x4x4 instance nchw", CLDNN_NORM_GROUP, 4, 4, {3, 4, 4, 4}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 4},
      {FX_NCHW, {0}, 0}},
     {"2x8x12 g2 3-d", CLDNN_NORM_GROUP, 2, 3, {2, 8, 12}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 4}},
+    /* one sample, no spatial dims: the rows collapse to one dim, the parameters' view does not */
+    {"1x8 g2 2-d", CLDNN_NORM_GROUP, 2, 2, {1, 8}, {FX_ND, {0}, 0}, {FX_ND, {0}, 1}, {FX_ND, {0}, 0}},
 };
 static const nm_layout k_rms[] = {
     {"5x64 param 1", CLDNN_NORM_RMS, 1, 2, {5, 64}, {FX_ND, {0}, 4}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}},

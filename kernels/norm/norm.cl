@@ -15,9 +15,10 @@
  * chunks per outer), shared by its TM lanes lm = tl / TK, interleaved (lane lm takes m0 + lm,
  * m0 + lm + TM, ...) so adjacent work-items touch adjacent memory: TK = 1 when x's innermost dim
  * is an inner one (rows contiguous), TK > 1 when it is an outer one (instance norm on NHWC,
- * parameter gradients of LAYER). Groups: NG x G, id = n * G + g; the row kernels loop over row
- * tiles (team t of group n takes tiles n TR + t, + NG TR, ...), so the host may launch fewer
- * groups than tiles (norm_bwd with NM_PFUSE does: its groups keep column sums across rows).
+ * parameter gradients of LAYER). Groups: NG x G, id = n * G + g. Team t of group n takes row
+ * tile n TR + t; only norm_bwd under NM_PFUSE loops (tiles n TR + t + k NG TR, k < KT), so that
+ * its groups, fewer than the tiles, keep column sums across rows; every other kernel needs
+ * ceil(O / (TK TR)) x G groups.
  * Reductions are fixed trees in local memory (on NVIDIA, NM_SHFL: warp butterflies and one
  * exchange) and, across chunks, in order g = 0..G-1: the same bits on every call, no atomics.
  *
@@ -66,8 +67,8 @@
  *   -DDATA_HALF, -DDATA_BF16, -DIDX_T: see common/helpers.h
  * Runtime flags: 1 affine (scale and bias given), 2 save or read statistics, 4 RMS, 8 dScale
  * wanted, 16 dBias wanted, 64 GROUP backward split a chunk per channel (norm_bwd_reduce leaves
- * channel partials). out = alpha *
- * value + beta * out; out is not read when beta == 0 (dScale / dBias likewise with alpha2 / beta2).
+ * channel partials). out = alpha * value + beta * out; out is not read when beta == 0 (dScale /
+ * dBias likewise with alpha2 / beta2).
  */
 #include "common/helpers.h"
 #include "common/fastdiv.h"
@@ -155,7 +156,7 @@
     const int lid = (int)get_local_id(0), TM = (int)get_local_size(0) / (TK * TR);                \
     const int team = lid / (TK * TM), tl = lid % (TK * TM), lk = tl % TK, lm = tl / TK;            \
     const int grp = (int)get_group_id(0), g = grp % G, NG = (int)get_num_groups(0) / G;           \
-    const int NT = NG * TR, KT = ((O + TK - 1) / TK + NT - 1) / NT;                                \
+    const int NT = NG * TR, KT = (int)((((long)O + TK - 1) / TK + NT - 1) / NT);                   \
     const int rms = (flags & 4) != 0, affine = (flags & 1) != 0;                                   \
     (void)rms;                                                                                     \
     (void)affine;                                                                                  \
@@ -163,21 +164,21 @@
 
 /* Row pass kt: the work-item's outer o (active when < O), its bases in every operand, and its
  * chunk [m0, m1) of the inner range; lanes step by TM from m0 + lm. */
-#if NM_CONTIG
-#define NM_OUTER(s) ((IDX_T)oa * (IDX_T)(s).x)
-#else
-#define NM_OUTER(s) coord4_off(oc, s)
-#endif
-#define NM_ROW(kt)                                                                                     \
+/* NM_ROW_AT(kt, contig): contig (a constant) takes a row's offsets as one product, for the row
+ * view under NM_CONTIG; the parameter kernels' view has its own dims and always passes 0. */
+#define NM_OUTER(s, contig) ((contig) ? (IDX_T)oa * (IDX_T)(s).x : coord4_off(oc, s))
+#define NM_ROW_AT(kt, contig)                                                                          \
     const int o = ((grp / G) * TR + team + (kt) * NT) * TK + lk, active = o < O, oa = active ? o : 0;  \
-    const int4 oc = coord4_div(NM_CONTIG ? 0 : oa, odims);                                               \
-    const IDX_T xb = (IDX_T)xo + NM_OUTER(xos), yb = (IDX_T)yo + NM_OUTER(yos);                        \
-    const IDX_T dxb = (IDX_T)dxo + NM_OUTER(dxos), sb = NM_OUTER(sos), pb = NM_OUTER(pos);             \
-    (void)oc;                                                                                          \
+    const int4 oc = coord4_div((contig) ? 0 : oa, odims);                                                \
+    const IDX_T xb = (IDX_T)xo + NM_OUTER(xos, contig), yb = (IDX_T)yo + NM_OUTER(yos, contig);        \
+    const IDX_T dxb = (IDX_T)dxo + NM_OUTER(dxos, contig), sb = NM_OUTER(sos, contig);                  \
+    const IDX_T pb = NM_OUTER(pos, contig);                                                            \
     const int m0 = g * chunk, m1 = active ? min(I, m0 + chunk) : m0;                                   \
+    (void)oc;                                                                                          \
     (void)dxb;                                                                                         \
     (void)sb;                                                                                          \
     (void)pb
+#define NM_ROW(kt) NM_ROW_AT(kt, NM_CONTIG)
 
 /* For every element m of the lane's share: ic its inner coordinates. */
 #define NM_FOR(BODY)                                                    \
@@ -421,11 +422,12 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
         out = (float2)(rms ? 0.0f : VSUM(av), VSUM(bv));                                        \
     }
 
-/* dx for one element of values xv, dyv from the row sums (A, B) as ca = A / L, cb = B / L. */
-#define NM_BWD_ELEM(xv, dyv)                                                               \
+/* dx for one element of normalized value xh and gradient dyv from the row sums (A, B) as
+ * ca = A / L, cb = B / L. */
+#define NM_BWD_ELEM(xh, dyv)                                                               \
     {                                                                                      \
         NM_G(gv, dyv);                                                                     \
-        const VF v = rs * (gv - ca - ((xv) - mu) * rs * cb);                               \
+        const VF v = rs * (gv - ca - (xh) * cb);                                           \
         const IDX_T di = dxb + NM_AT(dxis);                                           \
         STOREV(dx, di, NM_OUT(v, LOADV(dx, di), alpha, beta));                             \
     }
@@ -436,7 +438,8 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
 #define NM_PART_STORE(v, i) (part[(i)] = (v))
 #endif
 
-/* G == 1. NM_PFUSE (LAYER / RMS with dScale or dBias, rows in registers, TK == 1): the groups
+/* G == 1. NM_PFUSE (LAYER / RMS with dScale or dBias, TK == 1, and rows in registers: the host
+ * guarantees I <= NK TM, the sums below are taken on that path only): the groups
  * loop over rows, each lane also sums dy xhat and dy over its rows for its NK columns (the same
  * columns on every row), and the group leaves its column partials (dScale's, then dBias's: 2 I
  * VEC floats at part + grp 2 I VEC, teams summed in order) for norm_par_sum, so x and dy are read
@@ -473,13 +476,12 @@ __kernel void norm_bwd(NORM_ARGS) {
 #endif
             const float2 r = nm_sum2((float2)(rms ? 0.0f : VSUM(av), VSUM(bv)), t, team, tl, lm, TK, TM);
             const float ca = r.x * invl, cb = r.y * invl;
-            NM_RFOR_CACHED(NM_G(gv, cy[j]); const VF v = rs * (gv - ca - cx[j] * cb); const IDX_T di = dxb + NM_AT(dxis);
-                           STOREV(dx, di, NM_OUT(v, LOADV(dx, di), alpha, beta));)
+            NM_RFOR_CACHED(NM_BWD_ELEM(cx[j], cy[j]))
         } else {
             NM_BWD_PARTIAL(v)
             const float2 r = nm_sum2(v, t, team, tl, lm, TK, TM);
             const float ca = r.x * invl, cb = r.y * invl;
-            NM_RFOR(NM_BWD_ELEM(LOADV(x, xb + NM_AT(xis)), LOADV(y, yb + NM_AT(yis))))
+            NM_RFOR(NM_BWD_ELEM((LOADV(x, xb + NM_AT(xis)) - mu) * rs, LOADV(y, yb + NM_AT(yis))))
         }
     }
 #if NM_PFUSE
@@ -536,7 +538,7 @@ __kernel void norm_bwd_apply(NORM_ARGS) {
     NM_BWD_LOAD_STATS;
     const float4 r = nm_gather(part, o, G, active, lm, lk, t, 0);
     const float invl = 1.0f / ((float)I * (float)VEC), ca = r.x * invl, cb = r.y * invl;
-    NM_RFOR(NM_BWD_ELEM(LOADV(x, xb + NM_AT(xis)), LOADV(y, yb + NM_AT(yis))))
+    NM_RFOR(NM_BWD_ELEM((LOADV(x, xb + NM_AT(xis)) - mu) * rs, LOADV(y, yb + NM_AT(yis))))
 }
 
 /* Parameter gradients: outer = one parameter, inner = the elements it scales; element strides
@@ -558,11 +560,14 @@ inline void nm_par_store(float4 r, IDX_T pb, __global STORAGE_T* dscale, ulong d
     if (flags & 16)
         STORE(dbias, dbiaso + pb, NM_OUT(r.y, LOAD(dbias, dbiaso + pb), alpha2, beta2));
 }
+/* The same for parameter o of the parameter view (the kernels with one work-item per parameter). */
+#define NM_PAR_STORE_O(r) \
+    nm_par_store((r), coord4_off(coord4_div(o, odims), pos), dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags)
 
 __kernel void norm_par(NORM_ARGS) {
     __local float4 t[WGMAX];
     NM_LANES;
-    NM_ROW(0);
+    NM_ROW_AT(0, 0);
     NM_PAR_PARTIAL(v)
     v = nm_tree(v, t, tl, lm, TK, TM, 0);
     if (active && lm == 0)
@@ -572,7 +577,7 @@ __kernel void norm_par(NORM_ARGS) {
 __kernel void norm_par_reduce(NORM_ARGS) {
     __local float4 t[WGMAX];
     NM_LANES;
-    NM_ROW(0);
+    NM_ROW_AT(0, 0);
     NM_PAR_PARTIAL(v)
     v = nm_tree(v, t, tl, lm, TK, TM, 0);
     if (active && lm == 0)
@@ -586,7 +591,7 @@ __kernel void norm_par_final(NORM_ARGS) {
     float4 r = (float4)(0.0f);
     for (int i = 0; i < G; ++i)
         r += vload4((size_t)o * (size_t)G + (size_t)i, part);
-    nm_par_store(r, coord4_off(coord4_div(o, odims), pos), dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags);
+    NM_PAR_STORE_O(r);
 }
 
 /* dScale / dBias on the parameter view from G partial sets: norm_bwd's column partials (NM_PFUSE:
@@ -615,5 +620,5 @@ __kernel void norm_par_sum(NORM_ARGS) {
     const float2 v = (s[0] + s[1]) + (s[2] + s[3]);
     const float4 r = nm_tree((float4)(v, 0.0f, 0.0f), t, lid, lm, TK, TM, 0);
     if (active && lm == 0)
-        nm_par_store(r, coord4_off(coord4_div(o, odims), pos), dscale, dscaleo, dbias, dbiaso, alpha2, beta2, flags);
+        NM_PAR_STORE_O(r);
 }

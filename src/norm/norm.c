@@ -116,25 +116,28 @@ static uint32_t nm_max_wg(const cldnn_device_profile* dev) {
 
 /* Work-group size, TK, TR and the chunks for view v; force_split: at least 2 chunks where the
 ** rows have room (the split solver on problems the fused one could take). */
+/* Lanes for n indices of an outer with tk outers per group: about 4 indices each on a GPU (the
+** row in registers, enough loads in flight); on a CPU, whose work-items cost more, as many as a
+** lane keeps (NK, 32 / VEC). GPUs take at least two warps per group. */
+static uint32_t nm_lanes(uint64_t n, int vec, uint32_t tk, const cldnn_device_profile* dev) {
+    uint32_t maxwg = nm_max_wg(dev), per = dev->is_cpu ? 32u / (uint32_t)vec : 4u;
+    uint32_t tm = pow2_at_least((n + per - 1) / per);
+    if (tm > maxwg / tk)
+        tm = maxwg / tk;
+    if (!dev->is_cpu && tk * tm < 64 && maxwg >= 64)
+        tm = 64 / tk;
+    return tm;
+}
+
 static void nm_split_params(const nm_view* v, const cldnn_device_profile* dev, int force_split, int is_par,
                             nm_split* q) {
-    uint32_t maxwg = nm_max_wg(dev);
-    /* lanes per outer: about 4 indices each on a GPU (the row in registers, enough loads in
-    ** flight); on a CPU, whose work-items cost more, as many as a lane keeps (NK, 32 / VEC) */
-    uint32_t per = dev->is_cpu ? 32u / (uint32_t)v->vec : 4u, tk = 1;
-    uint32_t tm = pow2_at_least(((uint64_t)v->I + per - 1) / per);
+    uint32_t maxwg = nm_max_wg(dev), tk = 1;
     if (v->stat_inner) {
         tk = pow2_at_least((uint64_t)v->O);
         tk = tk < 32 ? tk : 32;
         tk = tk < maxwg ? tk : maxwg;
     }
-    if (tm > maxwg / tk)
-        tm = maxwg / tk;
-    uint32_t wg = tk * tm;
-    if (!dev->is_cpu && wg < 64 && maxwg >= 64) { /* at least two warps per group */
-        tm = 64 / tk;
-        wg = 64;
-    }
+    uint32_t tm = nm_lanes((uint64_t)v->I, v->vec, tk, dev), wg = tk * tm;
     q->wg = (int)wg;
     q->tk = (int)tk;
     q->tr = 1;
@@ -190,15 +193,16 @@ static void nm_psum_split(const nm_problem* p, const cldnn_device_profile* dev, 
 
 /* norm_bwd takes the parameter gradients along (NM_PFUSE) when they vary along the row's elements
 ** only (LAYER, RMS), the row is contiguous along its elements (TK 1), in one chunk and in the
-** lanes' registers. Its groups then loop over rows: ng about 2 per compute unit, so the column
-** partials (2 ng floats per parameter) stay a few percent of the data read. */
+** lanes' registers. Its groups then loop over rows: ng about 2 per compute unit. The column
+** partials (2 ng floats per parameter, written and read) add 4 ng / 3 O to the data's traffic:
+** 4 % for 8192 rows on 132 compute units, and at most 4 / 3 (ng <= rows). */
 static void nm_fuse_par(const nm_problem* p, const cldnn_device_profile* dev, nm_params* q) {
     const nm_view* v = &p->row;
     const nm_split* r = &q->row;
     q->pfuse = 0;
     if (!p->dir || !(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || p->mode == CLDNN_NORM_GROUP || r->tk != 1 ||
-        r->groups != 1 || (int64_t)v->I > (int64_t)q->nk * (r->wg / r->tr))
-        return;
+        r->groups != 1 || (int64_t)v->I > (int64_t)q->nk * (r->wg / r->tr) || v->O >= (1 << 30))
+        return; /* (the row loop's last pass indexes past O: rows below 2^30 keep it in int) */
     for (int i = 0; i < NM_SIDE; ++i)
         if (v->os[NM_P][i] != 0)
             return;
@@ -210,7 +214,7 @@ static void nm_fuse_par(const nm_problem* p, const cldnn_device_profile* dev, nm
     uint64_t tiles = ((uint64_t)v->O + (uint64_t)tr - 1) / (uint64_t)tr;
     uint64_t cu = dev->compute_units ? dev->compute_units : 1, ng = 2u * cu;
     uint64_t cols = (uint64_t)v->I * (uint64_t)v->vec;
-    int ng_hook = cldnn_env_int("CLDNN_NORM_NG", 0); /* test hook: the row loop on few rows */
+    int ng_hook = cldnn_env_int("CLDNN_NORM_NG", 0); /* test hook: the row loop on few rows (as tr_hook) */
     if (ng_hook > 0)
         ng = (uint64_t)ng_hook;
     if (ng > tiles)
@@ -243,16 +247,13 @@ static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev
     if (!(v->no == 1 || (v->no == 2 && v->os[NM_P][0] != 0 && v->os[NM_P][1] == 0)) ||
         !(pv->no == 1 || (pv->no == 2 && pv->odims[0] == v->idims[1])))
         return;
+    /* and enough (row, channel) groups to fill the device: fewer rows take the split */
     int64_t sets = (int64_t)v->O * v->idims[1];
-    if (sets % p->par.O != 0 || (uint64_t)sets * 4u * sizeof(float) > CLDNN_SCRATCH_MAX)
+    uint64_t cu = dev->compute_units ? dev->compute_units : 1;
+    if ((uint64_t)sets < 2u * cu || sets % p->par.O != 0 || (uint64_t)sets * 4u * sizeof(float) > CLDNN_SCRATCH_MAX)
         return;
-    uint32_t maxwg = nm_max_wg(dev), per = dev->is_cpu ? 32u / (uint32_t)v->vec : 4u;
-    uint32_t tm = pow2_at_least(((uint64_t)v->idims[0] + per - 1) / per);
-    tm = tm < maxwg ? tm : maxwg;
-    if (!dev->is_cpu && tm < 64 && maxwg >= 64)
-        tm = 64;
     q->gchunk = 1;
-    q->row.wg = (int)tm;
+    q->row.wg = (int)nm_lanes((uint64_t)v->idims[0], v->vec, 1, dev);
     q->row.tr = 1;
     q->row.ng = 0;
     q->row.groups = v->idims[1];
@@ -264,7 +265,8 @@ static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev
 static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* dev, int force, nm_params* q) {
     memset(q, 0, sizeof *q);
     nm_split_params(&p->row, dev, force, 0, &q->row);
-    /* test hook: TR teams on any device (CPUs take one), where a group may hold them */
+    /* test hook (tests/test_norm.c, tests/oclgrind): TR teams on any device (CPUs take one),
+    ** where a group may hold them */
     int tr_hook = cldnn_env_int("CLDNN_NORM_TR", 0);
     if (tr_hook > 0 && q->row.tk == 1 && q->row.groups == 1 &&
         (uint64_t)(q->row.wg / q->row.tr) * (uint64_t)tr_hook <= nm_max_wg(dev)) {
@@ -372,7 +374,7 @@ static cldnnStatus_t nm_scratch(cldnnHandle_t h, const nm_problem* p, const nm_p
     if (q->pfuse) /* float4 units: 2 ng columns per parameter */
         n = ((uint64_t)q->row.ng * 2u * (uint64_t)p->par.O + 3u) / 4u;
     /* (gchunk: the row split's O G float4, counted above) */
-    if (n <= 1) {
+    if (n <= 1 && !q->pfuse && !q->gchunk) {
         *part = NULL;
         return CLDNN_STATUS_SUCCESS;
     }
