@@ -13,9 +13,10 @@
 **
 ** Solvers (first applicable wins; CLDNN_SOLVER=norm_split forces the split anywhere):
 **   norm_fused  enough rows to fill the device: one work-group per row (or per TK adjacent rows
-**               when rows are adjacent in memory: instance norm on NHWC); a lane keeps its share
-**               of the row in registers when it fits (NK values, rows up to 8192 elements at 256
-**               lanes), so the forward reads x once and the backward x and dy once
+**               when rows are adjacent in memory: instance norm on NHWC; a CPU's forward, one
+**               work-item per row); a lane keeps its share of the row in registers when it fits
+**               (NK values, rows up to 8192 elements at 256 lanes), so the forward reads x once
+**               and the backward x and dy once
 **   norm_split  few rows (GROUP at small batch): G work-groups per row write partials into the
 **               handle's scratch, a second kernel merges them in order and applies
 ** The backward's dScale / dBias, in fixed-order partial sums (no atomics), come from
