@@ -55,7 +55,8 @@
  *   -DNK=<n>    VF values a lane keeps in registers (default 32 / VEC; the host passes what
  *               the row needs, at most that: registers for slots no row uses cost occupancy)
  *   -DNM_SHFL=1 NVIDIA (compute capability 8.0+): row sums by warp shuffles (common/mma.h)
- *   -DNM_PFUSE=1   norm_bwd loops over rows and leaves dScale / dBias column partials
+ *   -DNM_PFUSE=1|2 norm_bwd loops over rows and leaves dScale / dBias column partials (1 from
+ *               rows in registers, 2 from streamed rows)
  *   -DNM_SUNROLL=<n>  the streamed loops' unroll (default 1; the host passes 4 for the forward:
  *               H200, 1024 x 32768 LAYER rows 175 -> 157 us; 2 or 4 slowed GROUP's backward,
  *               32x256x56x56 163 -> 219 us)
@@ -434,12 +435,17 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
 
 #if VEC == 4
 #define NM_PART_STORE(v, i) vstore4((v), (i), part)
+#define NM_PART_LOAD(i) vload4((i), part)
 #else
 #define NM_PART_STORE(v, i) (part[(i)] = (v))
+#define NM_PART_LOAD(i) part[(i)]
 #endif
+/* The group's column partial c (0 dScale, 1 dBias) of column m. */
+#define NM_PART_AT(c, m) (((size_t)grp * 2u + (size_t)(c)) * (size_t)I + (size_t)(m))
 
-/* G == 1. NM_PFUSE (LAYER / RMS with dScale or dBias, TK == 1, and rows in registers: the host
- * guarantees I <= NK TM, the sums below are taken on that path only): the groups
+/* G == 1. NM_PFUSE (LAYER / RMS with dScale or dBias, TK == 1; 1: rows in registers, 2: rows
+ * streamed with TR == 1 as CPUs run them, whose lanes then add into their own columns of the
+ * group's partials row by row): the groups
  * loop over rows, each lane also sums dy xhat and dy over its rows for its NK columns (the same
  * columns on every row), and the group leaves its column partials (dScale's, then dBias's: 2 I
  * VEC floats at part + grp 2 I VEC, teams summed in order) for norm_par_sum, so x and dy are read
@@ -455,6 +461,12 @@ __kernel void norm_bwd(NORM_ARGS) {
         ps[j] = 0.0f;
         pd[j] = 0.0f;
     }
+#if NM_PFUSE == 2 /* streamed rows (CPUs, TR == 1): the sums stay in the group's partials */
+    for (int m = lm; m < I; m += TM) {
+        NM_PART_STORE((VF)(0.0f), NM_PART_AT(0, m));
+        NM_PART_STORE((VF)(0.0f), NM_PART_AT(1, m));
+    }
+#endif
     for (int kt = 0; kt < KT; ++kt) {
         NM_ROW(kt);
 #else
@@ -481,10 +493,16 @@ __kernel void norm_bwd(NORM_ARGS) {
             NM_BWD_PARTIAL(v)
             const float2 r = nm_sum2(v, t, team, tl, lm, TK, TM);
             const float ca = r.x * invl, cb = r.y * invl;
+#if NM_PFUSE == 2
+            NM_RFOR(const VF xh = (LOADV(x, xb + NM_AT(xis)) - mu) * rs; const VF e = LOADV(y, yb + NM_AT(yis));
+                    NM_BWD_ELEM(xh, e); NM_PART_STORE(mad(e, xh, NM_PART_LOAD(NM_PART_AT(0, m))), NM_PART_AT(0, m));
+                    NM_PART_STORE(NM_PART_LOAD(NM_PART_AT(1, m)) + e, NM_PART_AT(1, m));)
+#else
             NM_RFOR(NM_BWD_ELEM((LOADV(x, xb + NM_AT(xis)) - mu) * rs, LOADV(y, yb + NM_AT(yis))))
+#endif
         }
     }
-#if NM_PFUSE
+#if NM_PFUSE == 1
     __local VF* tp = (__local VF*)t;
     NM_UNROLL for (int j = 0; j < NK; ++j) {
         for (int c = 0; c < 2; ++c) {
@@ -495,7 +513,7 @@ __kernel void norm_bwd(NORM_ARGS) {
                 VF s = tp[lm];
                 for (int r = 1; r < TR; ++r)
                     s += tp[r * TM + lm];
-                NM_PART_STORE(s, ((size_t)grp * 2u + (size_t)c) * (size_t)I + (size_t)m);
+                NM_PART_STORE(s, NM_PART_AT(c, m));
             }
             barrier(CLK_LOCAL_MEM_FENCE);
         }

@@ -89,7 +89,7 @@ typedef struct {
 } nm_split;
 
 /* nk: the row kernels' register slots (-DNK); pfuse: norm_bwd leaves dScale / dBias partials
-** (NM_PFUSE) over row.ng groups, summed by norm_par_sum split as psum; gchunk: GROUP's backward
+** (NM_PFUSE: 1 rows in registers, 2 streamed) over row.ng groups, summed by norm_par_sum split as psum; gchunk: GROUP's backward
 ** split a chunk per channel (flag 64), its channel partials summed by norm_par_sum. */
 typedef struct {
     nm_split row, par, psum;
@@ -201,8 +201,9 @@ static void nm_fuse_par(const nm_problem* p, const cldnn_device_profile* dev, nm
     const nm_view* v = &p->row;
     const nm_split* r = &q->row;
     q->pfuse = 0;
+    int streamed = (int64_t)v->I > (int64_t)q->nk * (r->wg / r->tr);
     if (!p->dir || !(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || p->mode == CLDNN_NORM_GROUP || r->tk != 1 ||
-        r->groups != 1 || (int64_t)v->I > (int64_t)q->nk * (r->wg / r->tr) || v->O >= (1 << 30))
+        r->groups != 1 || (streamed && (!dev->is_cpu || r->tr != 1)) || v->O >= (1 << 30))
         return; /* (the row loop's last pass indexes past O: rows below 2^30 keep it in int) */
     for (int i = 0; i < NM_SIDE; ++i)
         if (v->os[NM_P][i] != 0)
@@ -224,7 +225,7 @@ static void nm_fuse_par(const nm_problem* p, const cldnn_device_profile* dev, nm
         ng = CLDNN_SCRATCH_MAX / (2u * cols * sizeof(float));
     if (ng < 1)
         return;
-    q->pfuse = 1;
+    q->pfuse = streamed ? 2 : 1;
     q->row.tr = tr;
     q->row.wg = lanes * tr;
     q->row.ng = (int)ng;
@@ -266,10 +267,13 @@ static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev
 static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* dev, int force, nm_params* q) {
     memset(q, 0, sizeof *q);
     nm_split_params(&p->row, dev, force, 0, &q->row);
-    /* CPUs, forward: a work-item per row, whose loops walk it with vector loads (lanes across a
-    ** row cost a CPU runtime a private array per lane and a barrier tree per sum: PoCL 3.1, two
-    ** cores, LAYER 512x768 705 -> 170 us, 256x4096 1204 -> 384) */
-    if (dev->is_cpu && !p->dir && !force && q->row.tk == 1 && q->row.groups == 1) {
+    /* CPUs: a work-item per row, whose loops walk it with vector loads (lanes across a row cost
+    ** a CPU runtime a private array per lane and a barrier tree per sum), in the forward and in
+    ** LAYER / RMS's backward, which then adds dScale / dBias into its group's partials row by
+    ** row (PoCL 3.1, two cores: LAYER 512x768 forward 970 -> 243 us, backward 969 -> 465).
+    ** GROUP's backward keeps the lanes: its rows of few samples ran slower this way (2x512x14x14
+    ** 1450 -> 2272 us) */
+    if (dev->is_cpu && (!p->dir || p->mode != CLDNN_NORM_GROUP) && !force && q->row.tk == 1 && q->row.groups == 1) {
         q->row.wg = 1;
         q->row.tr = 1;
     }
