@@ -286,15 +286,15 @@ inline float4 nm_fwd_part(float s1, float s2, int cnt, float piv, int rms) {
     return (float4)((float)cnt, q, fmax(s2 - s1 * q, 0.0f), piv);
 }
 
-/* The lane's forward partial around pivot piv, streaming its share (rows that do not fit in
- * registers, and the split). */
-#define NM_FWD_PARTIAL(out)                                                                \
+/* The lane's forward partial around pivot piv over its share: LOOP NM_RFOR (streamed) or
+ * NM_RFOR_CACHED, KEEP what it does with each value xv (keeps it in c[j], or nothing). */
+#define NM_FWD_PARTIAL(out, LOOP, KEEP)                                                    \
     float4 out;                                                                            \
     {                                                                                      \
         VF s1v = 0.0f, s2v = 0.0f;                                                         \
         int cnt = 0;                                                                       \
-        NM_RFOR(const VF d = LOADV(x, xb + NM_AT(xis)) - piv; s1v += d;                \
-               s2v = mad(d, d, s2v); ++cnt;)                                               \
+        LOOP(const VF xv = LOADV(x, xb + NM_AT(xis)); KEEP; const VF d = xv - piv; s1v += d;   \
+             s2v = mad(d, d, s2v); ++cnt;)                                                 \
         out = nm_fwd_part(VSUM(s1v), VSUM(s2v), cnt * VEC, piv, rms);                      \
     }
 
@@ -335,8 +335,9 @@ __kernel void norm_fwd(NORM_ARGS) {
         NM_ROW(0);
         float mu, rs;
         if (cached) {
-            VF c[NK], s1v = 0.0f, s2v = 0.0f;
+            VF c[NK];
 #if NM_SHFL
+            VF s1v = 0.0f, s2v = 0.0f;
             NM_RFOR_CACHED(c[j] = LOADV(x, xb + NM_AT(xis)); s1v += c[j];)
             mu = rms ? 0.0f : nm_sum2((float2)(VSUM(s1v), 0.0f), t, team, tl, lm, TK, TM).x * invl;
             NM_RFOR_CACHED(const VF d = c[j] - mu; s2v = mad(d, d, s2v);)
@@ -345,10 +346,7 @@ __kernel void norm_fwd(NORM_ARGS) {
 #else
             /* one tree (its barriers are what a CPU pays for): pivot sums merged by Chan's formula */
             const float piv = (active && !rms) ? LOAD1(x, xb) : 0.0f;
-            int cnt = 0;
-            NM_RFOR_CACHED(c[j] = LOADV(x, xb + NM_AT(xis)); const VF d = c[j] - piv; s1v += d;
-                          s2v = mad(d, d, s2v); ++cnt;)
-            const float4 v = nm_fwd_part(VSUM(s1v), VSUM(s2v), cnt * VEC, piv, rms);
+            NM_FWD_PARTIAL(v, NM_RFOR_CACHED, c[j] = xv)
             const float2 st = nm_stats(nm_tree(v, t + team * TK * TM, tl, lm, TK, TM, 1), eps, rms);
             mu = st.x;
             rs = st.y;
@@ -357,7 +355,7 @@ __kernel void norm_fwd(NORM_ARGS) {
             NM_RFOR_CACHED(NM_FWD_ELEM(c[j]))
         } else {
             const float piv = (active && !rms) ? LOAD1(x, xb) : 0.0f;
-            NM_FWD_PARTIAL(v)
+            NM_FWD_PARTIAL(v, NM_RFOR, (void)xv)
             const float2 st = nm_stats(nm_tree(v, t + team * TK * TM, tl, lm, TK, TM, 1), eps, rms);
             NM_SAVE_STATS(st)
             mu = st.x;
@@ -373,7 +371,7 @@ __kernel void norm_fwd_reduce(NORM_ARGS) {
     NM_LANES;
     NM_ROW(0);
     const float piv = (active && !rms) ? LOAD1(x, xb) : 0.0f;
-    NM_FWD_PARTIAL(v)
+    NM_FWD_PARTIAL(v, NM_RFOR, (void)xv)
     v = nm_tree(v, t, tl, lm, TK, TM, 1);
     if (active && lm == 0)
         vstore4(v, (size_t)o * (size_t)G + (size_t)g, part);

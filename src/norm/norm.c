@@ -330,12 +330,19 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
     ** slots the compiler takes 132 and only one 256-lane group then fits an SM (1024-wide rows:
     ** 80.6 us against 54.2 capped, H200). The forward's take no cap: it slowed GROUP's forward
     ** (32x512x28x28: 65.3 us capped, 55.4 not) */
-    snprintf(opts, sizeof opts,
-             "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s",
-             p->row.vec, q->nk, shfl, p->contig, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1, p->idx32 ? "uint" : "ulong",
-             cldnn_dtype_build_option(p->dtype), shfl && p->dir ? " -cl-nv-maxrregcount=128" : "");
+    /* what the options are made of (the device's part is the handle's), and the kernel's name */
+    const int64_t memo[] = {(int64_t)(intptr_t)name, p->row.vec, q->nk, p->contig, q->pfuse, p->dir, p->idx32,
+                          p->dtype};
     cl_kernel k;
-    CLDNN_TRY(cldnn_kernel_get(h, "norm/norm.cl", opts, name, &k));
+    if (!cldnn_kernel_memo_get(h, memo, sizeof memo, &k)) {
+        snprintf(opts, sizeof opts,
+                 "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s",
+                 p->row.vec, q->nk, shfl, p->contig, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1,
+                 p->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype),
+                 shfl && p->dir ? " -cl-nv-maxrregcount=128" : "");
+        CLDNN_TRY(cldnn_kernel_get(h, "norm/norm.cl", opts, name, &k));
+        cldnn_kernel_memo_put(h, memo, sizeof memo, k);
+    }
     cl_int4 od, id;
     for (int i = 0; i < 4; ++i) {
         od.s[i] = v->odims[i];
