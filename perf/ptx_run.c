@@ -1,0 +1,301 @@
+/*
+ * ptx_run.c (cldnn-ptx-run): runs one kernel of a PTX module through the CUDA driver API, so that
+ * an OpenCL kernel built by NVIDIA's OpenCL compiler can be profiled with Nsight Compute, which
+ * does not attach to OpenCL processes.
+ *
+ *   cldnn-ptx-run FILE KERNEL GX,GY,GZ BX,BY,BZ [-n ITERS] [--flops F] ARG...
+ *
+ * FILE: the PTX text, or a file holding it after other bytes (one of cldnn's program-cache
+ * records, CLDNN_CACHE_DIR: the PTX is what clGetProgramInfo(CL_PROGRAM_BINARIES) returned).
+ * GX,GY,GZ: work-groups (CUDA blocks) per dimension; BX,BY,BZ: work-items per group.
+ * ARG, one per kernel parameter in order:
+ *   i:V (32-bit integer), l:V (64-bit integer), f:V (float), or
+ *   b:BYTES[:FILL] a device buffer of BYTES bytes, FILL z (zeros, the default), h (halves in
+ *   [-1, 1)), b (bfloat16 in [-1, 1)) or f (floats in [-1, 1)), from a fixed seed.
+ * Prints the median time of ITERS launches (CUDA events) and, with --flops, TFLOP/s.
+ * PTX_RUN_DUMP=PATH writes the rewritten module there instead of running it (for ptxas).
+ *
+ * OpenCL programs keep their local memory in static __local arrays, which NVIDIA's OpenCL
+ * accepts up to the device's limit but the CUDA JIT only up to 48 KiB; so the module's one
+ * static .shared array becomes the kernel's dynamic shared memory (an .extern .shared array of
+ * the same name), sized to what it declared; and the environment registers that carry OpenCL's
+ * work-group offsets and counts become zeros and %nctaid (envregs below).
+ */
+#include <cuda.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(x)                                                                                          \
+    do {                                                                                               \
+        CUresult r_ = (x);                                                                             \
+        if (r_ != CUDA_SUCCESS) {                                                                      \
+            const char* s_ = NULL;                                                                     \
+            cuGetErrorString(r_, &s_);                                                                 \
+            fprintf(stderr, "ptx_run: %s: %s\n", #x, s_ ? s_ : "?");                                   \
+            exit(1);                                                                                   \
+        }                                                                                              \
+    } while (0)
+
+static char* read_file(const char* path, size_t* n) {
+    FILE* f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char* b = malloc((size_t)len + 1);
+    if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) {
+        fprintf(stderr, "ptx_run: cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    b[len] = 0;
+    *n = (size_t)len;
+    return b;
+}
+
+/* The PTX inside buf: from NVIDIA's "// Generated" banner (or .version) to the first NUL. */
+static char* find_ptx(char* buf, size_t n) {
+    char* p = NULL;
+    for (size_t i = 0; i + 12 < n && !p; ++i)
+        if (!memcmp(buf + i, "// Generated", 12) || !memcmp(buf + i, ".version ", 9))
+            p = buf + i;
+    if (!p) {
+        fprintf(stderr, "ptx_run: no PTX found\n");
+        exit(1);
+    }
+    return p; /* the record's NUL (or the one read_file added) ends it */
+}
+
+/* Moves the one static ".shared .align A .b8 NAME[N];" to module scope as ".extern .shared
+ * .align A .b8 NAME[];" and returns N (0: none; the text is then returned unchanged). */
+static char* shared_to_dynamic(const char* ptx, unsigned* bytes) {
+    const char* d = strstr(ptx, ".shared .align");
+    *bytes = 0;
+    if (!d || strstr(d + 1, ".shared .align"))
+        return strdup(ptx);
+    const char* lb = strchr(d, '[');
+    const char* end = lb ? strchr(lb, ';') : NULL;
+    const char* entry = strstr(ptx, ".entry");
+    const char* vis = entry;
+    if (!lb || !end || !entry || entry > d) {
+        fprintf(stderr, "ptx_run: unexpected .shared declaration\n");
+        exit(1);
+    }
+    *bytes = (unsigned)strtoul(lb + 1, NULL, 10);
+    /* the .entry's own line may begin with .visible */
+    while (vis > ptx && vis[-1] != '\n')
+        --vis;
+    size_t n = strlen(ptx);
+    char* out = malloc(n + 64);
+    size_t o = 0;
+    memcpy(out, ptx, (size_t)(vis - ptx));
+    o = (size_t)(vis - ptx);
+    o += (size_t)sprintf(out + o, ".extern ");
+    memcpy(out + o, d, (size_t)(lb - d));
+    o += (size_t)(lb - d);
+    o += (size_t)sprintf(out + o, "[];\n");
+    memcpy(out + o, vis, (size_t)(d - vis));
+    o += (size_t)(d - vis);
+    strcpy(out + o, end + 1);
+    return out;
+}
+
+/* NVIDIA's OpenCL passes work-group offsets and counts in environment registers, which a CUDA
+ * launch does not set: %envreg0-5 (the offsets, here none) become 0 and %envreg6-8 (the counts of
+ * work-groups) %nctaid. Returns the rewritten text (ptx is freed). */
+static char* envregs(char* ptx) {
+    static const char* const to[9] = {"0", "0", "0", "0", "0", "0", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+    size_t cnt = 0;
+    for (const char* p = strstr(ptx, "%envreg"); p; p = strstr(p + 1, "%envreg"))
+        ++cnt;
+    char* out = malloc(strlen(ptx) + 2 * cnt + 1);
+    char* o = out;
+    const char* p = ptx;
+    for (const char* q = strstr(p, "%envreg"); q; q = strstr(p, "%envreg")) {
+        char* e;
+        unsigned long r = strtoul(q + 7, &e, 10);
+        if (e == q + 7 || r > 8) {
+            fprintf(stderr, "ptx_run: unknown environment register %.12s\n", q);
+            exit(1);
+        }
+        memcpy(o, p, (size_t)(q - p));
+        o += q - p;
+        o += sprintf(o, "%s", to[r]);
+        p = e;
+    }
+    strcpy(o, p);
+    free(ptx);
+    return out;
+}
+
+static void dims(const char* s, unsigned v[3]) {
+    if (sscanf(s, "%u,%u,%u", &v[0], &v[1], &v[2]) != 3) {
+        fprintf(stderr, "ptx_run: dimensions X,Y,Z expected, got %s\n", s);
+        exit(2);
+    }
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static float urand(void) { /* [-1, 1) */
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (float)((rng >> 40) * (1.0 / (1 << 24))) * 2.0f - 1.0f;
+}
+static uint16_t to_half(float x) {
+    /* |x| < 1, no subnormal care needed beyond flushing tiny values to zero */
+    union {
+        float f;
+        uint32_t u;
+    } v = {x};
+    uint32_t s = (v.u >> 16) & 0x8000u, e = (v.u >> 23) & 0xffu, m = v.u & 0x7fffffu;
+    if (e < 113)
+        return (uint16_t)s;
+    return (uint16_t)(s | ((e - 112) << 10) | (m >> 13));
+}
+
+static int cmp_float(const void* a, const void* b) {
+    float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char** argv) {
+    if (argc < 5) {
+        fprintf(stderr, "usage: cldnn-ptx-run FILE KERNEL GX,GY,GZ BX,BY,BZ [-n ITERS] [--flops F] ARG...\n");
+        return 2;
+    }
+    int iters = 20;
+    double flops = 0;
+    unsigned g[3], b[3];
+    dims(argv[3], g);
+    dims(argv[4], b);
+    int a = 5;
+    for (; a < argc; ++a) {
+        if (!strcmp(argv[a], "-n") && a + 1 < argc)
+            iters = atoi(argv[++a]);
+        else if (!strcmp(argv[a], "--flops") && a + 1 < argc)
+            flops = atof(argv[++a]);
+        else
+            break;
+    }
+    if (iters < 1)
+        iters = 1;
+    size_t n;
+    char* raw = read_file(argv[1], &n);
+    unsigned smem;
+    char* ptx = shared_to_dynamic(find_ptx(raw, n), &smem);
+    ptx = envregs(ptx);
+    const char* dump = getenv("PTX_RUN_DUMP"); /* the rewritten module (for ptxas), no run */
+    if (dump) {
+        FILE* f = fopen(dump, "w");
+        if (!f || fputs(ptx, f) < 0 || fclose(f)) {
+            perror(dump);
+            return 1;
+        }
+        return 0;
+    }
+    CK(cuInit(0));
+    CUdevice dev;
+    CUcontext ctx;
+    CK(cuDeviceGet(&dev, 0));
+    CK(cuCtxCreate(&ctx, NULL, 0, dev));
+    CUmodule mod;
+    char log[8192] = "";
+    CUjit_option jo[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* jv[] = {log, (void*)(uintptr_t)sizeof log};
+    if (cuModuleLoadDataEx(&mod, ptx, 2, jo, jv) != CUDA_SUCCESS) {
+        fprintf(stderr, "ptx_run: the module did not load:\n%s\n", log);
+        return 1;
+    }
+    CUfunction fn;
+    CK(cuModuleGetFunction(&fn, mod, argv[2]));
+    if (smem)
+        CK(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)smem));
+    int regs = 0;
+    CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+
+    int nargs = argc - a;
+    void** params = calloc((size_t)nargs + 1, sizeof *params);
+    CUdeviceptr* bufs = calloc((size_t)nargs + 1, sizeof *bufs);
+    for (int i = 0; i < nargs; ++i) {
+        const char* s = argv[a + i];
+        void* v = malloc(8);
+        if (s[0] == 'i' && s[1] == ':')
+            *(int32_t*)v = (int32_t)strtol(s + 2, NULL, 10);
+        else if (s[0] == 'l' && s[1] == ':')
+            *(int64_t*)v = strtoll(s + 2, NULL, 10);
+        else if (s[0] == 'f' && s[1] == ':')
+            *(float*)v = strtof(s + 2, NULL);
+        else if (s[0] == 'b' && s[1] == ':') {
+            char* e;
+            size_t bytes = strtoull(s + 2, &e, 10);
+            char fill = *e == ':' ? e[1] : 'z';
+            CK(cuMemAlloc(&bufs[i], bytes ? bytes : 1));
+            unsigned char* h = calloc(bytes ? bytes : 1, 1);
+            if (fill == 'h' || fill == 'b')
+                for (size_t k = 0; k + 2 <= bytes; k += 2) {
+                    float x = urand();
+                    uint16_t u;
+                    if (fill == 'h')
+                        u = to_half(x);
+                    else {
+                        uint32_t w;
+                        memcpy(&w, &x, 4);
+                        u = (uint16_t)(w >> 16);
+                    }
+                    memcpy(h + k, &u, 2);
+                }
+            else if (fill == 'f')
+                for (size_t k = 0; k + 4 <= bytes; k += 4) {
+                    float x = urand();
+                    memcpy(h + k, &x, 4);
+                }
+            CK(cuMemcpyHtoD(bufs[i], h, bytes ? bytes : 1));
+            free(h);
+            *(CUdeviceptr*)v = bufs[i];
+        } else {
+            fprintf(stderr, "ptx_run: argument %d: i:, l:, f: or b: expected, got %s\n", i, s);
+            return 2;
+        }
+        params[i] = v;
+    }
+
+    CUevent e0, e1;
+    CK(cuEventCreate(&e0, 0));
+    CK(cuEventCreate(&e1, 0));
+    float* t = calloc((size_t)iters, sizeof *t);
+    for (int it = -1; it < iters; ++it) { /* one warm-up launch */
+        CK(cuEventRecord(e0, 0));
+        CK(cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, 0, params, NULL));
+        CK(cuEventRecord(e1, 0));
+        CK(cuEventSynchronize(e1));
+        if (it >= 0)
+            CK(cuEventElapsedTime(&t[it], e0, e1));
+    }
+    qsort(t, (size_t)iters, sizeof *t, cmp_float);
+    double ms = t[iters / 2];
+    printf("%s: %d registers, %u bytes shared, grid %u,%u,%u block %u,%u,%u: median %.4f ms of %d", argv[2], regs,
+           smem, g[0], g[1], g[2], b[0], b[1], b[2], ms, iters);
+    if (flops > 0)
+        printf(", %.1f TFLOP/s", flops / (ms * 1e-3) / 1e12);
+    printf("\n");
+    for (int i = 0; i < nargs; ++i) {
+        if (bufs[i])
+            cuMemFree(bufs[i]);
+        free(params[i]);
+    }
+    free(params);
+    free(bufs);
+    free(t);
+    free(ptx);
+    free(raw);
+    cuModuleUnload(mod);
+    cuCtxDestroy(ctx);
+    return 0;
+}
