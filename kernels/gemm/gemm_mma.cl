@@ -24,7 +24,8 @@
  * (m, n) or 8 elements (k):
  *   unit stride along m (or n): tile [k][m], row length MMA_BM + 16 / element size;
  *   unit stride along k:        tile [m][k], row length MMA_BK + 8;
- * and fragments are read 4, 8 or 16 bytes at a time without bank conflicts (permutations below).
+ * and fragments are read without bank conflicts (TF32: 8 or 16 bytes at a time, permutations
+ * below; 16-bit types: ldmatrix).
  * Edges: a copy reads only the bytes inside the operand and zero-fills the rest (cp.async's
  * source size), so an edge tile needs no second code path. With beta == 0, C is not read.
  *
@@ -152,47 +153,26 @@
  * of a half-warp read rows g = 0..3 at 2 t4), 4 mod 32 for the 16-byte reads (the 8 lanes of a
  * quarter-warp read k rows 2 t4 at 4 g).
  *
- * FP16 (m16n8k16; PTX ISA "Matrix Fragments for mma.m16n8k16 with floating point type"): lane
- * (g, t4) holds four A registers, each two halves adjacent in k (lower k in the low 16 bits):
- * (row g, k 2 t4 | 2 t4 + 1), (row g + 8, same k), (row g, k 2 t4 + 8 | 2 t4 + 9), (row g + 8,
- * same k); and two B registers, column g at k 2 t4 | 2 t4 + 1 and 2 t4 + 8 | 2 t4 + 9. k keeps
- * its logical order (a register's two halves must be adjacent in k).
- *   k-contiguous tile: each register is one aligned 4-byte read. Rows are (MMA_BK + 8) halves,
- *       an odd multiple of 16 bytes, so the 8 rows g of a warp's read fall on 8 different
- *       16-byte bank groups and t4 covers each group's 4 banks: conflict-free.
- *   m-contiguous A: in each group of 16 AG rows (AG = 4 m-tiles when the warp has a multiple of
- *       4, else 2), physical row 2 AG g + 2 h + r is logical row g + 8 r of m-tile AG p + h. A
- *       read of 2 AG halves (16 or 8 bytes) at physical row 2 AG g of k row k0 gives, per tile
- *       h, one 32-bit word (row g low, row g + 8 high); the same read at k0 + 1 gives the other
- *       halves, and two byte permutes make the registers: (row g: k0 | k0 + 1) and
- *       (row g + 8: k0 | k0 + 1). k0 = 2 t4 (+ 8).
- *   n-contiguous B: in each group of 8 BG columns (BG = 8 n-tiles when the warp has a multiple
- *       of 8, else 4), physical column BG g + jj is logical column g of n-tile BG q + jj. A read
- *       of BG halves at k rows k0 and k0 + 1 gives column g of BG tiles, paired as for A.
- *   The rows are MMA_BM (MMA_BN) + 8 halves, 16 mod 64 bytes since the tiles are multiples of 32:
- *   k rows 2 t4 fall 32 bytes apart modulo 128 and g adds 8 or 16 bytes per lane, so the 8 lanes
- *   of a quarter-warp (16-byte reads: g = 0, 1) or the 16 of a half-warp (8-byte reads:
- *   g = 0..3) cover 128 distinct bytes: conflict-free.
+ * FP16 / BF16 (m16n8k16): no permutation. The fragments come from ldmatrix (common/mma.h): one
+ * x4 load gives a 16 x 16 A fragment or two n8 tiles' B fragments, with .trans where the tile
+ * keeps m (n) contiguous, so neither the order of k nor the rows are rearranged. Row lengths of
+ * MMA_BK + 8 and MMA_BM (MMA_BN) + 8 halves are odd multiples of 16 bytes modulo 128, so the 8
+ * row addresses of each 8 x 8 matrix fall on 8 different 16-byte bank groups: conflict-free.
  */
-/* AG m-tiles per A read, BG n-tiles (BW words) per B read: literals, for token pasting. */
+/* m-tiles per slice of the staged epilogue (MMA_EPI_ROWS below); the TF32 permutation's groups:
+ * AG m-tiles per A read, BG n-tiles per B read. Literals, for token pasting. */
 #if DATA_H != 0 && MMA_WM % 64 == 0
 #define MMA_AG 4
 #else
 #define MMA_AG 2
 #endif
-#if DATA_H != 0 && MMA_WN % 64 == 0
-#define MMA_BG 8
-#define MMA_BW 4
-#else
 #define MMA_BG 4
-#define MMA_BW 2
-#endif
-#if A_TRANS
+#if DATA_H != 0 || A_TRANS
 #define PHYS_M(i, r) ((i) * 16 + (r))
 #else
-#define PHYS_M(i, r) ((i) / MMA_AG * (16 * MMA_AG) + ((r) & 7) * (2 * MMA_AG) + (i) % MMA_AG * 2 + ((r) >> 3))
+#define PHYS_M(i, r) ((i) / 2 * 32 + ((r) & 7) * 4 + (i) % 2 * 2 + ((r) >> 3))
 #endif
-#if B_TRANS
+#if DATA_H == 0 && B_TRANS
 #define PHYS_N(j, c) ((j) / MMA_BG * (8 * MMA_BG) + (c) * MMA_BG + (j) % MMA_BG)
 #else
 #define PHYS_N(j, c) ((j) * 8 + (c))
@@ -238,23 +218,24 @@
  * be a readable element even when bytes is 0 (callers then pass the operand's first element): the
  * single half is loaded unconditionally and then selected, so a work-item's copies are
  * straight-line code whose loads can all be in flight at once. The sources of 16- and 8-byte
- * copies are aligned to their size. gemm_mma's copies are MMA_VW wide (mma_copy); the
+ * copies are aligned to their size. mma_copy_sh takes dst as its byte offset in the shared window
+ * (32 bits: constant parts of it become the instruction's immediate offset). gemm_mma's copies are MMA_VW wide (mma_copy); the
  * convolution's operand loaders (conv/conv_igemm_mma.h) give each operand its own width. */
-inline void mma_copy_vw(__local MMA_ET* dst, __global const MMA_ET* src, int bytes, int vw) {
+inline void mma_copy_sh(uint dst, __global const MMA_ET* src, int bytes, int vw) {
     if (vw * MMA_ES == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)dst), "l"(src),
-                     "r"(bytes)
-                     : "memory");
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
     else if (vw * MMA_ES == 8)
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
-                     : "memory");
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
     else if (vw * MMA_ES == 4)
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"((uint)(ulong)dst), "l"(src), "r"(bytes)
-                     : "memory");
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
     else {
-        const MMA_ET v = *src;
-        *dst = bytes > 0 ? v : (MMA_ET)0;
+        const ushort v = *(__global const ushort*)src;
+        asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(dst), "h"(bytes > 0 ? v : (ushort)0) : "memory");
     }
+}
+/* The same with a local pointer for dst. */
+inline void mma_copy_vw(__local MMA_ET* dst, __global const MMA_ET* src, int bytes, int vw) {
+    mma_copy_sh((uint)(ulong)dst, src, bytes, vw);
 }
 #define MMA_CP_BYTES (MMA_VW * MMA_ES)
 #if MMA_CP_BYTES != 16 && MMA_CP_BYTES != 8 && MMA_CP_BYTES != 4 && MMA_CP_BYTES != 2
@@ -281,29 +262,6 @@ inline uint mma_tf32(float x) {
 #else
 #define MMA_OP MMA_M16N8K8
 #endif
-
-/* FP16 fragment reads from local memory: one 32-bit word (two halves adjacent in k), and n words
- * (2 n halves along m or n) into out[0 .. n - 1]. */
-#define MMA_LDS32(p) (*(__local const uint*)(p))
-#define MMA_LDSW_2(p, out)                                                                               \
-    do {                                                                                               \
-        const uint2 t_ = *(__local const uint2*)(p);                                                   \
-        (out)[0] = t_.x;                                                                                 \
-        (out)[1] = t_.y;                                                                                 \
-    } while (0)
-#define MMA_LDSW_4(p, out)                                                                               \
-    do {                                                                                               \
-        const uint4 t_ = *(__local const uint4*)(p);                                                   \
-        (out)[0] = t_.x;                                                                                 \
-        (out)[1] = t_.y;                                                                                 \
-        (out)[2] = t_.z;                                                                                 \
-        (out)[3] = t_.w;                                                                                 \
-    } while (0)
-#define MMA_LDSW(n, p, out) CAT(MMA_LDSW_, n)(p, out)
-/* Two words read at k rows k0 (lo) and k0 + 1 (hi), each holding halves x (low) and y (high):
- * the register (x at k0, x at k0 + 1) and the register (y at k0, y at k0 + 1). */
-#define MMA_PAIR_LO(lo, hi) (((lo) & 0xffffu) | ((hi) << 16))
-#define MMA_PAIR_HI(lo, hi) (((lo) >> 16) | ((hi) & 0xffff0000u))
 
 /*
  * Copies the R x MMA_BK tile at (r0, k0) of operand X (element (r, k) at X[r * SR + k * SK];
@@ -338,31 +296,146 @@ inline uint mma_tf32(float x) {
         const int c0k_ = (R_UNIT) ? (tid) / MMA_ROWCH(R_UNIT, R) : ((tid) % MMA_ROWCH(R_UNIT, R)) * MMA_VW; \
         __global const MMA_ET* p_ = (X) + (long)((r0) + c0r_) * (SR) + (long)((k0) + c0k_) * (SK);        \
         const long step_ = (long)(MMA_NT / MMA_ROWCH(R_UNIT, R)) * ((R_UNIT) ? (SK) : (SR));            \
+        const uint d_ = (uint)(ulong)(Xs) + MMA_ES * XIDX(c0r_, c0k_);                                 \
         for (int i_ = 0; i_ < (R) * MMA_BK / (MMA_VW * MMA_NT); ++i_) {                                \
             const int s_ = i_ * (MMA_NT / MMA_ROWCH(R_UNIT, R));                                       \
-            mma_copy((Xs) + XIDX(c0r_ + ((R_UNIT) ? 0 : s_), c0k_ + ((R_UNIT) ? s_ : 0)), p_ + i_ * step_, \
-                     MMA_VW * MMA_ES);                                                                 \
+            mma_copy_sh(d_ + MMA_ES * XIDX((R_UNIT) ? 0 : s_, (R_UNIT) ? s_ : 0), p_ + i_ * step_,      \
+                        MMA_VW * MMA_ES, MMA_VW);                                                      \
         }                                                                                              \
     } while (0)
+/* MMA_COPY_PART(as, bs, k0, 0) copies the A tile, (..., 1) the B tile: the main loop issues them
+ * between its first k steps' products instead of all at once. */
 #if MMA_NT % MMA_ROWCH(!A_TRANS, MMA_BM) == 0 && MMA_NT % MMA_ROWCH(B_TRANS, MMA_BN) == 0
-#define MMA_COPY_STAGE(as, bs, k0)                                                                     \
+#define MMA_COPY_PART(as, bs, k0, part)                                                                \
     do {                                                                                               \
-        if (m0 + MMA_BM <= M && n0 + MMA_BN <= N && (k0) + MMA_BK <= ke) {                             \
+        const int in_ = m0 + MMA_BM <= M && n0 + MMA_BN <= N && (k0) + MMA_BK <= ke;                   \
+        if ((part) == 0 && in_)                                                                        \
             MMA_TILE_COPY_INNER(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, tid);                 \
-            MMA_TILE_COPY_INNER(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, tid);                  \
-        } else {                                                                                       \
+        else if ((part) == 0)                                                                          \
             MMA_TILE_COPY(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, M, ke, tid);                \
+        else if (in_)                                                                                  \
+            MMA_TILE_COPY_INNER(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, tid);                  \
+        else                                                                                           \
             MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                 \
-        }                                                                                              \
     } while (0)
 #else
-#define MMA_COPY_STAGE(as, bs, k0)                                                                     \
+#define MMA_COPY_PART(as, bs, k0, part)                                                                \
     do {                                                                                               \
-        MMA_TILE_COPY(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, M, ke, tid);                    \
-        MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                     \
+        if ((part) == 0)                                                                               \
+            MMA_TILE_COPY(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, M, ke, tid);                \
+        else                                                                                           \
+            MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                 \
     } while (0)
 #endif
+#define MMA_COPY_STAGE(as, bs, k0)                                                                     \
+    do {                                                                                               \
+        MMA_COPY_PART(as, bs, k0, 0);                                                                  \
+        MMA_COPY_PART(as, bs, k0, 1);                                                                  \
+    } while (0)
 #endif /* MMA_COPY_STAGE */
+#ifndef MMA_COPY_PART /* a loader with one stage copy (the convolution's): all of it with part 0 */
+#define MMA_COPY_PART(as, bs, k0, part)                                                                \
+    do {                                                                                               \
+        if ((part) == 0)                                                                               \
+            MMA_COPY_STAGE(as, bs, k0);                                                                \
+    } while (0)
+#endif
+
+/* The fragments of k step kk (MMA_KSTEP deep) of the local tiles as, bs for this lane's warp (tile
+ * corner wm0, wn0): af[i] of m-tile i, bf[j] of n-tile j. Inlined, and every index is a constant
+ * after unrolling, so the arrays stay in registers. */
+inline __attribute__((always_inline)) void mma_frags(uint af[MMA_TM][4], uint bf[MMA_TN][2], __local const MMA_ET* as,
+                                                     __local const MMA_ET* bs, int kk, int wm0, int wn0, int lane) {
+    const int g = lane >> 2, t4 = lane & 3;
+#if DATA_H != 0
+    /* ldmatrix x4: lane 8 q + r gives row r of 8 x 8 matrix q. A: matrices (m 0-7, k 0-7),
+     * (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15) are registers 0-3; B: (n 0-7,
+     * k 0-7), (n 0-7, k 8-15) are tile j's registers, (n 8-15, ...) tile j + 1's. */
+    /* Byte addresses in the shared window, 32 bits: this lane's part once, each load's constant
+     * part added last (AS and BS are linear), so it becomes the load's immediate offset. */
+    const int lr = lane & 7, lq = lane >> 3;
+#if A_TRANS
+    const uint la = (uint)(ulong)as + MMA_ES * AS(wm0 + (lq & 1) * 8 + lr, (lq >> 1) * 8);
+#else
+    const uint la = (uint)(ulong)as + MMA_ES * AS(wm0 + (lq & 1) * 8, (lq >> 1) * 8 + lr);
+#endif
+#if B_TRANS
+    const uint lb = (uint)(ulong)bs + MMA_ES * BS(wn0 + (lq >> 1) * 8, (lq & 1) * 8 + lr);
+#else
+    const uint lb = (uint)(ulong)bs + MMA_ES * BS(wn0 + (lq >> 1) * 8 + lr, (lq & 1) * 8);
+#endif
+#pragma unroll
+    for (int i = 0; i < MMA_TM; ++i) {
+#if A_TRANS
+        MMA_LDMATRIX_X4(af[i], la + MMA_ES * AS(i * 16, kk));
+#else
+        MMA_LDMATRIX_X4_TRANS(af[i], la + MMA_ES * AS(i * 16, kk));
+#endif
+    }
+#pragma unroll
+    for (int j = 0; j < MMA_TN; j += 2) {
+        uint r4[4];
+#if B_TRANS
+        MMA_LDMATRIX_X4_TRANS(r4, lb + MMA_ES * BS(j * 8, kk));
+#else
+        MMA_LDMATRIX_X4(r4, lb + MMA_ES * BS(j * 8, kk));
+#endif
+        bf[j][0] = r4[0];
+        bf[j][1] = r4[1];
+        bf[j + 1][0] = r4[2];
+        bf[j + 1][1] = r4[3];
+    }
+#else /* TF32 */
+    const int kp = kk + 2 * t4; /* physical k of logical k = t4; kp + 1 holds t4 + 4 */
+#if A_TRANS
+#pragma unroll
+    for (int i = 0; i < MMA_TM; ++i) {
+        const float2 lo = *(__local const float2*)(as + AS(wm0 + i * 16 + g, kp));
+        const float2 hi = *(__local const float2*)(as + AS(wm0 + i * 16 + g + 8, kp));
+        af[i][0] = mma_tf32(lo.x);
+        af[i][1] = mma_tf32(hi.x);
+        af[i][2] = mma_tf32(lo.y);
+        af[i][3] = mma_tf32(hi.y);
+    }
+#else
+#pragma unroll
+    for (int i = 0; i < MMA_TM; i += 2) {
+        const float4 v0 = *(__local const float4*)(as + AS(wm0 + i * 16 + 4 * g, kp));
+        const float4 v1 = *(__local const float4*)(as + AS(wm0 + i * 16 + 4 * g, kp + 1));
+        af[i][0] = mma_tf32(v0.x);
+        af[i][1] = mma_tf32(v0.y);
+        af[i][2] = mma_tf32(v1.x);
+        af[i][3] = mma_tf32(v1.y);
+        af[i + 1][0] = mma_tf32(v0.z);
+        af[i + 1][1] = mma_tf32(v0.w);
+        af[i + 1][2] = mma_tf32(v1.z);
+        af[i + 1][3] = mma_tf32(v1.w);
+    }
+#endif
+#if B_TRANS
+#pragma unroll
+    for (int j = 0; j < MMA_TN; j += 4) {
+        const float4 v0 = *(__local const float4*)(bs + BS(wn0 + j * 8 + 4 * g, kp));
+        const float4 v1 = *(__local const float4*)(bs + BS(wn0 + j * 8 + 4 * g, kp + 1));
+        bf[j][0] = mma_tf32(v0.x);
+        bf[j][1] = mma_tf32(v1.x);
+        bf[j + 1][0] = mma_tf32(v0.y);
+        bf[j + 1][1] = mma_tf32(v1.y);
+        bf[j + 2][0] = mma_tf32(v0.z);
+        bf[j + 2][1] = mma_tf32(v1.z);
+        bf[j + 3][0] = mma_tf32(v0.w);
+        bf[j + 3][1] = mma_tf32(v1.w);
+    }
+#else
+#pragma unroll
+    for (int j = 0; j < MMA_TN; ++j) {
+        const float2 v = *(__local const float2*)(bs + BS(wn0 + j * 8 + g, kp));
+        bf[j][0] = mma_tf32(v.x);
+        bf[j][1] = mma_tf32(v.y);
+    }
+#endif
+#endif /* DATA_H != 0 */
+}
 
 #ifdef MMA_KERNEL_HEAD
 MMA_KERNEL_HEAD {
@@ -408,130 +481,32 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
         }
         MMA_COMMIT();
     }
-
     for (int t = 0; t < ntiles; ++t) {
         /* Tile t has landed (for every work-item after the barrier), and every warp is done
-         * with tile t - 1, whose buffer the next copy reuses. */
+         * with tile t - 1, whose buffer the copies of tile tn take. */
         MMA_WAIT_PENDING();
         barrier(CLK_LOCAL_MEM_FENCE);
         const int tn = t + MMA_STAGES - 1;
-        if (tn < ntiles) {
-            __local MMA_ET* as = smem + (tn % MMA_STAGES) * STAGE_ELEMS;
-            __local MMA_ET* bs = as + A_TILE;
-            const int k0 = kb + tn * MMA_BK;
-            MMA_COPY_STAGE(as, bs, k0);
-        }
-        MMA_COMMIT();
-
-        __local const MMA_ET* as = smem + (t % MMA_STAGES) * STAGE_ELEMS;
-        __local const MMA_ET* bs = as + A_TILE;
+        __local MMA_ET* const cas = smem + (tn % MMA_STAGES) * STAGE_ELEMS;
+        __local const MMA_ET* const as = smem + (t % MMA_STAGES) * STAGE_ELEMS;
+        /* The copies of tile tn go out after the first k steps' fragment loads (A's after the
+         * first, B's after the second), so their address arithmetic and issue overlap products
+         * rather than delay the first one. */
 #pragma unroll
         for (int kk = 0; kk < MMA_BK; kk += MMA_KSTEP) {
             uint af[MMA_TM][4], bf[MMA_TN][2];
-#if DATA_H != 0
-            const int k0 = kk + 2 * t4; /* k of the low halves of registers 0 (A: and 1) */
-#if A_TRANS
-#pragma unroll
-            for (int i = 0; i < MMA_TM; ++i) {
-                const int r = wm0 + i * 16 + g;
-                af[i][0] = MMA_LDS32(as + AS(r, k0));
-                af[i][1] = MMA_LDS32(as + AS(r + 8, k0));
-                af[i][2] = MMA_LDS32(as + AS(r, k0 + 8));
-                af[i][3] = MMA_LDS32(as + AS(r + 8, k0 + 8));
-            }
-#else
-#pragma unroll
-            for (int i = 0; i < MMA_TM; i += MMA_AG)
-#pragma unroll
-                for (int q = 0; q < 2; ++q) { /* q = 1: k0 + 8 */
-                    uint lo[MMA_AG], hi[MMA_AG];
-                    MMA_LDSW(MMA_AG, as + AS(wm0 + i * 16 + 2 * MMA_AG * g, k0 + 8 * q), lo);
-                    MMA_LDSW(MMA_AG, as + AS(wm0 + i * 16 + 2 * MMA_AG * g, k0 + 8 * q + 1), hi);
-#pragma unroll
-                    for (int h = 0; h < MMA_AG; ++h) {
-                        af[i + h][2 * q] = MMA_PAIR_LO(lo[h], hi[h]);
-                        af[i + h][2 * q + 1] = MMA_PAIR_HI(lo[h], hi[h]);
-                    }
-                }
-#endif
-#if B_TRANS
-#pragma unroll
-            for (int j = 0; j < MMA_TN; j += MMA_BG)
-#pragma unroll
-                for (int q = 0; q < 2; ++q) {
-                    uint lo[MMA_BW], hi[MMA_BW];
-                    MMA_LDSW(MMA_BW, bs + BS(wn0 + j * 8 + MMA_BG * g, k0 + 8 * q), lo);
-                    MMA_LDSW(MMA_BW, bs + BS(wn0 + j * 8 + MMA_BG * g, k0 + 8 * q + 1), hi);
-#pragma unroll
-                    for (int w = 0; w < MMA_BW; ++w) {
-                        bf[j + 2 * w][q] = MMA_PAIR_LO(lo[w], hi[w]);
-                        bf[j + 2 * w + 1][q] = MMA_PAIR_HI(lo[w], hi[w]);
-                    }
-                }
-#else
-#pragma unroll
-            for (int j = 0; j < MMA_TN; ++j) {
-                const int c = wn0 + j * 8 + g;
-                bf[j][0] = MMA_LDS32(bs + BS(c, k0));
-                bf[j][1] = MMA_LDS32(bs + BS(c, k0 + 8));
-            }
-#endif
-#else /* TF32 */
-            const int kp = kk + 2 * t4; /* physical k of logical k = t4; kp + 1 holds t4 + 4 */
-#if A_TRANS
-#pragma unroll
-            for (int i = 0; i < MMA_TM; ++i) {
-                const float2 lo = *(__local const float2*)(as + AS(wm0 + i * 16 + g, kp));
-                const float2 hi = *(__local const float2*)(as + AS(wm0 + i * 16 + g + 8, kp));
-                af[i][0] = mma_tf32(lo.x);
-                af[i][1] = mma_tf32(hi.x);
-                af[i][2] = mma_tf32(lo.y);
-                af[i][3] = mma_tf32(hi.y);
-            }
-#else
-#pragma unroll
-            for (int i = 0; i < MMA_TM; i += 2) {
-                const float4 v0 = *(__local const float4*)(as + AS(wm0 + i * 16 + 4 * g, kp));
-                const float4 v1 = *(__local const float4*)(as + AS(wm0 + i * 16 + 4 * g, kp + 1));
-                af[i][0] = mma_tf32(v0.x);
-                af[i][1] = mma_tf32(v0.y);
-                af[i][2] = mma_tf32(v1.x);
-                af[i][3] = mma_tf32(v1.y);
-                af[i + 1][0] = mma_tf32(v0.z);
-                af[i + 1][1] = mma_tf32(v0.w);
-                af[i + 1][2] = mma_tf32(v1.z);
-                af[i + 1][3] = mma_tf32(v1.w);
-            }
-#endif
-#if B_TRANS
-#pragma unroll
-            for (int j = 0; j < MMA_TN; j += 4) {
-                const float4 v0 = *(__local const float4*)(bs + BS(wn0 + j * 8 + 4 * g, kp));
-                const float4 v1 = *(__local const float4*)(bs + BS(wn0 + j * 8 + 4 * g, kp + 1));
-                bf[j][0] = mma_tf32(v0.x);
-                bf[j][1] = mma_tf32(v1.x);
-                bf[j + 1][0] = mma_tf32(v0.y);
-                bf[j + 1][1] = mma_tf32(v1.y);
-                bf[j + 2][0] = mma_tf32(v0.z);
-                bf[j + 2][1] = mma_tf32(v1.z);
-                bf[j + 3][0] = mma_tf32(v0.w);
-                bf[j + 3][1] = mma_tf32(v1.w);
-            }
-#else
-#pragma unroll
-            for (int j = 0; j < MMA_TN; ++j) {
-                const float2 v = *(__local const float2*)(bs + BS(wn0 + j * 8 + g, kp));
-                bf[j][0] = mma_tf32(v.x);
-                bf[j][1] = mma_tf32(v.y);
-            }
-#endif
-#endif /* DATA_H != 0 */
+            mma_frags(af, bf, as, as + A_TILE, kk, wm0, wn0, lane);
+            if (tn < ntiles && kk == 0)
+                MMA_COPY_PART(cas, cas + A_TILE, kb + tn * MMA_BK, 0);
+            if (tn < ntiles && kk == (MMA_BK > MMA_KSTEP ? MMA_KSTEP : 0))
+                MMA_COPY_PART(cas, cas + A_TILE, kb + tn * MMA_BK, 1);
 #pragma unroll
             for (int i = 0; i < MMA_TM; ++i)
 #pragma unroll
                 for (int j = 0; j < MMA_TN; ++j)
                     MMA_OP(acc[i][j], af[i], bf[j]);
         }
+        MMA_COMMIT();
     }
 
     /* Accumulator (i, j, e) of this lane holds logical row g (+ 8 for e >= 2) of m-tile i and
