@@ -204,7 +204,8 @@ int main(int argc, char** argv) {
     CUdevice dev;
     CUcontext ctx;
     CK(cuDeviceGet(&dev, 0));
-    CK(cuCtxCreate(&ctx, NULL, 0, dev));
+    CK(cuDevicePrimaryCtxRetain(&ctx, dev)); /* the same call in every CUDA version, unlike cuCtxCreate */
+    CK(cuCtxSetCurrent(ctx));
     CUmodule mod;
     char log[8192] = "";
     CUjit_option jo[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -296,6 +297,6 @@ int main(int argc, char** argv) {
     free(ptx);
     free(raw);
     cuModuleUnload(mod);
-    cuCtxDestroy(ctx);
+    cuDevicePrimaryCtxRelease(dev);
     return 0;
 }

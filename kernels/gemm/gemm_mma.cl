@@ -219,8 +219,9 @@
  * single half is loaded unconditionally and then selected, so a work-item's copies are
  * straight-line code whose loads can all be in flight at once. The sources of 16- and 8-byte
  * copies are aligned to their size. mma_copy_sh takes dst as its byte offset in the shared window
- * (32 bits: constant parts of it become the instruction's immediate offset). gemm_mma's copies are MMA_VW wide (mma_copy); the
- * convolution's operand loaders (conv/conv_igemm_mma.h) give each operand its own width. */
+ * (32 bits: constant parts of it become the instruction's immediate offset). gemm_mma's copies
+ * are MMA_VW wide (mma_copy); the convolution's operand loaders (conv/conv_igemm_mma.h) give each
+ * operand its own width. */
 inline void mma_copy_sh(uint dst, __global const MMA_ET* src, int bytes, int vw) {
     if (vw * MMA_ES == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
@@ -346,7 +347,6 @@ inline uint mma_tf32(float x) {
  * after unrolling, so the arrays stay in registers. */
 inline __attribute__((always_inline)) void mma_frags(uint af[MMA_TM][4], uint bf[MMA_TN][2], __local const MMA_ET* as,
                                                      __local const MMA_ET* bs, int kk, int wm0, int wn0, int lane) {
-    const int g = lane >> 2, t4 = lane & 3;
 #if DATA_H != 0
     /* ldmatrix x4: lane 8 q + r gives row r of 8 x 8 matrix q. A: matrices (m 0-7, k 0-7),
      * (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15) are registers 0-3; B: (n 0-7,
@@ -386,6 +386,7 @@ inline __attribute__((always_inline)) void mma_frags(uint af[MMA_TM][4], uint bf
         bf[j + 1][1] = r4[3];
     }
 #else /* TF32 */
+    const int g = lane >> 2, t4 = lane & 3;
     const int kp = kk + 2 * t4; /* physical k of logical k = t4; kp + 1 holds t4 + 4 */
 #if A_TRANS
 #pragma unroll
