@@ -226,6 +226,32 @@ static const cpu_table_row cpu_table[] = {
       {16, 4, 8, 4, 8, -1, -1, -1, -1},
       {16, 6, 8, 4, 8, -1, -1, -1, -1}},
      65536},
+    /* AVX-512 (native width 16; PoCL pthread-skylake-avx512 and Intel's runtime on a 2-core AMD
+    ** EPYC with AVX-512). cldnn-tune gemm (CLDNN_TUNE_CLOCK=cpu, 20 s a shape, gemm-cpu-tune.csv)
+    ** proposed 64 x 6 for the large squares, and 16 x 16 (one vector, 16 accumulators) for most
+    ** small ones; 16 x 16 then ran ResNet-50's batch-1 products with k below 1000 1.3-1.7x faster
+    ** than the 32 x 12 fallback (n = 64 in 12-column blocks wastes a sixth) but the packed deep
+    ** ones 1.3-2x slower (one vector load per 16 broadcasts). 32 x 8 was within 8 % of the best
+    ** block on the shallow products and the best or within 12 % on the deep ones on both runtimes
+    ** (196 x 256 x 1024: PoCL 0.60 ms, 16 x 16 1.33, 32 x 12 0.66), so it holds every class but the
+    ** large squares and the thin-n products, where the tuner's picks stay (Intel 48 x 8: 1760 x 16
+    ** x 1760 2.8x over the fallback). perf/results/cpu-avx512.md. */
+    {"Portable Computing Language", "", 16,
+     {{64, 6, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1},
+      {16, 16, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1}},
+     0},
+    {"Intel", "", 16,
+     {{64, 6, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1},
+      {48, 8, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, -1, -1, -1, -1}},
+     65536},
 };
 
 /* The defaults where no row matches: the register block the ISA's registers hold (MR / VW * NR
