@@ -39,6 +39,16 @@
         }                                                                                              \
     } while (0)
 
+/* A tool's allocation: exits on failure. */
+static void* xalloc(size_t n) {
+    void* p = calloc(n ? n : 1, 1);
+    if (!p) {
+        fprintf(stderr, "ptx_run: out of memory (%zu bytes)\n", n);
+        exit(1);
+    }
+    return p;
+}
+
 static char* read_file(const char* path, size_t* n) {
     FILE* f = fopen(path, "rb");
     if (!f) {
@@ -48,8 +58,12 @@ static char* read_file(const char* path, size_t* n) {
     fseek(f, 0, SEEK_END);
     long len = ftell(f);
     fseek(f, 0, SEEK_SET);
-    char* b = malloc((size_t)len + 1);
-    if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) {
+    if (len < 0) {
+        fprintf(stderr, "ptx_run: %s is not a regular file\n", path);
+        exit(1);
+    }
+    char* b = xalloc((size_t)len + 1);
+    if (fread(b, 1, (size_t)len, f) != (size_t)len) {
         fprintf(stderr, "ptx_run: cannot read %s\n", path);
         exit(1);
     }
@@ -77,8 +91,13 @@ static char* find_ptx(char* buf, size_t n) {
 static char* shared_to_dynamic(const char* ptx, unsigned* bytes) {
     const char* d = strstr(ptx, ".shared .align");
     *bytes = 0;
-    if (!d || strstr(d + 1, ".shared .align"))
-        return strdup(ptx);
+    if (!d || strstr(d + 1, ".shared .align")) {
+        if (d) /* more than one array: left static (the JIT refuses them past 48 KiB) */
+            fprintf(stderr, "ptx_run: warning: several .shared arrays, left static\n");
+        char* out = xalloc(strlen(ptx) + 1);
+        strcpy(out, ptx);
+        return out;
+    }
     const char* lb = strchr(d, '[');
     const char* end = lb ? strchr(lb, ';') : NULL;
     const char* entry = strstr(ptx, ".entry");
@@ -92,7 +111,7 @@ static char* shared_to_dynamic(const char* ptx, unsigned* bytes) {
     while (vis > ptx && vis[-1] != '\n')
         --vis;
     size_t n = strlen(ptx);
-    char* out = malloc(n + 64);
+    char* out = xalloc(n + 64);
     size_t o = 0;
     memcpy(out, ptx, (size_t)(vis - ptx));
     o = (size_t)(vis - ptx);
@@ -106,15 +125,17 @@ static char* shared_to_dynamic(const char* ptx, unsigned* bytes) {
     return out;
 }
 
-/* NVIDIA's OpenCL passes work-group offsets and counts in environment registers, which a CUDA
- * launch does not set: %envreg0-5 (the offsets, here none) become 0 and %envreg6-8 (the counts of
- * work-groups) %nctaid. Returns the rewritten text (ptx is freed). */
+/* NVIDIA's OpenCL reads work-group offsets and counts from environment registers, which a CUDA
+ * launch does not set. Their meaning is not documented; as seen in its PTX (gemm_mma: %envreg0-2
+ * added to %ctaid, %envreg8 where get_num_groups(2) is read), %envreg0-5 (offsets: a launch here
+ * has none) become 0 and %envreg6-8 (work-group counts) %nctaid. Returns the rewritten text (ptx
+ * is freed). */
 static char* envregs(char* ptx) {
     static const char* const to[9] = {"0", "0", "0", "0", "0", "0", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
     size_t cnt = 0;
     for (const char* p = strstr(ptx, "%envreg"); p; p = strstr(p + 1, "%envreg"))
         ++cnt;
-    char* out = malloc(strlen(ptx) + 2 * cnt + 1);
+    char* out = xalloc(strlen(ptx) + 2 * cnt + 1);
     char* o = out;
     const char* p = ptx;
     for (const char* q = strstr(p, "%envreg"); q; q = strstr(p, "%envreg")) {
@@ -132,6 +153,37 @@ static char* envregs(char* ptx) {
     strcpy(o, p);
     free(ptx);
     return out;
+}
+
+/* The number of parameters of .entry name in ptx (-1: no such entry). */
+static int entry_params(const char* ptx, const char* name) {
+    size_t len = strlen(name);
+    for (const char* e = strstr(ptx, ".entry "); e; e = strstr(e + 1, ".entry ")) {
+        const char* p = e + 7;
+        while (*p == ' ')
+            ++p;
+        if (strncmp(p, name, len) || (p[len] != '(' && p[len] != ' ' && p[len] != '\n'))
+            continue;
+        const char* open = strchr(p, '('), *close = open ? strchr(open, ')') : NULL;
+        if (!open || !close)
+            return 0;
+        int n = 0;
+        for (const char* q = strstr(open, ".param"); q && q < close; q = strstr(q + 1, ".param"))
+            ++n;
+        return n;
+    }
+    return -1;
+}
+
+/* Parses the whole of s as a number (strtoll / strtof semantics); exits with a message if it is not one. */
+static long long whole_int(const char* s, const char* arg) {
+    char* e;
+    long long v = strtoll(s, &e, 10);
+    if (e == s || *e) {
+        fprintf(stderr, "ptx_run: not an integer in %s\n", arg);
+        exit(2);
+    }
+    return v;
 }
 
 static void dims(const char* s, unsigned v[3]) {
@@ -200,6 +252,15 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+    const int want = entry_params(ptx, argv[2]);
+    if (want < 0) {
+        fprintf(stderr, "ptx_run: no entry %s in the module\n", argv[2]);
+        return 2;
+    }
+    if (want != argc - a) {
+        fprintf(stderr, "ptx_run: %s takes %d arguments, %d given\n", argv[2], want, argc - a);
+        return 2;
+    }
     CK(cuInit(0));
     CUdevice dev;
     CUcontext ctx;
@@ -222,23 +283,34 @@ int main(int argc, char** argv) {
     CK(cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
 
     int nargs = argc - a;
-    void** params = calloc((size_t)nargs + 1, sizeof *params);
-    CUdeviceptr* bufs = calloc((size_t)nargs + 1, sizeof *bufs);
+    void** params = xalloc(((size_t)nargs + 1) * sizeof *params);
+    CUdeviceptr* bufs = xalloc(((size_t)nargs + 1) * sizeof *bufs);
     for (int i = 0; i < nargs; ++i) {
         const char* s = argv[a + i];
-        void* v = malloc(8);
+        void* v = xalloc(8);
         if (s[0] == 'i' && s[1] == ':')
-            *(int32_t*)v = (int32_t)strtol(s + 2, NULL, 10);
+            *(int32_t*)v = (int32_t)whole_int(s + 2, s);
         else if (s[0] == 'l' && s[1] == ':')
-            *(int64_t*)v = strtoll(s + 2, NULL, 10);
-        else if (s[0] == 'f' && s[1] == ':')
-            *(float*)v = strtof(s + 2, NULL);
-        else if (s[0] == 'b' && s[1] == ':') {
+            *(int64_t*)v = (int64_t)whole_int(s + 2, s);
+        else if (s[0] == 'f' && s[1] == ':') {
+            char* e;
+            *(float*)v = strtof(s + 2, &e);
+            if (e == s + 2 || *e) {
+                fprintf(stderr, "ptx_run: not a number in %s\n", s);
+                return 2;
+            }
+        } else if (s[0] == 'b' && s[1] == ':') {
             char* e;
             size_t bytes = strtoull(s + 2, &e, 10);
-            char fill = *e == ':' ? e[1] : 'z';
+            char fill = 'z';
+            if (e == s + 2 || (*e && (e[0] != ':' || !e[1] || e[2] || !strchr("zhbf", e[1])))) {
+                fprintf(stderr, "ptx_run: b:BYTES[:z|h|b|f] expected, got %s\n", s);
+                return 2;
+            }
+            if (*e)
+                fill = e[1];
             CK(cuMemAlloc(&bufs[i], bytes ? bytes : 1));
-            unsigned char* h = calloc(bytes ? bytes : 1, 1);
+            unsigned char* h = xalloc(bytes);
             if (fill == 'h' || fill == 'b')
                 for (size_t k = 0; k + 2 <= bytes; k += 2) {
                     float x = urand();
@@ -270,7 +342,7 @@ int main(int argc, char** argv) {
     CUevent e0, e1;
     CK(cuEventCreate(&e0, 0));
     CK(cuEventCreate(&e1, 0));
-    float* t = calloc((size_t)iters, sizeof *t);
+    float* t = xalloc((size_t)iters * sizeof *t);
     for (int it = -1; it < iters; ++it) { /* one warm-up launch */
         CK(cuEventRecord(e0, 0));
         CK(cuLaunchKernel(fn, g[0], g[1], g[2], b[0], b[1], b[2], smem, 0, params, NULL));
@@ -294,6 +366,8 @@ int main(int argc, char** argv) {
     free(params);
     free(bufs);
     free(t);
+    cuEventDestroy(e0);
+    cuEventDestroy(e1);
     free(ptx);
     free(raw);
     cuModuleUnload(mod);

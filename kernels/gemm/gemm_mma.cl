@@ -39,7 +39,7 @@
  *   MMA_WM, MMA_WN     warp tile; multiples of 32                                [64, 64]
  *   MMA_STAGES         local buffers of the cp.async pipeline, 2..8              [3]
  *   MMA_VW             elements per copy: FLOAT 4 (16 bytes) or 1; HALF 8 (16 bytes),
- *                      4, 2 or 1 (a plain 2-byte load and store: cp.async copies
+ *                      4, 2 or 1 (a 2-byte load and st.shared: cp.async copies
  *                      at least 4 bytes). The host passes the widest one the
  *                      leading dimensions, offsets and batch strides keep aligned  [4, 8]
  *   MMA_ROUND          FLOAT: 1 rounds inputs to TF32 to nearest (cvt.rna, as
@@ -56,7 +56,13 @@
  *                           k range) and whatever the other hooks keep per work-item
  *   MMA_COPY_STAGE(as, bs, k0)  starts the copies of the k-tile at k0 into the local tiles as
  *                           and bs (element (m, k) at AS(m, k), (n, k) at BS(n, k)) with
- *                           mma_copy_vw, zero-filling what lies outside the operands
+ *                           mma_copy_vw, zero-filling what lies outside the operands. It
+ *                           expands inside the main loop's first k step, after that step's
+ *                           fragment loads, so it must use only its own parameters for the
+ *                           tiles (the names as / bs are bound there to the tile being read)
+ *   MMA_COPY_PART(as, bs, k0, part)  optional: the A tile's copies (part 0) and the B tile's
+ *                           (part 1) apart, issued after the first and second k steps' loads;
+ *                           without it all of MMA_COPY_STAGE goes out with part 0
  *   MMA_STORE(sum, m, n)    stores the finished sum of C(m, n), m < M, n < N
  */
 #include "common/helpers.h"
@@ -159,8 +165,9 @@
  * MMA_BK + 8 and MMA_BM (MMA_BN) + 8 halves are odd multiples of 16 bytes modulo 128, so the 8
  * row addresses of each 8 x 8 matrix fall on 8 different 16-byte bank groups: conflict-free.
  */
-/* m-tiles per slice of the staged epilogue (MMA_EPI_ROWS below); the TF32 permutation's groups:
- * AG m-tiles per A read, BG n-tiles per B read. Literals, for token pasting. */
+/* MMA_AG: m-tiles per slice of the staged epilogue (MMA_EPI_ROWS below), also TF32's m-tiles per
+ * A read (2); MMA_BG: TF32's n-tiles per B read. The 16-bit types keep the 4-tile slices they had
+ * under their former permutation (measured with it; not re-tuned). */
 #if DATA_H != 0 && MMA_WM % 64 == 0
 #define MMA_AG 4
 #else
@@ -179,8 +186,9 @@
 #endif
 
 /* The epilogue (end of the kernel). MMA_EPI_MFAST: C's unit stride runs along m (1: column-major
- * C, NCHW pixels) or n (0). Where the fragment permutation scatters that dimension (m with an
- * m-contiguous A tile, n with an n-contiguous B tile), MMA_EPI_STAGED: the accumulators go through
+ * C, NCHW pixels) or n (0). A lane's accumulators are 8 rows (columns) apart from its neighbours'
+ * at best, and TF32's permutation scatters m with an m-contiguous A tile and n with an
+ * n-contiguous B tile; there, MMA_EPI_STAGED: the accumulators go through
  * local memory, MMA_EPI_ROWS physical rows of a warp's tile at a time, MMA_WN columns of
  * MMA_EPI_LD floats (odd: the n-fast reads are conflict-free), every warp its own part of the
  * pipeline's local memory; elsewhere they are stored straight (staged everywhere, the 1x1 and
@@ -212,16 +220,15 @@
 
 /* One copy of vw elements (a compile-time constant at every call) from src into local memory at
  * dst, of which the first `bytes` are read and the rest zero-filled: a cp.async of 16, 8 or 4
- * bytes (the local address operand is the offset in the shared window, which is what a __local
- * pointer holds as an integer), or for a single half (below cp.async's 4 bytes) a plain load and
- * store, which the barrier before the tile's use makes visible like a landed cp.async. src must
- * be a readable element even when bytes is 0 (callers then pass the operand's first element): the
+ * bytes, or for a single half (below cp.async's 4 bytes) a plain load and st.shared, which the
+ * barrier before the tile's use makes visible like a landed cp.async. mma_copy_sh takes dst as
+ * its 32-bit offset in the shared window (what a __local pointer holds as an integer), so the
+ * constant parts of a tile's addresses become the instruction's immediate offset. src must be a
+ * readable element even when bytes is 0 (callers then pass the operand's first element): the
  * single half is loaded unconditionally and then selected, so a work-item's copies are
  * straight-line code whose loads can all be in flight at once. The sources of 16- and 8-byte
- * copies are aligned to their size. mma_copy_sh takes dst as its byte offset in the shared window
- * (32 bits: constant parts of it become the instruction's immediate offset). gemm_mma's copies
- * are MMA_VW wide (mma_copy); the convolution's operand loaders (conv/conv_igemm_mma.h) give each
- * operand its own width. */
+ * copies are aligned to their size. gemm_mma's copies are MMA_VW wide (mma_copy); the
+ * convolution's operand loaders (conv/conv_igemm_mma.h) give each operand its own width. */
 inline void mma_copy_sh(uint dst, __global const MMA_ET* src, int bytes, int vw) {
     if (vw * MMA_ES == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
@@ -229,9 +236,9 @@ inline void mma_copy_sh(uint dst, __global const MMA_ET* src, int bytes, int vw)
         asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
     else if (vw * MMA_ES == 4)
         asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
-    else {
-        const ushort v = *(__global const ushort*)src;
-        asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(dst), "h"(bytes > 0 ? v : (ushort)0) : "memory");
+    else { /* one 16-bit element (FLOAT copies are 4 bytes or more) */
+        const ushort v = *(__global const ushort*)src, w = bytes > 0 ? v : (ushort)0;
+        asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(dst), "h"(w) : "memory");
     }
 }
 /* The same with a local pointer for dst. */
@@ -491,8 +498,8 @@ void gemm_mma(int M, int N, int K, float alpha, float beta,
         __local MMA_ET* const cas = smem + (tn % MMA_STAGES) * STAGE_ELEMS;
         __local const MMA_ET* const as = smem + (t % MMA_STAGES) * STAGE_ELEMS;
         /* The copies of tile tn go out after the first k steps' fragment loads (A's after the
-         * first, B's after the second), so their address arithmetic and issue overlap products
-         * rather than delay the first one. */
+         * first, B's after the second; both after the first where the tile is one k step deep),
+         * so their address arithmetic and issue overlap products rather than delay the first. */
 #pragma unroll
         for (int kk = 0; kk < MMA_BK; kk += MMA_KSTEP) {
             uint af[MMA_TM][4], bf[MMA_TN][2];

@@ -195,7 +195,7 @@ typedef struct {
     int64_t product_launch_min; /* elements of C per product from which each product is one launch (0: never) */
 } cpu_table_row;
 
-/* mr nr vw ku mcb yb packx packy swap. Both rows from cldnn-tune gemm with CLDNN_TUNE_CLOCK=cpu over
+/* mr nr vw ku mcb yb packx packy swap. The AVX2 rows from cldnn-tune gemm with CLDNN_TUNE_CLOCK=cpu over
 ** perf/shapes/gemm-cpu-tune.csv (perf/results/cpu-gemm.md): the 16 x 6 block of 8-wide vectors (12
 ** of AVX2's 16 registers as accumulators) won or came within 3% on every shape but the thin ones,
 ** where blocks of 4 columns fit n = 16 exactly (1760 x 16 x 1760 on both cores: PoCL 16 x 4 and
