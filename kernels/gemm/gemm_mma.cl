@@ -313,10 +313,16 @@ inline uint mma_tf32(float x) {
     } while (0)
 /* MMA_COPY_PART(as, bs, k0, 0) copies the A tile, (..., 1) the B tile: the main loop issues them
  * between its first k steps' products instead of all at once. */
+/* A tile wholly inside the operands takes the inner copy where every work-item's chunks share
+ * their unit-stride coordinate (MMA_NT a multiple of the chunks per row). */
 #if MMA_NT % MMA_ROWCH(!A_TRANS, MMA_BM) == 0 && MMA_NT % MMA_ROWCH(B_TRANS, MMA_BN) == 0
+#define MMA_TILE_INSIDE(k0) (m0 + MMA_BM <= M && n0 + MMA_BN <= N && (k0) + MMA_BK <= ke)
+#else
+#define MMA_TILE_INSIDE(k0) 0
+#endif
 #define MMA_COPY_PART(as, bs, k0, part)                                                                \
     do {                                                                                               \
-        const int in_ = m0 + MMA_BM <= M && n0 + MMA_BN <= N && (k0) + MMA_BK <= ke;                   \
+        const int in_ = MMA_TILE_INSIDE(k0);                                                           \
         if ((part) == 0 && in_)                                                                        \
             MMA_TILE_COPY_INNER(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, tid);                 \
         else if ((part) == 0)                                                                          \
@@ -326,15 +332,6 @@ inline uint mma_tf32(float x) {
         else                                                                                           \
             MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                 \
     } while (0)
-#else
-#define MMA_COPY_PART(as, bs, k0, part)                                                                \
-    do {                                                                                               \
-        if ((part) == 0)                                                                               \
-            MMA_TILE_COPY(as, AS, A, A_SM, A_SK, !A_TRANS, MMA_BM, m0, k0, M, ke, tid);                \
-        else                                                                                           \
-            MMA_TILE_COPY(bs, BS, B, B_SN, B_SK, B_TRANS, MMA_BN, n0, k0, N, ke, tid);                 \
-    } while (0)
-#endif
 #define MMA_COPY_STAGE(as, bs, k0)                                                                     \
     do {                                                                                               \
         MMA_COPY_PART(as, bs, k0, 0);                                                                  \
