@@ -90,10 +90,11 @@ typedef struct {
 
 /* nk: the row kernels' register slots (-DNK); pfuse: norm_bwd leaves dScale / dBias partials
 ** (NM_PFUSE: 1 rows in registers, 2 streamed) over row.ng groups, summed by norm_par_sum split as psum; gchunk: GROUP's backward
-** split a chunk per channel (flag 64), its channel partials summed by norm_par_sum. */
+** split a chunk per channel (flag 64), its channel partials summed by norm_par_sum; async: the
+** forward's stages (NM_ASYNC, 0 none) over row.ng looping groups. */
 typedef struct {
     nm_split row, par, psum;
-    int nk, pfuse, gchunk;
+    int nk, pfuse, gchunk, async;
 } nm_params;
 
 static uint32_t pow2_at_least(uint64_t v) {
@@ -264,6 +265,53 @@ static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev
     nm_psum_split(p, dev, (int)(sets / p->par.O), &q->psum);
 }
 
+/* NVIDIA, rows in registers: the row kernel's groups loop over the rows with the next async - 1
+** rows' cp.async copies in flight (norm.cl's NM_ASYNC), so their loads go on while they sum and
+** store. The backward (NM_PFUSE 1, x and dy staged) keeps nm_fuse_par's groups, two per SM (its
+** registers), where their stages fit: 2 stages (3 ran slower, H200). The forward takes as many
+** groups as fit an SM at once (its threads, 32 groups, about 80 registers a lane, the shared
+** memory of compute capability 9.0 / 8.0 / others), the rows dealt evenly, and only on rows that
+** fill at most 4 such rounds: there the one-pass groups' last, partial round is what the loop
+** saves (GROUP 32x1024x14x14: 30.5 -> 24.9 us); on more rows the one-pass groups were faster
+** (LAYER 8192 x 4096: 97 us against 104 to 123 looping, 2 to 4 stages, 2 to 8 groups per SM;
+** H200, perf/results/ops-v11-h200.md). */
+static void nm_async_rows(const nm_problem* p, const cldnn_device_profile* dev, nm_params* q) {
+    const nm_view* v = &p->row;
+    nm_split* r = &q->row;
+    int hook = cldnn_env_int("CLDNN_NORM_ASYNC", -1); /* bench and test hook: 0 off, 2..4 stages */
+    int stages = hook >= 0 ? hook : p->dir ? 2 : 3;
+    q->async = 0;
+    if (stages < 2 || stages > 4 || !nm_shfl(dev) || v->vec != 4 || r->tk != 1 || r->groups != 1 ||
+        (int64_t)v->I > (int64_t)q->nk * (r->wg / r->tr) || (p->dir && q->pfuse != 1))
+        return;
+    uint64_t ops = p->dir ? 2u : 1u, vb = 4u * cldnn_dtype_size(p->dtype);
+    uint64_t stage = ops * (uint64_t)stages * (uint64_t)q->nk * (uint64_t)r->wg * vb + NM_WG_MAX * 16u;
+    uint64_t smem = dev->nv_cc_major >= 9 ? 227u * 1024u : dev->nv_cc_major == 8 && dev->nv_cc_minor == 0 ? 163u * 1024u
+                                                                                                          : 99u * 1024u;
+    uint64_t cu = dev->compute_units ? dev->compute_units : 1;
+    if (p->dir) {
+        if (((uint64_t)r->ng + cu - 1) / cu * stage > smem)
+            return;
+        q->async = stages;
+        return;
+    }
+    uint64_t per = 2048u / (uint64_t)r->wg, most = 65536u / (80u * (uint64_t)r->wg);
+    per = per < 32u ? per : 32u;
+    per = per < most ? per : most;
+    most = smem / stage;
+    per = per < most ? per : most;
+    uint64_t tiles = ((uint64_t)v->O + (uint64_t)r->tr - 1) / (uint64_t)r->tr, ng = cu * per;
+    if (per < 1 || (hook < 0 && tiles > 4u * ng))
+        return;
+    int ng_hook = cldnn_env_int("CLDNN_NORM_NG", 0); /* the row loop's groups (as in nm_fuse_par) */
+    if (ng_hook > 0)
+        ng = (uint64_t)ng_hook;
+    ng = ng < tiles ? ng : tiles;
+    uint64_t kt = (tiles + ng - 1) / ng;
+    q->async = stages;
+    r->ng = (int)((tiles + kt - 1) / kt);
+}
+
 static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* dev, int force, nm_params* q) {
     memset(q, 0, sizeof *q);
     nm_split_params(&p->row, dev, force, 0, &q->row);
@@ -292,6 +340,8 @@ static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* d
             nm_fuse_par(p, dev, q);
         nm_group_chunks(p, dev, q);
     }
+    if (!force)
+        nm_async_rows(p, dev, q);
 }
 
 static void fused_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -331,15 +381,19 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
     ** 80.6 us against 54.2 capped, H200). The forward's take no cap: it slowed GROUP's forward
     ** (32x512x28x28: 65.3 us capped, 55.4 not) */
     /* what the options are made of (the device's part is the handle's), and the kernel's name */
+    const int async = s == &q->row ? q->async : 0;
     const int64_t memo[] = {(int64_t)(intptr_t)name, p->row.vec, q->nk, p->contig, q->pfuse, p->dir, p->idx32,
-                          p->dtype};
+                          p->dtype, async, async ? s->wg : 0};
     cl_kernel k;
     if (!cldnn_kernel_memo_get(h, memo, sizeof memo, &k)) {
+        char wg[32] = "";
+        if (async)
+            snprintf(wg, sizeof wg, " -DNM_ASYNC=%d -DNM_WG=%d", async, s->wg);
         snprintf(opts, sizeof opts,
-                 "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s",
+                 "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s%s",
                  p->row.vec, q->nk, shfl, p->contig, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1,
                  p->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype),
-                 shfl && p->dir ? " -cl-nv-maxrregcount=128" : "");
+                 shfl && p->dir ? " -cl-nv-maxrregcount=128" : "", wg);
         CLDNN_TRY(cldnn_kernel_get(h, "norm/norm.cl", opts, name, &k));
         cldnn_kernel_memo_put(h, memo, sizeof memo, k);
     }
