@@ -14,8 +14,8 @@
 **                       differences of the double forward.
 **   nm_bwd::in_place    y == x and dx == dy, fused and split.
 **   nm_bwd::teams_and_row_loops  several rows per work-group and groups looping over rows
-**                       (norm.c's CLDNN_NORM_TR / CLDNN_NORM_NG hooks), and on NVIDIA the loops'
-**                       cp.async stages (CLDNN_NORM_ASYNC 2 and 4).
+**                       (norm.c's CLDNN_NORM_TR / CLDNN_NORM_NG hooks), and on NVIDIA the backward
+**                       loop's cp.async stages (CLDNN_NORM_ASYNC 2 and 4).
 **   nm_split::*         the split solver forced (CLDNN_SOLVER=norm_split), forward and backward.
 **   nm_types::*         HALF and BFLOAT16 storage (x, y, dy, dx and parameters), on the
 **                       vectorized layouts.
@@ -407,7 +407,7 @@ Test(nm_bwd, teams_and_row_loops) {
     run_table(t, COUNT(t), CLDNN_DATA_FLOAT, 2);
     run_table(k_layer, COUNT(k_layer), CLDNN_DATA_FLOAT, 1);
     unsetenv("CLDNN_NORM_TR");
-    /* NVIDIA: the loops' cp.async stages (NM_ASYNC), 2 and 4 of them, rows past the last */
+    /* NVIDIA: the backward loop's cp.async stages (NM_ASYNC), 2 and 4 of them, rows past the last */
     for (int st = 2; st <= 4; st += 2) {
         char v[8];
         snprintf(v, sizeof v, "%d", st);

@@ -55,8 +55,8 @@
  *   -DNK=<n>    VF values a lane keeps in registers (default 32 / VEC; the host passes what
  *               the row needs, at most that: registers for slots no row uses cost occupancy)
  *   -DNM_SHFL=1 NVIDIA (compute capability 8.0+): row sums by warp shuffles (common/mma.h)
- *   -DNM_ASYNC=2|3|4 -DNM_WG=<n>  norm_fwd loops over rows and stages the next NM_ASYNC - 1 by
- *               cp.async (NM_SHFL, VEC 4, rows in registers, TK 1; NM_WG: the work-group size)
+ *   -DNM_ASYNC=2|3|4 -DNM_WG=<n>  norm_bwd's row loop (NM_PFUSE 1) stages x and dy of the next
+ *               NM_ASYNC - 1 row passes by cp.async (NM_SHFL, VEC 4; NM_WG: the work-group size)
  *   -DNM_PFUSE=1|2 norm_bwd loops over rows and leaves dScale / dBias column partials (1 from
  *               rows in registers, 2 from streamed rows)
  *   -DNM_SUNROLL=<n>  the streamed loops' unroll (default 1; the host passes 4 for the forward:
@@ -328,91 +328,23 @@ inline float2 nm_stats(float4 r, float eps, int rms) {
         istd[istdo + sb] = (st).y;                         \
     }
 
-#if NM_ASYNC
-#if !NM_SHFL || VEC != 4 || (NM_PFUSE != 0 && NM_PFUSE != 1)
-#error "NM_ASYNC takes NM_SHFL, VEC 4 and rows in registers"
-#endif
-/* Stage buffers (NM_ASYNC rows in flight per lane, NVIDIA): lane lid's slot j of stage s is
- * vector (s NK + j) NM_WG + lid. A lane copies and reads back only its own vectors, so the
- * stages take cp.async.wait_group and no barrier; 16-byte vectors bypass L1 (.cg), 8-byte ones
- * (HALF, BFLOAT16) cannot (.ca). */
-#if DATA_H
-#define NM_CPV(dst, src, n)                                                                            \
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)(dst)), "l"(src),   \
-                 "r"(n)                                                                                \
-                 : "memory")
-#else
-#define NM_CPV(dst, src, n) MMA_CP16(dst, src, n)
-#endif
-/* the stages' element type: half is a pointer type only without cl_khr_fp16 */
-#if DATA_H
-#define NM_STG_T ushort
-#else
-#define NM_STG_T float
-#endif
-#define NM_STAGE(s, j) ((((s) % NM_ASYNC) * NK + (j)) * NM_WG + lid)
-/* Copies the lane's share of row pass kt of operand src (base b, inner strides is: the names
- * NM_ROW defines) into its stage in buffer stg. The caller closes the group (MMA_COMMIT), also
- * past the last row, where it is empty: the waits count groups. */
-#define NM_COPY_ROW(kt, stg, src, b, is)                                                          \
-    {                                                                                             \
-        NM_ROW(kt);                                                                               \
-        NM_UNROLL for (int j = 0; j < NK; ++j) {                                                  \
-            const int m = m0 + lm + j * TM;                                                       \
-            if (m < m1) {                                                                         \
-                NM_IC                                                                             \
-                NM_CPV((stg) + 4 * NM_STAGE(kt, j), (src) + 4 * ((b) + NM_AT(is)),                 \
-                       (uint)(4 * sizeof(STORAGE_T)));                                             \
-            }                                                                                     \
-        }                                                                                         \
-    }
-#if NM_ASYNC == 2
-#define NM_WAIT() MMA_WAIT_GROUP(1)
-#elif NM_ASYNC == 3
-#define NM_WAIT() MMA_WAIT_GROUP(2)
-#elif NM_ASYNC == 4
-#define NM_WAIT() MMA_WAIT_GROUP(3)
-#else
-#error "NM_ASYNC must be 0, 2, 3 or 4"
-#endif
-#endif
-
-/* G == 1. A row that fits the lanes' registers (the same for every row: chunk == I) is read
- * once; a longer one is streamed twice. One pass (a group per TR row tiles: no row loop, whose
- * invariants would take registers from the row's values), except under NM_ASYNC (NVIDIA, rows
- * in registers, TK == 1): the groups loop over rows with the next NM_ASYNC - 1 rows' copies in
- * flight, so the loads do not stop while a group sums and stores (a group that loads, sums and
- * then stores keeps too few bytes in flight: the loads of 8192 x 4096 alone ran at 1.9 TB/s on the
- * H200). */
+/* G == 1, one pass (a group per TR row tiles: no row loop, whose invariants would take registers
+ * from the row's values; nor cp.async stages: looping groups that staged the next rows ran
+ * slower on most shapes, H200, perf/results/ops-v11-h200.md). A row that fits the lanes'
+ * registers (the same for every row: chunk == I) is read once; a longer one is streamed twice. */
 __kernel void norm_fwd(NORM_ARGS) {
     __local float4 t[WGMAX];
     NM_LANES;
     const int cached = I <= NK * TM;
     const float invl = 1.0f / ((float)I * (float)VEC);
-#if NM_ASYNC
-    __local NM_STG_T stg_[NM_ASYNC * NK * NM_WG * 4];
-    __local STORAGE_T* stg = (__local STORAGE_T*)stg_;
-    for (int k = 0; k < NM_ASYNC - 1; ++k) {
-        NM_COPY_ROW(k, stg, x, xb, xis)
-        MMA_COMMIT();
-    }
-    for (int kt = 0; kt < KT; ++kt) {
-        NM_COPY_ROW(kt + NM_ASYNC - 1, stg, x, xb, xis)
-        MMA_COMMIT();
-        NM_WAIT();
-        NM_ROW(kt);
-#define NM_XV(j) LOADV(stg, NM_STAGE(kt, j))
-#else
     {
         NM_ROW(0);
-#define NM_XV(j) LOADV(x, xb + NM_AT(xis))
-#endif
         float mu, rs;
         if (cached) {
             VF c[NK];
 #if NM_SHFL
             VF s1v = 0.0f, s2v = 0.0f;
-            NM_RFOR_CACHED(c[j] = NM_XV(j); s1v += c[j];)
+            NM_RFOR_CACHED(c[j] = LOADV(x, xb + NM_AT(xis)); s1v += c[j];)
             mu = rms ? 0.0f : nm_sum2((float2)(VSUM(s1v), 0.0f), t, team, tl, lm, TK, TM).x * invl;
             NM_RFOR_CACHED(const VF d = c[j] - mu; s2v = mad(d, d, s2v);)
             rs = 1.0f / sqrt(nm_sum2((float2)(VSUM(s2v), 0.0f), t, team, tl, lm, TK, TM).x * invl + eps);
@@ -437,7 +369,6 @@ __kernel void norm_fwd(NORM_ARGS) {
             NM_RFOR(NM_FWD_ELEM(LOADV(x, xb + NM_AT(xis))))
         }
     }
-#undef NM_XV
 }
 
 /* The split kernels run one pass (TR == 1, a group per tile and chunk). */
@@ -515,6 +446,55 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
 #endif
 /* The group's column partial c (0 dScale, 1 dBias) of column m. */
 #define NM_PART_AT(c, m) (((size_t)grp * 2u + (size_t)(c)) * (size_t)I + (size_t)(m))
+
+#if NM_ASYNC
+#if !NM_SHFL || VEC != 4 || NM_PFUSE != 1
+#error "NM_ASYNC takes NM_SHFL, VEC 4 and NM_PFUSE 1"
+#endif
+/* Stage buffers (NM_ASYNC row passes in flight per lane, NVIDIA): lane lid's slot j of stage s is
+ * vector (s NK + j) NM_WG + lid. A lane copies and reads back only its own vectors, so the
+ * stages take cp.async.wait_group and no barrier; 16-byte vectors bypass L1 (.cg), 8-byte ones
+ * (HALF, BFLOAT16) cannot (.ca). */
+#if DATA_H
+#define NM_CPV(dst, src, n)                                                                            \
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)(dst)), "l"(src),   \
+                 "r"(n)                                                                                \
+                 : "memory")
+#else
+#define NM_CPV(dst, src, n) MMA_CP16(dst, src, n)
+#endif
+/* the stages' element type: half is a pointer type only without cl_khr_fp16 */
+#if DATA_H
+#define NM_STG_T ushort
+#else
+#define NM_STG_T float
+#endif
+#define NM_STAGE(s, j) ((((s) % NM_ASYNC) * NK + (j)) * NM_WG + lid)
+/* Copies the lane's share of row pass kt of operand src (base b, inner strides is: the names
+ * NM_ROW defines) into its stage in buffer stg. The caller closes the group (MMA_COMMIT), also
+ * past the last row, where it is empty: the waits count groups. */
+#define NM_COPY_ROW(kt, stg, src, b, is)                                                          \
+    {                                                                                             \
+        NM_ROW(kt);                                                                               \
+        NM_UNROLL for (int j = 0; j < NK; ++j) {                                                  \
+            const int m = m0 + lm + j * TM;                                                       \
+            if (m < m1) {                                                                         \
+                NM_IC                                                                             \
+                NM_CPV((stg) + 4 * NM_STAGE(kt, j), (src) + 4 * ((b) + NM_AT(is)),                 \
+                       (uint)(4 * sizeof(STORAGE_T)));                                             \
+            }                                                                                     \
+        }                                                                                         \
+    }
+#if NM_ASYNC == 2
+#define NM_WAIT() MMA_WAIT_GROUP(1)
+#elif NM_ASYNC == 3
+#define NM_WAIT() MMA_WAIT_GROUP(2)
+#elif NM_ASYNC == 4
+#define NM_WAIT() MMA_WAIT_GROUP(3)
+#else
+#error "NM_ASYNC must be 0, 2, 3 or 4"
+#endif
+#endif
 
 /* G == 1. NM_PFUSE (LAYER / RMS with dScale or dBias, TK == 1; 1: rows in registers, 2: rows
  * streamed with TR == 1 as CPUs run them, whose lanes then add into their own columns of the

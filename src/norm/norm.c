@@ -90,8 +90,8 @@ typedef struct {
 
 /* nk: the row kernels' register slots (-DNK); pfuse: norm_bwd leaves dScale / dBias partials
 ** (NM_PFUSE: 1 rows in registers, 2 streamed) over row.ng groups, summed by norm_par_sum split as psum; gchunk: GROUP's backward
-** split a chunk per channel (flag 64), its channel partials summed by norm_par_sum; async: the
-** forward's stages (NM_ASYNC, 0 none) over row.ng looping groups. */
+** split a chunk per channel (flag 64), its channel partials summed by norm_par_sum; async:
+** norm_bwd's cp.async stages under NM_PFUSE 1 (NM_ASYNC, 0 none). */
 typedef struct {
     nm_split row, par, psum;
     int nk, pfuse, gchunk, async;
@@ -265,51 +265,22 @@ static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev
     nm_psum_split(p, dev, (int)(sets / p->par.O), &q->psum);
 }
 
-/* NVIDIA, rows in registers: the row kernel's groups loop over the rows with the next async - 1
-** rows' cp.async copies in flight (norm.cl's NM_ASYNC), so their loads go on while they sum and
-** store. The backward (NM_PFUSE 1, x and dy staged) keeps nm_fuse_par's groups, two per SM (its
-** registers), where their stages fit: 2 stages (3 ran slower, H200). The forward takes as many
-** groups as fit an SM at once (its threads, 32 groups, about 80 registers a lane, the shared
-** memory of compute capability 9.0 / 8.0 / others), the rows dealt evenly, and only on rows that
-** fill at most 4 such rounds: there the one-pass groups' last, partial round is what the loop
-** saves (GROUP 32x1024x14x14: 30.5 -> 24.9 us); on more rows the one-pass groups were faster
-** (LAYER 8192 x 4096: 97 us against 104 to 123 looping, 2 to 4 stages, 2 to 8 groups per SM;
-** H200, perf/results/ops-v11-h200.md). */
+/* NVIDIA, NM_PFUSE 1's backward: its groups (two per SM: its registers) stage x and dy of the
+** next row pass by cp.async (norm.cl's NM_ASYNC), so their loads go on while they sum and store,
+** where the stages fit the SM's shared memory (compute capability 9.0 / 8.0 / others). 2 stages:
+** 3 ran slower (H200, LAYER 8192 x 4096: 175 us without, 146 with 2, 183 with 3). */
 static void nm_async_rows(const nm_problem* p, const cldnn_device_profile* dev, nm_params* q) {
-    const nm_view* v = &p->row;
-    nm_split* r = &q->row;
-    int hook = cldnn_env_int("CLDNN_NORM_ASYNC", -1); /* bench and test hook: 0 off, 2..4 stages */
-    int stages = hook >= 0 ? hook : p->dir ? 2 : 3;
+    const nm_split* r = &q->row;
+    int stages = cldnn_env_int("CLDNN_NORM_ASYNC", 2); /* bench and test hook: 0 off, 2..4 stages */
     q->async = 0;
-    if (stages < 2 || stages > 4 || !nm_shfl(dev) || v->vec != 4 || r->tk != 1 || r->groups != 1 ||
-        (int64_t)v->I > (int64_t)q->nk * (r->wg / r->tr) || (p->dir && q->pfuse != 1))
+    if (stages < 2 || stages > 4 || !p->dir || q->pfuse != 1 || !nm_shfl(dev) || p->row.vec != 4)
         return;
-    uint64_t ops = p->dir ? 2u : 1u, vb = 4u * cldnn_dtype_size(p->dtype);
-    uint64_t stage = ops * (uint64_t)stages * (uint64_t)q->nk * (uint64_t)r->wg * vb + NM_WG_MAX * 16u;
+    uint64_t cu = dev->compute_units ? dev->compute_units : 1, vb = 4u * cldnn_dtype_size(p->dtype);
+    uint64_t stage = 2u * (uint64_t)stages * (uint64_t)q->nk * (uint64_t)r->wg * vb + NM_WG_MAX * 16u;
     uint64_t smem = dev->nv_cc_major >= 9 ? 227u * 1024u : dev->nv_cc_major == 8 && dev->nv_cc_minor == 0 ? 163u * 1024u
                                                                                                           : 99u * 1024u;
-    uint64_t cu = dev->compute_units ? dev->compute_units : 1;
-    if (p->dir) {
-        if (((uint64_t)r->ng + cu - 1) / cu * stage > smem)
-            return;
+    if (((uint64_t)r->ng + cu - 1) / cu * stage <= smem)
         q->async = stages;
-        return;
-    }
-    uint64_t per = 2048u / (uint64_t)r->wg, most = 65536u / (80u * (uint64_t)r->wg);
-    per = per < 32u ? per : 32u;
-    per = per < most ? per : most;
-    most = smem / stage;
-    per = per < most ? per : most;
-    uint64_t tiles = ((uint64_t)v->O + (uint64_t)r->tr - 1) / (uint64_t)r->tr, ng = cu * per;
-    if (per < 1 || (hook < 0 && tiles > 4u * ng))
-        return;
-    int ng_hook = cldnn_env_int("CLDNN_NORM_NG", 0); /* the row loop's groups (as in nm_fuse_par) */
-    if (ng_hook > 0)
-        ng = (uint64_t)ng_hook;
-    ng = ng < tiles ? ng : tiles;
-    uint64_t kt = (tiles + ng - 1) / ng;
-    q->async = stages;
-    r->ng = (int)((tiles + kt - 1) / kt);
 }
 
 static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* dev, int force, nm_params* q) {
@@ -380,15 +351,16 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
     ** slots the compiler takes 132 and only one 256-lane group then fits an SM (1024-wide rows:
     ** 80.6 us against 54.2 capped, H200). The forward's take no cap: it slowed GROUP's forward
     ** (32x512x28x28: 65.3 us capped, 55.4 not) */
-    /* what the options are made of (the device's part is the handle's), and the kernel's name */
-    const int async = s == &q->row ? q->async : 0;
+    /* what the options are made of (the device's part is the handle's), and the kernel's name;
+    ** the call's kernels share one program (NM_WG: the row kernel's group size) */
+    const int async = q->async, swg = async ? q->row.wg : 0;
     const int64_t memo[] = {(int64_t)(intptr_t)name, p->row.vec, q->nk, p->contig, q->pfuse, p->dir, p->idx32,
-                          p->dtype, async, async ? s->wg : 0};
+                          p->dtype, async, swg};
     cl_kernel k;
     if (!cldnn_kernel_memo_get(h, memo, sizeof memo, &k)) {
         char wg[32] = "";
         if (async)
-            snprintf(wg, sizeof wg, " -DNM_ASYNC=%d -DNM_WG=%d", async, s->wg);
+            snprintf(wg, sizeof wg, " -DNM_ASYNC=%d -DNM_WG=%d", async, swg);
         snprintf(opts, sizeof opts,
                  "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s%s",
                  p->row.vec, q->nk, shfl, p->contig, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1,
