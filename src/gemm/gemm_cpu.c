@@ -235,20 +235,27 @@ static const cpu_table_row cpu_table[] = {
     ** block on the shallow products and the best or within 12 % on the deep ones on both runtimes
     ** (196 x 256 x 1024: PoCL 0.60 ms, 16 x 16 1.33, 32 x 12 0.66), so it holds every class but the
     ** large squares and the thin-n products, where the tuner's picks stay (Intel 48 x 8: 1760 x 16
-    ** x 1760 2.8x over the fallback). perf/results/cpu-avx512.md. */
+    ** x 1760 2.8x over the fallback). perf/results/cpu-avx512.md. Against OpenBLAS (same cores,
+    ** perf/results/cpu-gemm-avx512.md) the layout rule's packed X lost on deep narrow products: PoCL's
+    ** thin-n 16 x 16 packed A for n = 16 (one block of columns: 1760 x 16 x 1760 NN 0.33 of
+    ** OpenBLAS), so that class takes 32 x 8 with one block per work-item and A in place (0.05 ->
+    ** 0.17-0.19 TFLOP/s; 16 x 16 in place fell to 0.08 at 2048 x 16 x 2048); Intel's small-n and
+    ** small-m products ran 1.1-2.4x faster with both operands in place and no m bands (4096 x 64
+    ** x 4096 NN 0.058 -> 0.12-0.15 TFLOP/s, 1760 x 64 x 1760 NN 0.108 -> 0.19-0.21, 784 x 128 x
+    ** 1152 0.128 -> 0.215, 3136 x 64 x 576 0.20 -> 0.215). */
     {"Portable Computing Language", "", 16,
      {{64, 6, 16, 4, 8, -1, -1, -1, -1},
       {32, 8, 16, 4, 8, -1, -1, -1, -1},
       {32, 8, 16, 4, 8, -1, -1, -1, -1},
       {32, 8, 16, 4, 8, -1, -1, -1, -1},
-      {16, 16, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 8, 1, 0, -1, -1},
       {32, 8, 16, 4, 8, -1, -1, -1, -1}},
      0},
     {"Intel", "", 16,
      {{64, 6, 16, 4, 8, -1, -1, -1, -1},
       {32, 8, 16, 4, 8, -1, -1, -1, -1},
-      {32, 8, 16, 4, 8, -1, -1, -1, -1},
-      {32, 8, 16, 4, 8, -1, -1, -1, -1},
+      {32, 8, 16, 4, 0, -1, 0, 0, -1},
+      {32, 8, 16, 4, 0, -1, 0, 0, -1},
       {48, 8, 16, 4, 8, -1, -1, -1, -1},
       {32, 8, 16, 4, 8, -1, -1, -1, -1}},
      65536},
