@@ -15,7 +15,7 @@
 **   nm_bwd::in_place    y == x and dx == dy, fused and split.
 **   nm_bwd::teams_and_row_loops  several rows per work-group and groups looping over rows
 **                       (norm.c's CLDNN_NORM_TR / CLDNN_NORM_NG hooks), and on NVIDIA the backward
-**                       loop's cp.async stages (CLDNN_NORM_ASYNC 2 and 4).
+**                       loop's cp.async stages (CLDNN_NORM_ASYNC 2 to 4).
 **   nm_split::*         the split solver forced (CLDNN_SOLVER=norm_split), forward and backward.
 **   nm_types::*         HALF and BFLOAT16 storage (x, y, dy, dx and parameters), on the
 **                       vectorized layouts.
@@ -407,13 +407,18 @@ Test(nm_bwd, teams_and_row_loops) {
     run_table(t, COUNT(t), CLDNN_DATA_FLOAT, 2);
     run_table(k_layer, COUNT(k_layer), CLDNN_DATA_FLOAT, 1);
     unsetenv("CLDNN_NORM_TR");
-    /* NVIDIA: the backward loop's cp.async stages (NM_ASYNC), 2 and 4 of them, rows past the last */
-    for (int st = 2; st <= 4; st += 2) {
+    /* NVIDIA: the backward loop's cp.async stages (NM_ASYNC), 2 to 4 of them, on vectorized rows
+    ** (every offset a multiple of 4) of which the 2 groups' last passes hold inactive ones */
+    static const nm_layout tv[] = {
+        {"37x96 layer vec", CLDNN_NORM_LAYER, 1, 2, {37, 96}, {FX_ND, {0}, 4}, {FX_ND, {0}, 0}, {FX_ND, {0}, 8}},
+        {"3x5x24 rms", CLDNN_NORM_RMS, 1, 3, {3, 5, 24}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}},
+    };
+    for (int st = 2; st <= 4; ++st) {
         char v[8];
         snprintf(v, sizeof v, "%d", st);
         setenv("CLDNN_NORM_ASYNC", v, 1);
-        run_table(t, COUNT(t), CLDNN_DATA_FLOAT, 1);
-        run_table(k_layer, 1, CLDNN_DATA_HALF, 1);
+        run_table(tv, COUNT(tv), CLDNN_DATA_FLOAT, 1);
+        run_table(tv, 1, st == 3 ? CLDNN_DATA_BFLOAT16 : CLDNN_DATA_HALF, 1);
     }
     unsetenv("CLDNN_NORM_ASYNC");
     unsetenv("CLDNN_NORM_NG");

@@ -521,7 +521,7 @@ __kernel void norm_bwd(NORM_ARGS) {
     }
 #endif
 #if NM_ASYNC /* (with NM_PFUSE 1) x and dy of the next NM_ASYNC - 1 row passes in flight */
-    __local NM_STG_T stg_[2 * NM_ASYNC * NK * NM_WG * 4];
+    __local NM_STG_T stg_[2 * NM_ASYNC * NK * NM_WG * 4] __attribute__((aligned(16))); /* cp.async */
     __local STORAGE_T* stg = (__local STORAGE_T*)stg_;
     __local STORAGE_T* stgy = stg + NM_ASYNC * NK * NM_WG * 4;
     for (int k = 0; k < NM_ASYNC - 1; ++k) {

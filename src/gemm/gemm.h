@@ -191,14 +191,14 @@ typedef struct {
 int cldnn_gemm_cpu_params_valid(const cldnn_gemm_cpu_params* p);
 void cldnn_gemm_cpu_params_format(const cldnn_gemm_cpu_params* p, char* buf, size_t size);
 int cldnn_gemm_cpu_params_parse(const char* s, cldnn_gemm_cpu_params* p);
-/* The set for pr on dev: the device table's register block for its shape class, else the ISA's
-** default, with packing and orientation from the layout rule. */
+/* The set for pr on dev: the device table's set for its shape class, else the ISA's default,
+** the fields either leaves -1 (packing, orientation) from the layout rule. */
 void cldnn_gemm_cpu_params_select(const cldnn_gemm_problem* pr, const cldnn_device_profile* dev,
                                   cldnn_gemm_cpu_params* out);
 /* Fills the fields of p that are -1 (yb, packx, packy, swap) by the layout rule for pr. */
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p);
-/* Every set the device table holds (for the tests; packing and orientation -1): n sets written to
-** out. */
+/* Every set the device table holds (for the tests; fields left to the layout rule -1): n sets
+** written to out. */
 size_t cldnn_gemm_cpu_table_params(cldnn_gemm_cpu_params* out, size_t max);
 /* Runs pr with explicit parameters (the tuner's and the tests' entry), on any device. */
 cldnnStatus_t cldnn_gemm_cpu_run_params(cldnnHandle_t h, const cldnn_gemm_problem* pr,

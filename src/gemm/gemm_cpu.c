@@ -185,8 +185,8 @@ void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_p
 
 /* The device table: rows found by cldnn-tune gemm (perf/results/cpu-gemm.md), keyed by a platform
 ** name substring, a device name substring ("" any) and the native float vector width (0 any),
-** one register block per shape class (cldnn_gemm_classify); packing and orientation -1, the
-** layout rule. */
+** one register block per shape class (cldnn_gemm_classify); the fields a row leaves -1 (yb,
+** packing, orientation) come from the layout rule, the others are measured choices. */
 typedef struct {
     const char* platform;
     const char* device;
@@ -240,9 +240,10 @@ static const cpu_table_row cpu_table[] = {
     ** thin-n 16 x 16 packed A for n = 16 (one block of columns: 1760 x 16 x 1760 NN 0.33 of
     ** OpenBLAS), so that class takes 32 x 8 with one block per work-item and A in place (0.05 ->
     ** 0.17-0.19 TFLOP/s; 16 x 16 in place fell to 0.08 at 2048 x 16 x 2048); Intel's small-n and
-    ** small-m products ran 1.1-2.4x faster with both operands in place and no m bands (4096 x 64
-    ** x 4096 NN 0.058 -> 0.12-0.15 TFLOP/s, 1760 x 64 x 1760 NN 0.108 -> 0.19-0.21, 784 x 128 x
-    ** 1152 0.128 -> 0.215, 3136 x 64 x 576 0.20 -> 0.215). */
+    ** small-m products ran 1.1-2.4x faster with neither packed and no m bands (4096 x 64 x 4096
+    ** NN 0.058 -> 0.12-0.15 TFLOP/s, 1760 x 64 x 1760 NN 0.108 -> 0.19-0.21, 784 x 128 x 1152
+    ** 0.128 -> 0.215, 3136 x 64 x 576 0.20 -> 0.215; where the rule then swaps a deep product,
+    ** plan() still packs the new X if it is not unit-stride along C). */
     {"Portable Computing Language", "", 16,
      {{64, 6, 16, 4, 8, -1, -1, -1, -1},
       {32, 8, 16, 4, 8, -1, -1, -1, -1},

@@ -38,6 +38,7 @@
 ** output may be its input exactly (same buffer, offset and strides); other overlaps of x are
 ** NOT_SUPPORTED.
 */
+#include "gemm/gemm.h"
 #include "tensor/tensor.h"
 
 #include <math.h>
@@ -267,7 +268,7 @@ static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev
 
 /* NVIDIA, NM_PFUSE 1's backward: its groups (two per SM: its registers) stage x and dy of the
 ** next row pass by cp.async (norm.cl's NM_ASYNC), so their loads go on while they sum and store,
-** where the stages fit the SM's shared memory (compute capability 9.0 / 8.0 / others). 2 stages:
+** where the stages fit a group's and the SM's shared memory (cldnn_mma_local_limit). 2 stages:
 ** 3 ran slower (H200, LAYER 8192 x 4096: 175 us without, 146 with 2, 183 with 3). */
 static void nm_async_rows(const nm_problem* p, const cldnn_device_profile* dev, nm_params* q) {
     const nm_split* r = &q->row;
@@ -277,9 +278,8 @@ static void nm_async_rows(const nm_problem* p, const cldnn_device_profile* dev, 
         return;
     uint64_t cu = dev->compute_units ? dev->compute_units : 1, vb = 4u * cldnn_dtype_size(p->dtype);
     uint64_t stage = 2u * (uint64_t)stages * (uint64_t)q->nk * (uint64_t)r->wg * vb + NM_WG_MAX * 16u;
-    uint64_t smem = dev->nv_cc_major >= 9 ? 227u * 1024u : dev->nv_cc_major == 8 && dev->nv_cc_minor == 0 ? 163u * 1024u
-                                                                                                          : 99u * 1024u;
-    if (((uint64_t)r->ng + cu - 1) / cu * stage <= smem)
+    uint64_t smem = cldnn_mma_local_limit(dev); /* a group's most, about an SM's */
+    if (stage <= smem && ((uint64_t)r->ng + cu - 1) / cu * stage <= smem)
         q->async = stages;
 }
 
