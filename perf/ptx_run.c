@@ -9,17 +9,18 @@
  * records, CLDNN_CACHE_DIR: the PTX is what clGetProgramInfo(CL_PROGRAM_BINARIES) returned).
  * GX,GY,GZ: work-groups (CUDA blocks) per dimension; BX,BY,BZ: work-items per group.
  * ARG, one per kernel parameter in order:
- *   i:V (32-bit integer), l:V (64-bit integer), f:V (float), or
+ *   i:V (32-bit integer), l:V (64-bit integer), i4:A,B,C,D / l4:A,B,C,D (int4 / long4 or
+ *   uint4 / ulong4 by value), f:V (float), or
  *   b:BYTES[:FILL] a device buffer of BYTES bytes, FILL z (zeros, the default), h (halves in
  *   [-1, 1)), b (bfloat16 in [-1, 1)) or f (floats in [-1, 1)), from a fixed seed.
  * Prints the median time of ITERS launches (CUDA events) and, with --flops, TFLOP/s.
  * PTX_RUN_DUMP=PATH writes the rewritten module there instead of running it (for ptxas).
  *
  * OpenCL programs keep their local memory in static __local arrays, which NVIDIA's OpenCL
- * accepts up to the device's limit but the CUDA JIT only up to 48 KiB; so the module's one
- * static .shared array becomes the kernel's dynamic shared memory (an .extern .shared array of
- * the same name), sized to what it declared; and the environment registers that carry OpenCL's
- * work-group offsets and counts become zeros and %nctaid (envregs below).
+ * accepts up to the device's limit but the CUDA JIT only up to 48 KiB; so the kernel's static
+ * .shared arrays become slices of its dynamic shared memory (shared_to_dynamic below), sized to
+ * what they declared; and the environment registers that carry OpenCL's work-group offsets and
+ * counts become zeros and %nctaid (envregs below).
  */
 #include <cuda.h>
 
@@ -86,42 +87,144 @@ static char* find_ptx(char* buf, size_t n) {
     return p; /* the record's NUL (or the one read_file added) ends it */
 }
 
-/* Moves the one static ".shared .align A .b8 NAME[N];" to module scope as ".extern .shared
- * .align A .b8 NAME[];" and returns N (0: none; the text is then returned unchanged). */
-static char* shared_to_dynamic(const char* ptx, unsigned* bytes) {
-    const char* d = strstr(ptx, ".shared .align");
+static int ident_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+           c == '.';
+}
+
+/* Where .entry name begins (the start of its line: it may begin with .visible), and its body
+ * [*body, *end) between the braces; NULL if the module has no such entry. */
+static const char* find_entry(const char* ptx, const char* name, const char** body, const char** end) {
+    size_t len = strlen(name);
+    for (const char* e = strstr(ptx, ".entry "); e; e = strstr(e + 1, ".entry ")) {
+        const char* p = e + 7;
+        while (*p == ' ')
+            ++p;
+        if (strncmp(p, name, len) || (p[len] != '(' && p[len] != ' ' && p[len] != '\n'))
+            continue;
+        const char* close = strchr(p, ')'), *open = close ? strchr(close, '{') : NULL;
+        if (!open)
+            return NULL;
+        int depth = 0;
+        const char* q = open;
+        for (; *q; ++q)
+            if (*q == '{')
+                ++depth;
+            else if (*q == '}' && --depth == 0)
+                break;
+        if (!*q)
+            return NULL;
+        *body = open + 1;
+        *end = q;
+        while (e > ptx && e[-1] != '\n')
+            --e;
+        return e;
+    }
+    return NULL;
+}
+
+#define SMEM_NAME "__ptx_run_smem"
+#define SMEM_MAX 32
+
+/* The static arrays ".shared .align A .b8 NAME[N];" that entry `name` declares become slices of
+ * one dynamic array (".extern .shared .align 16 .b8 " SMEM_NAME "[];" at module scope, each at
+ * the next multiple of its alignment): their declarations go, and each use of NAME (NAME or
+ * NAME+imm, in mov and in addresses) becomes SMEM_NAME+offset. Returns the new text and the bytes
+ * in *bytes (0: none; the text is then unchanged). */
+static char* shared_to_dynamic(const char* ptx, const char* name, unsigned* bytes) {
+    const char *body, *end, *line = find_entry(ptx, name, &body, &end);
+    size_t cap = strlen(ptx) + 4096;
+    char* out = xalloc(cap);
     *bytes = 0;
-    if (!d || strstr(d + 1, ".shared .align")) {
-        if (d) /* more than one array: left static (the JIT refuses them past 48 KiB) */
-            fprintf(stderr, "ptx_run: warning: several .shared arrays, left static\n");
-        char* out = xalloc(strlen(ptx) + 1);
+    if (!line) {
         strcpy(out, ptx);
         return out;
     }
-    const char* lb = strchr(d, '[');
-    const char* end = lb ? strchr(lb, ';') : NULL;
-    const char* entry = strstr(ptx, ".entry");
-    const char* vis = entry;
-    if (!lb || !end || !entry || entry > d) {
-        fprintf(stderr, "ptx_run: unexpected .shared declaration\n");
-        exit(1);
+    struct {
+        const char *decl, *semi, *nm;
+        size_t nlen;
+        unsigned off;
+    } arr[SMEM_MAX];
+    int na = 0;
+    unsigned total = 0;
+    for (const char* d = strstr(body, ".shared .align"); d && d < end; d = strstr(d + 1, ".shared .align")) {
+        unsigned al = 0, n = 0;
+        int pos = 0;
+        const char* lb = strchr(d, '[');
+        const char* semi = lb ? strchr(lb, ';') : NULL;
+        if (na == SMEM_MAX || sscanf(d, ".shared .align %u .b8 %n", &al, &pos) != 1 || !lb || !semi || semi > end ||
+            sscanf(lb, "[%u]", &n) != 1 || al == 0 || (al & (al - 1))) {
+            fprintf(stderr, "ptx_run: unexpected .shared declaration in %s\n", name);
+            exit(1);
+        }
+        total = (total + al - 1) / al * al;
+        arr[na].decl = d;
+        arr[na].semi = semi;
+        arr[na].nm = d + pos;
+        arr[na].nlen = (size_t)(lb - (d + pos));
+        arr[na].off = total;
+        total += n;
+        ++na;
     }
-    *bytes = (unsigned)strtoul(lb + 1, NULL, 10);
-    /* the .entry's own line may begin with .visible */
-    while (vis > ptx && vis[-1] != '\n')
-        --vis;
-    size_t n = strlen(ptx);
-    char* out = xalloc(n + 64);
-    size_t o = 0;
-    memcpy(out, ptx, (size_t)(vis - ptx));
-    o = (size_t)(vis - ptx);
-    o += (size_t)sprintf(out + o, ".extern ");
-    memcpy(out + o, d, (size_t)(lb - d));
-    o += (size_t)(lb - d);
-    o += (size_t)sprintf(out + o, "[];\n");
-    memcpy(out + o, vis, (size_t)(d - vis));
-    o += (size_t)(d - vis);
-    strcpy(out + o, end + 1);
+    if (na == 0) {
+        strcpy(out, ptx);
+        return out;
+    }
+    char* o = out;
+    memcpy(o, ptx, (size_t)(line - ptx));
+    o += line - ptx;
+    o += sprintf(o, ".extern .shared .align 16 .b8 " SMEM_NAME "[];\n");
+    memcpy(o, line, (size_t)(body - line));
+    o += body - line;
+    for (const char* p = body; p < end;) {
+        if ((size_t)(o - out) + 64 > cap) { /* room for one replacement */
+            size_t at = (size_t)(o - out);
+            cap *= 2;
+            char* grown = realloc(out, cap);
+            if (!grown) {
+                fprintf(stderr, "ptx_run: out of memory\n");
+                exit(1);
+            }
+            out = grown;
+            o = out + at;
+        }
+        int skipped = 0;
+        for (int i = 0; i < na && !skipped; ++i)
+            if (p == arr[i].decl) { /* the declaration goes */
+                p = arr[i].semi + 1;
+                skipped = 1;
+            }
+        if (skipped)
+            continue;
+        int hit = -1;
+        if (p == body || !ident_char(p[-1]))
+            for (int i = 0; i < na && hit < 0; ++i)
+                if (!strncmp(p, arr[i].nm, arr[i].nlen) && !ident_char(p[arr[i].nlen]))
+                    hit = i;
+        if (hit < 0) {
+            *o++ = *p++;
+            continue;
+        }
+        p += arr[hit].nlen;
+        unsigned long off = arr[hit].off;
+        if (*p == '+' && p[1] >= '0' && p[1] <= '9') { /* NAME+imm: one immediate */
+            char* e;
+            off += strtoul(p + 1, &e, 10);
+            p = e;
+        }
+        o += sprintf(o, SMEM_NAME "+%lu", off);
+    }
+    size_t at = (size_t)(o - out), rest = strlen(end) + 1;
+    if (at + rest > cap) {
+        char* grown = realloc(out, at + rest);
+        if (!grown) {
+            fprintf(stderr, "ptx_run: out of memory\n");
+            exit(1);
+        }
+        out = grown;
+    }
+    memcpy(out + at, end, rest);
+    *bytes = total;
     return out;
 }
 
@@ -157,22 +260,17 @@ static char* envregs(char* ptx) {
 
 /* The number of parameters of .entry name in ptx (-1: no such entry). */
 static int entry_params(const char* ptx, const char* name) {
-    size_t len = strlen(name);
-    for (const char* e = strstr(ptx, ".entry "); e; e = strstr(e + 1, ".entry ")) {
-        const char* p = e + 7;
-        while (*p == ' ')
-            ++p;
-        if (strncmp(p, name, len) || (p[len] != '(' && p[len] != ' ' && p[len] != '\n'))
-            continue;
-        const char* open = strchr(p, '('), *close = open ? strchr(open, ')') : NULL;
-        if (!open || !close)
-            return 0;
-        int n = 0;
-        for (const char* q = strstr(open, ".param"); q && q < close; q = strstr(q + 1, ".param"))
-            ++n;
-        return n;
-    }
-    return -1;
+    const char *body, *end, *line = find_entry(ptx, name, &body, &end);
+    const char* open = line ? strchr(line, '(') : NULL;
+    const char* close = open ? strchr(open, ')') : NULL;
+    if (!line)
+        return -1;
+    if (!close)
+        return 0;
+    int n = 0;
+    for (const char* q = strstr(open, ".param"); q && q < close; q = strstr(q + 1, ".param"))
+        ++n;
+    return n;
 }
 
 /* Parses the whole of s as a number (strtoll / strtof semantics); exits with a message if it is not one. */
@@ -241,7 +339,7 @@ int main(int argc, char** argv) {
     size_t n;
     char* raw = read_file(argv[1], &n);
     unsigned smem;
-    char* ptx = shared_to_dynamic(find_ptx(raw, n), &smem);
+    char* ptx = shared_to_dynamic(find_ptx(raw, n), argv[2], &smem);
     ptx = envregs(ptx);
     const char* dump = getenv("PTX_RUN_DUMP"); /* the rewritten module (for ptxas), no run */
     if (dump) {
@@ -287,8 +385,20 @@ int main(int argc, char** argv) {
     CUdeviceptr* bufs = xalloc(((size_t)nargs + 1) * sizeof *bufs);
     for (int i = 0; i < nargs; ++i) {
         const char* s = argv[a + i];
-        void* v = xalloc(8);
-        if (s[0] == 'i' && s[1] == ':')
+        void* v = xalloc(32);
+        if ((s[0] == 'i' || s[0] == 'l') && s[1] == '4' && s[2] == ':') { /* int4 / long4 by value */
+            long long w[4];
+            char tail;
+            if (sscanf(s + 3, "%lld,%lld,%lld,%lld%c", &w[0], &w[1], &w[2], &w[3], &tail) != 4) {
+                fprintf(stderr, "ptx_run: %c4:A,B,C,D expected, got %s\n", s[0], s);
+                return 2;
+            }
+            for (int j = 0; j < 4; ++j)
+                if (s[0] == 'i')
+                    ((int32_t*)v)[j] = (int32_t)w[j];
+                else
+                    ((int64_t*)v)[j] = (int64_t)w[j];
+        } else if (s[0] == 'i' && s[1] == ':')
             *(int32_t*)v = (int32_t)whole_int(s + 2, s);
         else if (s[0] == 'l' && s[1] == ':')
             *(int64_t*)v = (int64_t)whole_int(s + 2, s);
@@ -333,7 +443,7 @@ int main(int argc, char** argv) {
             free(h);
             *(CUdeviceptr*)v = bufs[i];
         } else {
-            fprintf(stderr, "ptx_run: argument %d: i:, l:, f: or b: expected, got %s\n", i, s);
+            fprintf(stderr, "ptx_run: argument %d: i:, l:, i4:, l4:, f: or b: expected, got %s\n", i, s);
             return 2;
         }
         params[i] = v;
