@@ -148,7 +148,8 @@ static int native_width(const cldnn_device_profile* dev) {
 static int vector_registers(const cldnn_device_profile* dev) { return native_width(dev) >= 16 ? 32 : 16; }
 
 /* The layout rule, for the fields a table set leaves to it (-1). The vector operand X is the one
-** unit-stride along C's rows or columns (A for NN and NT, B for TT); for TN, where neither is, the
+** unit-stride along C's rows or columns (A for NN and NT, B for TT from k = CPU_TT_SWAP_K on, A
+** below); for TN, where neither is, the
 ** smaller; for SMALL_N and SMALL_M products of a deep k the narrow side's, so that X's panels are
 ** small and reused from cache by every block of the wide side (2048 x 64 x 2048 NN: +10-20%, one
 ** PoCL core; cldnn-tune's choice on PoCL and Intel's runtime), where the wide side's panels fit
@@ -159,6 +160,12 @@ static int vector_registers(const cldnn_device_profile* dev) { return native_wid
 ** read in place, a launch and a copy fewer (the products of ResNet-50's convolutions at batch 1,
 ** 3136 x 64 x 64 to 784 x 128 x 1152: 1.1-1.5x). perf/results/cpu-gemm.md. */
 #define CPU_DEEP_K 1000
+/* TT products take B as X (swap) only from this k on: below it the swapped kernel ran 2-4x slower
+** (1024 x 1024 x 49 TT, 64 x 6 blocks, AVX-512: PoCL 0.041 against 0.176 TFLOP/s unswapped, Intel
+** 0.043 against 0.173; k 98 and 128 2.4x; k 196 about even; k 256 PoCL 0.165 swapped against 0.140,
+** k 784 0.150 against 0.092): the weight gradients of 1x1 convolutions on 7 x 7 and 14 x 14 planes
+** are such products. perf/results/cpu-gemm-avx512.md. */
+#define CPU_TT_SWAP_K 256
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
     const cldnn_gemm_class c = cldnn_gemm_classify(pr);
     const uint64_t half = cap_floats() / 2, k = (uint64_t)pr->k;
@@ -167,7 +174,8 @@ void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_p
         p->swap = pr->trans_a && !pr->trans_b                                      ? pr->n < pr->m
                   : deep && c == CLDNN_GEMM_SMALL_N && (uint64_t)pr->m * k <= half ? 1
                   : deep && c == CLDNN_GEMM_SMALL_M && (uint64_t)pr->n * k <= half ? 0
-                                                                                   : pr->trans_a && pr->trans_b;
+                                                                                   : pr->trans_a && pr->trans_b &&
+                                                                                         pr->k >= CPU_TT_SWAP_K;
     /* A thin side of C (THIN_N along y with X = A unit along m, THIN_M along y with X = B' unit
     ** along n) is one group of blocks per work-item, X copied chunk by chunk into the work-item's
     ** buffer instead of packed (1760 x 16 x 1760 NN: 0.45 of OpenBLAS packed, both PoCL cores). */
