@@ -174,6 +174,8 @@ static const conv_case k_cases[] = {
     {"pad = window-1",               1, 2,  5,  6,  3,  3, 3, 2, 2, 1, 1, 1, 1, 1, XC, 0, 0, 1.0f, 0.0f, 1},
     {"5x4 pad 4x3 stride 3x2 conv",  2, 3,  7,  8,  2,  5, 4, 4, 3, 3, 2, 1, 1, 1, CV, 1, 0, 2.0f, -1.0f, 4},
     {"1x1",                          2, 12, 5,  7, 10,  1, 1, 0, 0, 1, 1, 1, 1, 1, XC, 0, 0, 1.0f, 0.0f, 6},
+    /* one image: the NCHW weight gradient's GEMM writes dw itself (alpha, beta) */
+    {"1x1 one image",                1, 12, 5,  7, 10,  1, 1, 0, 0, 1, 1, 1, 1, 1, XC, 0, 0, 0.5f, 0.25f, 3},
     {"1x1 stride 2 nhwc",            3, 6,  7,  6,  8,  1, 1, 0, 0, 2, 2, 1, 1, 1, XC, 1, 0, 0.5f, 0.25f, 2},
     {"groups 2",                     2, 6,  6,  7,  4,  3, 3, 1, 1, 1, 1, 1, 1, 2, XC, 0, 0, 1.0f, 0.0f, 3},
     {"groups 3 stride 2x1 conv nhwc",1, 9,  7,  5,  6,  3, 3, 1, 0, 2, 1, 1, 1, 3, CV, 1, 0, 2.0f, -1.0f, 1},

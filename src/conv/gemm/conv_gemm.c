@@ -104,7 +104,7 @@ static int64_t images_per_chunk_1x1(const cldnn_conv_problem* p) {
 size_t cldnn_conv_gemm1x1_workspace(const void* problem, const void* params) {
     (void)params;
     const cldnn_conv_problem* p = (const cldnn_conv_problem*)problem;
-    if (p->dir != CLDNN_CONV_BWD_FILTER || is_layout(p->xlayout, "NHWC"))
+    if (p->dir != CLDNN_CONV_BWD_FILTER || is_layout(p->xlayout, "NHWC") || p->n == 1)
         return 0;
     return (size_t)(images_per_chunk_1x1(p) * p->k * p->c * 4);
 }
@@ -150,7 +150,12 @@ cldnnStatus_t cldnn_conv_gemm1x1_run(cldnnHandle_t h, const void* problem, const
             return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math, NULL);
         }
         /* NCHW: per-image products dw_i = x_i dy_i^T (a strided-batched GEMM into the
-        ** workspace), then a fixed-order sum over the images of each chunk. */
+        ** workspace), then a fixed-order sum over the images of each chunk; one image writes dw
+        ** directly (no workspace, no pass over K x C). */
+        if (N == 1) {
+            g = (gemm_call){C, K, HW, 1, 0, HW, HW, C, 0, 0, 0, 1, p->off_x, p->off_y, p->off_w, b->x, b->y, b->w};
+            return run_gemm(h, &g, p->alpha, p->beta, p->dtype, p->dtype, p->math, NULL);
+        }
         {
             const int64_t nb = images_per_chunk_1x1(p);
             for (int64_t img0 = 0; img0 < N; img0 += nb) {
