@@ -163,8 +163,7 @@ static int vector_registers(const cldnn_device_profile* dev) { return native_wid
 /* TT products take B as X (swap) only from this k on: below it the swapped kernel ran 2-4x slower
 ** (1024 x 1024 x 49 TT, 64 x 6 blocks, AVX-512: PoCL 0.041 against 0.176 TFLOP/s unswapped, Intel
 ** 0.043 against 0.173; k 98 and 128 2.4x; k 196 about even; k 256 PoCL 0.165 swapped against 0.140,
-** k 784 0.150 against 0.092): the weight gradients of 1x1 convolutions on 7 x 7 and 14 x 14 planes
-** are such products. perf/results/cpu-gemm-avx512.md. */
+** k 784 0.150 against 0.092). perf/results/cpu-gemm-avx512.md. */
 #define CPU_TT_SWAP_K 256
 void cldnn_gemm_cpu_params_layout(const cldnn_gemm_problem* pr, cldnn_gemm_cpu_params* p) {
     const cldnn_gemm_class c = cldnn_gemm_classify(pr);
