@@ -43,13 +43,15 @@
 #define MMA_COMMIT() asm volatile("cp.async.commit_group;\n" ::: "memory")
 #define MMA_WAIT_GROUP(n) asm volatile("cp.async.wait_group " MMA_STR(n) ";\n" ::: "memory")
 
-/* A 16-byte cp.async of which the first `bytes` are read from src (aligned to 16) and the rest
- * zero-filled; dst's integer value is its offset in the shared window, which is what a __local
- * pointer holds. */
-#define MMA_CP16(dst, src, bytes)                                                                       \
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"((uint)(ulong)(dst)), "l"(src),  \
+/* A cp.async of n (16, 8 or 4) bytes to shared address dst (a 32-bit offset in the shared window,
+ * which is what a __local pointer holds as an integer) of which the first `bytes` are read from
+ * src (aligned to n) and the rest zero-filled; cache "cg" (L2 only, 16 bytes) or "ca". */
+#define MMA_CP_SH(n, cache, dst, src, bytes)                                                            \
+    asm volatile("cp.async." cache ".shared.global [%0], [%1], " #n ", %2;\n" ::"r"(dst), "l"(src),      \
                  "r"(bytes)                                                                            \
                  : "memory")
+/* The 16-byte form with a __local pointer for dst. */
+#define MMA_CP16(dst, src, bytes) MMA_CP_SH(16, "cg", (uint)(ulong)(dst), src, bytes)
 
 /* The value of x in the lane whose index is this lane's xor m (all 32 lanes take part). */
 inline float mma_shfl_xor(float x, int m) {

@@ -231,11 +231,11 @@
  * convolution's operand loaders (conv/conv_igemm_mma.h) give each operand its own width. */
 inline void mma_copy_sh(uint dst, __global const MMA_ET* src, int bytes, int vw) {
     if (vw * MMA_ES == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+        MMA_CP_SH(16, "cg", dst, src, bytes);
     else if (vw * MMA_ES == 8)
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+        MMA_CP_SH(8, "ca", dst, src, bytes);
     else if (vw * MMA_ES == 4)
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(bytes) : "memory");
+        MMA_CP_SH(4, "ca", dst, src, bytes);
     else { /* one 16-bit element (FLOAT copies are 4 bytes or more) */
         const ushort v = *(__global const ushort*)src, w = bytes > 0 ? v : (ushort)0;
         asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(dst), "h"(w) : "memory");

@@ -456,10 +456,7 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
  * stages take cp.async.wait_group and no barrier; 16-byte vectors bypass L1 (.cg), 8-byte ones
  * (HALF, BFLOAT16) cannot (.ca). */
 #if DATA_H
-#define NM_CPV(dst, src, n)                                                                            \
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"((uint)(ulong)(dst)), "l"(src),   \
-                 "r"(n)                                                                                \
-                 : "memory")
+#define NM_CPV(dst, src, n) MMA_CP_SH(8, "ca", (uint)(ulong)(dst), src, n)
 #else
 #define NM_CPV(dst, src, n) MMA_CP16(dst, src, n)
 #endif
