@@ -115,7 +115,7 @@ inline void load_chunk_t(__local float* L, int pitch, int NROWS, __global const 
         int gr = r0 + r, gk = k0 + kk;
         float4 x = (float4)(0.0f);
         if (gr < nrows && gk < kd)
-            x = VLOADN_OF(DATA_H, 4, g, (base + (long)gr * rs + gk) / 4) * mul;
+            x = VLOADAN_OF(DATA_H, 4, g, (base + (long)gr * rs + gk) / 4) * mul;
         L[kk * pitch + r] = x.s0;
         L[(kk + 1) * pitch + r] = x.s1;
         L[(kk + 2) * pitch + r] = x.s2;
@@ -144,7 +144,7 @@ inline void load_rows(__local float* L, int width, __global const STORAGE_T* g, 
         int gr = r0 + r;
         float4 val = (float4)(0.0f);
         if (gr < nrows && x < kd)
-            val = VLOADN_OF(DATA_H, 4, g, (base + (long)gr * rs + x) / 4);
+            val = VLOADAN_OF(DATA_H, 4, g, (base + (long)gr * rs + x) / 4);
         vstore4(val, 0, L + r * width + x);
     }
 #else

@@ -57,12 +57,13 @@
 #endif
 
 /* VEC == 4: every data index counts 4-element vectors (the host divides the unit-stride
- * reduction dim, its neighbours' strides and the offsets by 4), loads and stores are vload4 /
- * vstore4, partial sums are per component and summed at the end. M is then in vectors too. */
+ * reduction dim, its neighbours' strides and the offsets by 4, so every vector is aligned and
+ * moves in one access), partial sums are per component and summed at the end. M is then in
+ * vectors too. */
 #if VEC == 4
 #define VF float4
-#define LOADV(p, i) VLOADN_OF(DATA_H, 4, p, i)
-#define STOREV(p, i, v) VSTOREN_OF(DATA_H, 4, p, i, v)
+#define LOADV(p, i) VLOADAN_OF(DATA_H, 4, p, i)
+#define STOREV(p, i, v) VSTOREAN_OF(DATA_H, 4, p, i, v)
 #define LOAD1(p, i) (LOADV(p, i).x)
 #define VSUM(v) (((v).x + (v).y) + ((v).z + (v).w))
 #elif VEC == 1

@@ -65,6 +65,11 @@
  *   -DNM_CONTIG=1  the row view has one outer dim and one inner dim of unit stride in x, y|dy,
  *               dx and (when used) the parameters: element offsets are the index itself, row
  *               offsets one product (what a row loop keeps live is a few registers, not 4-d strides)
+ *   -DNM_PFLAT=1  GROUP's forward on rows contiguous over their channels and spatial elements
+ *               (NCHW): one inner dim of unit stride for the data, so rows load as vectors whatever
+ *               the plane's size (7 x 7 included), and element e of a row (in elements, not
+ *               vectors) takes the parameters of the group's channel e / PD (pdiv: PD's fastdiv
+ *               numbers; parameter offsets in elements, pvec 0, pos the outer strides)
  *   -DUNROLL=0|1  unroll the register-cache loops (default 1, so the cache stays in registers on
  *               GPUs); CPUs take 0: PoCL compiles the unrolled bodies of every kernel for minutes
  *   -DDATA_HALF, -DDATA_BF16, -DIDX_T: see common/helpers.h
@@ -92,6 +97,9 @@
 #ifndef NM_CONTIG
 #define NM_CONTIG 0
 #endif
+#ifndef NM_PFLAT
+#define NM_PFLAT 0
+#endif
 #ifndef NM_PFUSE
 #define NM_PFUSE 0
 #endif
@@ -118,19 +126,9 @@
 
 #if VEC == 4
 #define VF float4
-#if DATA_H == 1
-#define LOADV(p, i) vload_half4((i), (p))
-#define STOREV(p, i, v) vstore_half4_rte((v), (i), (p))
-#elif DATA_H == 2
-#define LOADV(p, i) as_float4(convert_uint4(vload4((i), (p))) << 16)
-#define STOREV(p, i, v)                                                                             \
-    vstore4((ushort4)(cldnn_float_to_bf16((v).x), cldnn_float_to_bf16((v).y), cldnn_float_to_bf16((v).z), \
-                      cldnn_float_to_bf16((v).w)),                                                  \
-            (i), (p))
-#else
-#define LOADV(p, i) vload4((i), (p))
-#define STOREV(p, i, v) vstore4((v), (i), (p))
-#endif
+/* the host makes every vector index 4-element aligned (nm_vectorize): one access per vector */
+#define LOADV(p, i) VLOADAN_OF(DATA_H, 4, p, i)
+#define STOREV(p, i, v) VSTOREAN_OF(DATA_H, 4, p, i, v)
 #define VSUM(v) (((v).x + (v).y) + ((v).z + (v).w))
 #define LOAD1(p, i) (LOADV(p, i).x)
 #elif VEC == 1
@@ -148,7 +146,7 @@
         int chunk, __global const STORAGE_T* x, ulong xo, long4 xos, long4 xis, __global STORAGE_T* y,     \
         ulong yo, long4 yos, long4 yis, __global STORAGE_T* dx, ulong dxo, long4 dxos, long4 dxis,          \
         long4 sos, long4 sis, __global float* mean, ulong meano, __global float* istd, ulong istdo,         \
-        long4 pos, long4 pis, int pvec, __global const STORAGE_T* scale, ulong scaleo,                       \
+        long4 pos, long4 pis, int pvec, uint4 pdiv, __global const STORAGE_T* scale, ulong scaleo,          \
         __global const STORAGE_T* bias, ulong biaso, __global STORAGE_T* dscale, ulong dscaleo,             \
         __global STORAGE_T* dbias, ulong dbiaso, float alpha, float beta, float alpha2, float beta2,        \
         float eps, int flags, __global float* part
@@ -193,10 +191,10 @@
         BODY                                                            \
     }
 /* The row kernels' loops: NM_AT(s) is element m's offset under inner strides s; with NM_CONTIG
- * (one inner dim, unit stride in every data operand and the parameters) that is m itself, and no
- * coordinates are taken (fewer registers live across the row). NM_RFOR_CACHED takes the first NK
- * of the share, j its slot. */
-#if NM_CONTIG
+ * (one inner dim, unit stride in every data operand and the parameters) or NM_PFLAT (the same for
+ * the data) that is m itself, and no coordinates are taken (fewer registers live across the row).
+ * NM_RFOR_CACHED takes the first NK of the share, j its slot. */
+#if NM_CONTIG || NM_PFLAT
 #define NM_AT(s) ((IDX_T)m)
 #define NM_IC
 #else
@@ -227,6 +225,26 @@ inline VF nm_param(__global const STORAGE_T* p, IDX_T i, int pv) {
     (void)pv;
     return (VF)(LOAD(p, i));
 }
+
+/* Parameter p of element m's channel (offset o: the operand's, then the row's pb), as VF. */
+#if NM_PFLAT
+/* element e of the row is channel e / PD of its group: with VEC 4 a vector spans two channels
+ * unless PD divides by 4 */
+inline VF nm_param_flat(__global const STORAGE_T* p, IDX_T base, int m, uint4 pdiv) {
+#if VEC == 4
+    const int e = 4 * m;
+    if (pdiv.x & 3u)
+        return (float4)(LOAD(p, base + (IDX_T)fdiv(e, pdiv)), LOAD(p, base + (IDX_T)fdiv(e + 1, pdiv)),
+                        LOAD(p, base + (IDX_T)fdiv(e + 2, pdiv)), LOAD(p, base + (IDX_T)fdiv(e + 3, pdiv)));
+    return (float4)(LOAD(p, base + (IDX_T)fdiv(e, pdiv)));
+#else
+    return LOAD(p, base + (IDX_T)fdiv(m, pdiv));
+#endif
+}
+#define NM_PARAM(p, o) nm_param_flat(p, (o) + pb, m, pdiv)
+#else
+#define NM_PARAM(p, o) nm_param(p, (o) + pb + NM_AT(pis), pvec)
+#endif
 
 /* Chan's combination of forward partials (count, mean - pivot, M2, pivot). */
 inline float4 nm_merge(float4 a, float4 b) {
@@ -314,8 +332,7 @@ inline float2 nm_stats(float4 r, float eps, int rms) {
     {                                                                                      \
         VF w = ((v) - mu) * rs;                                                            \
         if (affine) {                                                                      \
-            const IDX_T pi = pb + NM_AT(pis);                                         \
-            w = mad(w, nm_param(scale, scaleo + pi, pvec), nm_param(bias, biaso + pi, pvec)); \
+            w = mad(w, NM_PARAM(scale, scaleo), NM_PARAM(bias, biaso));                   \
         }                                                                                  \
         const IDX_T yi = yb + NM_AT(yis);                                             \
         STOREV(y, yi, NM_OUT(w, LOADV(y, yi), alpha, beta));                               \
@@ -415,7 +432,7 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
 #define NM_G(gv, e)                                                        \
     VF gv = (e);                                                           \
     if (affine)                                                            \
-        gv *= nm_param(scale, scaleo + pb + NM_AT(pis), pvec)
+        gv *= NM_PARAM(scale, scaleo)
 
 /* The lane's (A, B) partial, streaming its share. */
 #define NM_BWD_PARTIAL(out)                                                                     \
@@ -438,8 +455,8 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
     }
 
 #if VEC == 4
-#define NM_PART_STORE(v, i) vstore4((v), (i), part)
-#define NM_PART_LOAD(i) vload4((i), part)
+#define NM_PART_STORE(v, i) (((__global float4*)part)[(i)] = (v))
+#define NM_PART_LOAD(i) (((__global const float4*)part)[(i)])
 #else
 #define NM_PART_STORE(v, i) (part[(i)] = (v))
 #define NM_PART_LOAD(i) part[(i)]
@@ -467,6 +484,14 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
 #define NM_STG_T float
 #endif
 #define NM_STAGE(s, j) ((((s) % NM_ASYNC) * NK + (j)) * NM_WG + lid)
+/* a staged vector read back (local memory, 16- or 8-byte aligned) */
+#if DATA_H == 2
+#define NM_LOADS(p, i) as_float4(convert_uint4(((__local const ushort4*)(p))[(i)]) << 16)
+#elif DATA_H == 1
+#define NM_LOADS(p, i) vload_half4((i), (p))
+#else
+#define NM_LOADS(p, i) (((__local const float4*)(p))[(i)])
+#endif
 /* Copies the lane's share of row pass kt of operand src (base b, inner strides is: the names
  * NM_ROW defines) into its stage in buffer stg. The caller closes the group (MMA_COMMIT), also
  * past the last row, where it is empty: the waits count groups. */
@@ -526,8 +551,8 @@ __kernel void norm_bwd(NORM_ARGS) {
         NM_COPY_ROW(k, stgy, y, yb, yis)
         MMA_COMMIT();
     }
-#define NM_XV(j) LOADV(stg, NM_STAGE(kt, j))
-#define NM_YV(j) LOADV(stgy, NM_STAGE(kt, j))
+#define NM_XV(j) NM_LOADS(stg, NM_STAGE(kt, j))
+#define NM_YV(j) NM_LOADS(stgy, NM_STAGE(kt, j))
 #else
 #define NM_XV(j) LOADV(x, xb + NM_AT(xis))
 #define NM_YV(j) LOADV(y, yb + NM_AT(yis))

@@ -75,6 +75,7 @@ typedef struct {
     uint64_t off[9];           /* elements: x, y|dy, dx, mean, invStd, scale, bias, dScale, dBias */
     int idx32;
     int contig; /* the row view: one outer dim, one inner dim of unit stride in the data and the parameters */
+    int pflat;  /* GROUP forward, rows flattened (nm_flatten): the channel's elements (PD); 0 otherwise */
     float alpha, beta, alpha2, beta2, eps;
     int flags;
 } nm_problem;
@@ -355,20 +356,22 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
     ** the call's kernels share one program (NM_WG: the row kernel's group size) */
     const int async = q->async, swg = async ? q->row.wg : 0;
     const int64_t memo[] = {(int64_t)(intptr_t)name, p->row.vec, q->nk, p->contig, q->pfuse, p->dir, p->idx32,
-                          p->dtype, async, swg};
+                          p->dtype, async, swg, p->pflat > 0};
     cl_kernel k;
     if (!cldnn_kernel_memo_get(h, memo, sizeof memo, &k)) {
         char wg[32] = "";
         if (async)
             snprintf(wg, sizeof wg, " -DNM_ASYNC=%d -DNM_WG=%d", async, swg);
         snprintf(opts, sizeof opts,
-                 "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s%s",
-                 p->row.vec, q->nk, shfl, p->contig, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1,
+                 "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFLAT=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s%s",
+                 p->row.vec, q->nk, shfl, p->contig, p->pflat > 0, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1,
                  p->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype),
                  shfl && p->dir ? " -cl-nv-maxrregcount=128" : "", wg);
         CLDNN_TRY(cldnn_kernel_get(h, "norm/norm.cl", opts, name, &k));
         cldnn_kernel_memo_put(h, memo, sizeof memo, k);
     }
+    /* NM_PFLAT's channel divisor (any valid one elsewhere: the kernels do not read it) */
+    const cl_uint4 pdiv = cldnn_fastdiv((uint32_t)(p->pflat > 0 ? p->pflat : 1));
     cl_int4 od, id;
     for (int i = 0; i < 4; ++i) {
         od.s[i] = v->odims[i];
@@ -397,7 +400,7 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
         CLDNN_ARG(off[1]), CLDNN_ARG(os[NM_Y]), CLDNN_ARG(is[NM_Y]), CLDNN_ARG(b->m[2]), CLDNN_ARG(off[2]),
         CLDNN_ARG(os[NM_DX]), CLDNN_ARG(is[NM_DX]), CLDNN_ARG(os[NM_S]), CLDNN_ARG(is[NM_S]), CLDNN_ARG(b->m[3]),
         CLDNN_ARG(off[3]), CLDNN_ARG(b->m[4]), CLDNN_ARG(off[4]), CLDNN_ARG(os[NM_P]), CLDNN_ARG(is[NM_P]),
-        CLDNN_ARG(pvec), CLDNN_ARG(b->m[5]), CLDNN_ARG(off[5]), CLDNN_ARG(b->m[6]), CLDNN_ARG(off[6]),
+        CLDNN_ARG(pvec), CLDNN_ARG(pdiv), CLDNN_ARG(b->m[5]), CLDNN_ARG(off[5]), CLDNN_ARG(b->m[6]), CLDNN_ARG(off[6]),
         CLDNN_ARG(b->m[7]), CLDNN_ARG(off[7]), CLDNN_ARG(b->m[8]), CLDNN_ARG(off[8]), CLDNN_ARG(p->alpha),
         CLDNN_ARG(p->beta), CLDNN_ARG(p->alpha2), CLDNN_ARG(p->beta2), CLDNN_ARG(p->eps), CLDNN_ARG(flags),
         CLDNN_ARG(part)));
@@ -536,6 +539,29 @@ static int nm_make_view(const nm_dims* d, const int* side, nm_view* v) {
     v->vec = 1;
     v->stat_inner = v->O > 1 && (v->I == 1 || v->os[NM_X][0] < v->is[NM_X][0]);
     return 0;
+}
+
+/* GROUP's forward on rows contiguous over their (channel in group, spatial) dims, as NCHW has
+** them: the data's two inner dims become one (the parameters varying along the outer one kept
+** them apart), so rows load as vectors along their whole length (7 x 7 planes included), and the
+** kernel takes a parameter's channel as element / PD (NM_PFLAT). The backward keeps the two
+** dims: its GROUP split takes a chunk per channel. */
+static void nm_flatten(nm_problem* p, int affine) {
+    nm_view* v = &p->row;
+    if (p->mode != CLDNN_NORM_GROUP || p->dir != 0 || v->ni != 2)
+        return;
+    for (int o = NM_X; o <= NM_DX; ++o)
+        if (v->is[o][0] != 1 || v->is[o][1] != v->idims[0])
+            return;
+    if (affine && (v->is[NM_P][0] != 0 || v->is[NM_P][1] != 1))
+        return;
+    p->pflat = v->idims[0];
+    v->idims[0] *= v->idims[1];
+    v->idims[1] = 1;
+    v->ni = 1;
+    for (int o = 0; o < NM_OPS; ++o)
+        v->is[o][1] = 0;
+    v->is[NM_P][0] = 0;
 }
 
 /* VEC = 4 for the row view when the innermost element dim has unit stride in every data operand
@@ -813,6 +839,7 @@ static cldnnStatus_t nm_problem_init(nm_problem* p, int dir, const struct cldnnN
     if (nm_make_view(&v, v.row, &p->row) || nm_make_view(&v, v.par, &p->par))
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED,
                           "the strides leave more than %d separate dims on one side after collapsing", NM_SIDE);
+    nm_flatten(p, affine);
     nm_vectorize(p, affine ? 2 : 0);
     const nm_view* r = &p->row;
     p->contig = r->ni == 1 && r->no == 1 && r->is[NM_X][0] == 1 && r->is[NM_Y][0] == 1 && r->is[NM_DX][0] == 1 &&
