@@ -55,10 +55,18 @@
  *   -DNK=<n>    VF values a lane keeps in registers (default 32 / VEC; the host passes what
  *               the row needs, at most that: registers for slots no row uses cost occupancy)
  *   -DNM_SHFL=1 NVIDIA (compute capability 8.0+): row sums by warp shuffles (common/mma.h)
+ *   -DWGMAX=<n> the largest work-group the program runs (default 256; NVIDIA's forward takes
+ *               up to 1024 lanes where that keeps a long row in registers)
  *   -DNM_ASYNC=2|3|4 -DNM_WG=<n>  norm_bwd's row loop (NM_PFUSE 1) stages x and dy of the next
  *               NM_ASYNC - 1 row passes by cp.async (NM_SHFL, VEC 4; NM_WG: the work-group size)
  *   -DNM_PFUSE=1|2 norm_bwd loops over rows and leaves dScale / dBias column partials (1 from
  *               rows in registers, 2 from streamed rows)
+ *   -DNM_GPAR=<n>  GROUP (n lanes a group, TR 1, G 1): norm_bwd leaves the row's dScale / dBias
+ *               partials per channel (flag 64's layout, float4 o cpg + c, components z and w)
+ *               from the row in registers; the group's cpg channels of a plane each are idims.y
+ *               and idims.x indices, or under NM_PFLAT the row over pdiv.x elements.
+ *               -DNM_GPARE=1: through local memory per element, not per index (NM_PFLAT, VEC 4,
+ *               planes not a multiple of 4: a vector spans two channels)
  *   -DNM_SUNROLL=<n>  the streamed loops' unroll (default 1; the host passes 4 for the forward:
  *               H200, 1024 x 32768 LAYER rows 175 -> 157 us; 2 or 4 slowed GROUP's backward,
  *               32x256x56x56 163 -> 219 us)
@@ -103,13 +111,24 @@
 #ifndef NM_PFUSE
 #define NM_PFUSE 0
 #endif
+#ifndef NM_GPAR
+#define NM_GPAR 0
+#endif
+#ifndef NM_GPARE
+#define NM_GPARE 0
+#endif
+#if NM_GPAR && NM_PFUSE
+#error "NM_GPAR and NM_PFUSE exclude each other"
+#endif
 #ifndef NM_ASYNC
 #define NM_ASYNC 0
 #endif
 #if NM_SHFL
 #include "common/mma.h"
 #endif
-#define WGMAX 256
+#ifndef WGMAX
+#define WGMAX 256 /* the largest work-group (the host passes more for NVIDIA's long forward rows) */
+#endif
 #ifndef NM_SUNROLL
 #define NM_SUNROLL 1
 #endif
@@ -527,6 +546,14 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
  * once for all three gradients. Without it, one pass (no loop: its invariants take registers). */
 __kernel void norm_bwd(NORM_ARGS) {
     __local float4 t[WGMAX];
+#if NM_GPAR
+#if NM_GPARE
+#define NM_GPN (NK * VEC * NM_GPAR)
+#else
+#define NM_GPN (NK * NM_GPAR)
+#endif
+    __local float gp[2 * NM_GPN] __attribute__((aligned(16))); /* the row's dy xhat and dy */
+#endif
     NM_LANES;
     const int cached = I <= NK * TM;
     const float invl = 1.0f / ((float)I * (float)VEC);
@@ -587,6 +614,30 @@ __kernel void norm_bwd(NORM_ARGS) {
             const float2 r = nm_sum2((float2)(rms ? 0.0f : VSUM(av), VSUM(bv)), t, team, tl, lm, TK, TM);
             const float ca = r.x * invl, cb = r.y * invl;
             NM_RFOR_CACHED(NM_BWD_ELEM(cx[j], cy[j]))
+#if NM_GPAR
+            /* the row's products by index (or element), then a lane per channel sums its plane
+             * (pe values) in order */
+#if NM_GPARE
+            NM_RFOR_CACHED(((__local float4*)gp)[m] = cy[j] * cx[j]; ((__local float4*)(gp + NM_GPN))[m] = cy[j];)
+            const int pe = (int)pdiv.x, cpg = I * VEC / pe;
+#elif NM_PFLAT
+            NM_RFOR_CACHED(gp[m] = VSUM(cy[j] * cx[j]); gp[NM_GPN + m] = VSUM(cy[j]);)
+            const int pe = (int)pdiv.x / VEC, cpg = I / pe;
+#else
+            NM_RFOR_CACHED(gp[m] = VSUM(cy[j] * cx[j]); gp[NM_GPN + m] = VSUM(cy[j]);)
+            const int pe = idims.x, cpg = idims.y;
+#endif
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int c = lm; c < cpg; c += TM) {
+                float s1 = 0.0f, s2 = 0.0f;
+                for (int i = c * pe; i < (c + 1) * pe; ++i) {
+                    s1 += gp[i];
+                    s2 += gp[NM_GPN + i];
+                }
+                if (active)
+                    ((__global float4*)part)[(size_t)o * (size_t)cpg + (size_t)c] = (float4)(0.0f, 0.0f, s1, s2);
+            }
+#endif
         } else {
             NM_BWD_PARTIAL(v)
             const float2 r = nm_sum2(v, t, team, tl, lm, TK, TM);

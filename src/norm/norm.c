@@ -23,6 +23,8 @@
 **   - norm_bwd itself (NM_PFUSE) for LAYER and RMS rows in registers: its groups (about two per
 **     compute unit, TR rows at a time on GPUs) loop over rows and keep per-column sums, which
 **     norm_par_sum adds up: x and dy are read once for all three gradients;
+**   - norm_bwd itself (NM_GPAR) for GROUP rows in registers: (sample, channel) partials, which
+**     norm_par_sum adds up (flag 64): x and dy read once;
 **   - norm_bwd_reduce (flag 64) for GROUP rows too long for registers: a chunk per channel, so its
 **     (sample, channel) partials serve dx and the parameters (norm_par_sum): two reads of x, dy;
 **   - otherwise the parameter kernels (norm_par, or norm_par_reduce + norm_par_final), ahead of
@@ -56,7 +58,7 @@ struct cldnnNormStruct {
 enum { NM_X = 0, NM_Y = 1, NM_DX = 2, NM_S = 3, NM_P = 4, NM_OPS = 5 }; /* NM_Y is dy backward */
 enum { NM_FLAG_AFFINE = 1, NM_FLAG_STATS = 2, NM_FLAG_RMS = 4, NM_FLAG_DSCALE = 8, NM_FLAG_DBIAS = 16, NM_FLAG_GCHUNK = 64 };
 #define NM_SIDE 4    /* dims per side after collapsing */
-#define NM_WG_MAX 256 /* kernels/norm/norm.cl's WGMAX */
+#define NM_WG_MAX 256 /* kernels/norm/norm.cl's WGMAX by default */
 
 /* One side split of the problem: O outers of I inner elements (kernel header). */
 typedef struct {
@@ -92,7 +94,8 @@ typedef struct {
 
 /* nk: the row kernels' register slots (-DNK); pfuse: norm_bwd leaves dScale / dBias partials
 ** (NM_PFUSE: 1 rows in registers, 2 streamed) over row.ng groups, summed by norm_par_sum split as psum; gchunk: GROUP's backward
-** split a chunk per channel (flag 64), its channel partials summed by norm_par_sum; async:
+** leaves (sample, channel) partials for norm_par_sum (flag 64), 2 from norm_bwd's registers, 1
+** from norm_bwd_reduce's chunks, a chunk per channel (nm_group_chunks); async:
 ** norm_bwd's cp.async stages under NM_PFUSE 1 (NM_ASYNC, 0 none). */
 typedef struct {
     nm_split row, par, psum;
@@ -235,35 +238,65 @@ static void nm_fuse_par(const nm_problem* p, const cldnn_device_profile* dev, nm
     nm_psum_split(p, dev, (int)ng, &q->psum);
 }
 
-/* GROUP's backward on rows that do not fit the lanes' registers, with dScale or dBias: one
-** chunk per channel of the group (elements: spatial, then the group's channels), so norm_bwd_reduce's partials are per (sample,
-** channel) and give dScale / dBias as well: x and dy are read twice in all (the reduce, the
-** apply), not three times (the streamed row twice, the parameter kernel once). */
+/* NM_GPAR's partials per element (-DNM_GPARE): flat rows in vectors over planes not a multiple of 4. */
+static int nm_gpar_elems(const nm_problem* p) {
+    return p->pflat > 0 && p->row.vec == 4 && p->pflat % 4 != 0;
+}
+
+/* GROUP's backward with dScale or dBias takes them from per-(sample, channel) partials that
+** norm_par_sum adds up (flag 64): row o = n G' + group and parameter o = group C / G' + channel,
+** so that partial o C / G' + c is (n, parameter); rows (group, n) or merged, parameters (channel,
+** group) or merged.
+**   gchunk 2: rows in the lanes' registers: norm_bwd leaves the partials itself (-DNM_GPAR, the
+**             row's products through local memory, a lane per channel summing them in order), so
+**             x and dy are read once, not again by the parameter kernels;
+**   gchunk 1: longer rows: one chunk per channel of the group (elements: spatial, then the
+**             group's channels), so norm_bwd_reduce's partials give dScale / dBias as well: x and
+**             dy read twice in all (the reduce, the apply), not three times (the streamed row
+**             twice, the parameter kernel once). */
 static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev, nm_params* q) {
     const nm_view* v = &p->row;
     const nm_split* r = &q->row;
     const nm_view* pv = &p->par;
-    if (!p->dir || p->mode != CLDNN_NORM_GROUP || !(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || v->ni != 2 ||
-        r->tk != 1 || v->is[NM_P][0] != 0 || v->is[NM_P][1] == 0 || v->idims[0] < 128 ||
-        (int64_t)v->I <= (int64_t)q->nk * (r->wg / r->tr))
+    if (!p->dir || p->mode != CLDNN_NORM_GROUP || !(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || r->tk != 1)
         return;
-    /* row o = n G' + group and parameter o = group C / G' + channel, so that partial o G + g is
-    ** (n, parameter): rows (group, n) or merged, parameters (channel, group) or merged */
+    /* the group's channels: the second inner dim, or the flat row over its plane size */
+    int cpg;
+    if (p->pflat > 0)
+        cpg = (int)((int64_t)v->I * v->vec / p->pflat);
+    else if (v->ni == 2 && v->is[NM_P][0] == 0 && v->is[NM_P][1] != 0)
+        cpg = v->idims[1];
+    else
+        return;
     if (!(v->no == 1 || (v->no == 2 && v->os[NM_P][0] != 0 && v->os[NM_P][1] == 0)) ||
-        !(pv->no == 1 || (pv->no == 2 && pv->odims[0] == v->idims[1])))
+        !(pv->no == 1 || (pv->no == 2 && pv->odims[0] == cpg)))
         return;
-    /* and enough (row, channel) groups to fill the device: fewer rows take the split */
-    int64_t sets = (int64_t)v->O * v->idims[1];
-    uint64_t cu = dev->compute_units ? dev->compute_units : 1;
-    if ((uint64_t)sets < 2u * cu || sets % p->par.O != 0 || (uint64_t)sets * 4u * sizeof(float) > CLDNN_SCRATCH_MAX)
+    int64_t sets = (int64_t)v->O * cpg;
+    if (sets % p->par.O != 0 || (uint64_t)sets * 4u * sizeof(float) > CLDNN_SCRATCH_MAX)
         return;
-    q->gchunk = 1;
-    q->row.wg = (int)nm_lanes((uint64_t)v->idims[0], v->vec, 1, dev);
-    q->row.tr = 1;
-    q->row.ng = 0;
-    q->row.groups = v->idims[1];
-    q->row.chunk = v->idims[0];
-    q->nk = nm_nk(v, &q->row);
+    int cached = (int64_t)v->I <= (int64_t)q->nk * (r->wg / r->tr);
+    if (cached) {
+        /* a value per index, or per element where flat vectors span two channels */
+        uint64_t per = (uint64_t)(nm_gpar_elems(p) ? v->vec : 1);
+        uint64_t local = 2u * sizeof(float) * per * (uint64_t)q->nk * (uint64_t)r->wg + NM_WG_MAX * 16u;
+        if (r->tr != 1 || r->groups != 1 || local > dev->local_mem)
+            return;
+        q->gchunk = 2;
+    } else if (p->pflat > 0) {
+        return;
+    } else {
+        /* and enough (row, channel) groups to fill the device: fewer rows take the split */
+        uint64_t cu = dev->compute_units ? dev->compute_units : 1;
+        if (v->idims[0] < 128 || (uint64_t)sets < 2u * cu)
+            return;
+        q->gchunk = 1;
+        q->row.wg = (int)nm_lanes((uint64_t)v->idims[0], v->vec, 1, dev);
+        q->row.tr = 1;
+        q->row.ng = 0;
+        q->row.groups = v->idims[1];
+        q->row.chunk = v->idims[0];
+        q->nk = nm_nk(v, &q->row);
+    }
     nm_psum_split(p, dev, (int)(sets / p->par.O), &q->psum);
 }
 
@@ -305,6 +338,15 @@ static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* d
         q->row.wg = q->row.wg / q->row.tr * tr_hook;
         q->row.tr = tr_hook;
     }
+    /* NVIDIA's forward: a row of more than 64 KiB (GROUP's FLOAT rows on 56 x 56 planes) takes
+    ** 1024 lanes where they keep it in registers, read once instead of twice. H200, same call,
+    ** streamed / 1024 lanes: FLOAT 32x256x56x56 95.2 / 77.8 us; rows of 50 KB ran slower in
+    ** registers (BFLOAT16 32x256x56x56 63.9 / 90.9 at 1024 lanes, FLOAT 32x512x28x28 42.0 / 47.9
+    ** at 512): the second read of a shorter row comes from L2 */
+    uint64_t row_bytes = (uint64_t)p->row.I * (uint64_t)p->row.vec * cldnn_dtype_size(p->dtype);
+    if (nm_shfl(dev) && !p->dir && !force && q->row.tk == 1 && q->row.tr == 1 && q->row.groups == 1 &&
+        row_bytes > 65536u && dev->max_wg_size >= 1024 && 1024u * (32u / (uint64_t)p->row.vec) >= (uint64_t)p->row.I)
+        q->row.wg = 1024;
     q->nk = nm_nk(&p->row, &q->row);
     if (p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) {
         nm_split_params(&p->par, dev, force, 1, &q->par);
@@ -355,13 +397,19 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
     /* what the options are made of (the device's part is the handle's), and the kernel's name;
     ** the call's kernels share one program (NM_WG: the row kernel's group size) */
     const int async = q->async, swg = async ? q->row.wg : 0;
+    const int wgmax = q->row.wg > NM_WG_MAX ? q->row.wg : NM_WG_MAX;
+    const int gpar = q->gchunk == 2 ? q->row.wg : 0;
     const int64_t memo[] = {(int64_t)(intptr_t)name, p->row.vec, q->nk, p->contig, q->pfuse, p->dir, p->idx32,
-                          p->dtype, async, swg, p->pflat > 0};
+                          p->dtype, async, swg, p->pflat > 0, wgmax, gpar};
     cl_kernel k;
     if (!cldnn_kernel_memo_get(h, memo, sizeof memo, &k)) {
-        char wg[32] = "";
+        char wg[48] = "";
         if (async)
             snprintf(wg, sizeof wg, " -DNM_ASYNC=%d -DNM_WG=%d", async, swg);
+        else if (wgmax > NM_WG_MAX) /* 1024 lanes launch only at 64 registers or fewer */
+            snprintf(wg, sizeof wg, " -DWGMAX=%d -cl-nv-maxrregcount=64", wgmax);
+        else if (gpar)
+            snprintf(wg, sizeof wg, " -DNM_GPAR=%d%s", gpar, nm_gpar_elems(p) ? " -DNM_GPARE=1" : "");
         snprintf(opts, sizeof opts,
                  "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFLAT=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s%s",
                  p->row.vec, q->nk, shfl, p->contig, p->pflat > 0, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1,
@@ -421,7 +469,10 @@ static cldnnStatus_t nm_scratch(cldnnHandle_t h, const nm_problem* p, const nm_p
         n = (uint64_t)p->par.O * (uint64_t)q->par.groups;
     if (q->pfuse) /* float4 units: 2 ng columns per parameter */
         n = ((uint64_t)q->row.ng * 2u * (uint64_t)p->par.O + 3u) / 4u;
-    /* (gchunk: the row split's O G float4, counted above) */
+    /* (gchunk 1: the row split's O G float4, counted above; gchunk 2: O C / G' of them) */
+    if (q->gchunk == 2) /* O x the group's channels */
+        n = p->pflat > 0 ? (uint64_t)p->row.O * (uint64_t)p->row.I * (uint64_t)p->row.vec / (uint64_t)p->pflat
+                         : (uint64_t)p->row.O * (uint64_t)p->row.idims[1];
     if (n <= 1 && !q->pfuse && !q->gchunk) {
         *part = NULL;
         return CLDNN_STATUS_SUCCESS;
@@ -541,14 +592,17 @@ static int nm_make_view(const nm_dims* d, const int* side, nm_view* v) {
     return 0;
 }
 
-/* GROUP's forward on rows contiguous over their (channel in group, spatial) dims, as NCHW has
-** them: the data's two inner dims become one (the parameters varying along the outer one kept
-** them apart), so rows load as vectors along their whole length (7 x 7 planes included), and the
-** kernel takes a parameter's channel as element / PD (NM_PFLAT). The backward keeps the two
-** dims: its GROUP split takes a chunk per channel. */
+/* GROUP on rows contiguous over their (channel in group, spatial) dims, as NCHW has them: the
+** data's two inner dims become one (the parameters varying along the outer one kept them apart),
+** so rows load as vectors along their whole length (7 x 7 planes included), and the kernel takes
+** a parameter's channel as element / PD (NM_PFLAT). The backward only on rows that 256 lanes keep
+** in registers (8192 elements), whose dScale / dBias partials norm_bwd leaves per channel
+** (gchunk 2); longer ones keep the two dims for the split a chunk per channel (gchunk 1). */
+#define NM_FLAT_BWD_MAX 8192
 static void nm_flatten(nm_problem* p, int affine) {
     nm_view* v = &p->row;
-    if (p->mode != CLDNN_NORM_GROUP || p->dir != 0 || v->ni != 2)
+    if (p->mode != CLDNN_NORM_GROUP || v->ni != 2 ||
+        (p->dir && (int64_t)v->idims[0] * v->idims[1] > NM_FLAT_BWD_MAX))
         return;
     for (int o = NM_X; o <= NM_DX; ++o)
         if (v->is[o][0] != 1 || v->is[o][1] != v->idims[0])
