@@ -129,6 +129,12 @@ typedef struct {
     char key[512];
 } cldnn_device_profile;
 
+/* 1 when dev runs kernels/common/mma.h's warp shuffles (NVIDIA, compute capability 8.0+; the
+** row sums of norm.cl and reduce.cl), whatever CLDNN_TENSOR_CORES says. */
+static inline int cldnn_mma_shfl(const cldnn_device_profile* dev) {
+    return dev->is_nvidia && !dev->is_cpu && dev->nv_cc_major >= 8;
+}
+
 cldnnStatus_t cldnn_device_profile_read(cl_device_id dev, cldnn_device_profile* p);
 /* 1 when a parameter table's device key names dev: "sm_XY" an NVIDIA device of compute capability
 ** X.Y (parts of one architecture share their SM, so tiles measured on one serve the others: the

@@ -8,9 +8,11 @@
 **                     (alpha, beta), C poisoned (NaN when beta == 0); each solver forced through
 **                     CLDNN_SOLVER (reduce_row, reduce_col, reduce_split) and the heuristic's pick.
 **                     rd_subsets::nd: 5-d and 8-d tensors, packed and strided.
-**   rd_ops::*         every op over several subsets, the comparison ops with 32-bit indices.
+**   rd_ops::*         every op over several subsets, the comparison ops with 32-bit indices and
+**                     without indices.
 **   rd_indices::*     64-bit indices, ties (values from a set of 3: first occurrence wins), NHWC.
-**   rd_nan::*         NaN in MIN/MAX/AMAX reductions, PROPAGATE and NOT_PROPAGATE, all-NaN rows.
+**   rd_nan::*         NaN in MIN/MAX/AMAX reductions, PROPAGATE and NOT_PROPAGATE, all-NaN rows,
+**                     with indices and without (the kernels then keep values only).
 **   rd_types::*       HALF and BFLOAT16 storage (ADD and MAX with indices).
 **   rd_large::*       the split on a full reduction and on batch statistics (NCHW over N, H, W),
 **                     determinism (two calls, the same bits), the workspace query's exactness.
@@ -324,6 +326,10 @@ Test(rd_ops, mul) { check_op(CLDNN_REDUCE_TENSOR_MUL, 0); }
 Test(rd_ops, min) { check_op(CLDNN_REDUCE_TENSOR_MIN, 32); }
 Test(rd_ops, max) { check_op(CLDNN_REDUCE_TENSOR_MAX, 32); }
 Test(rd_ops, amax) { check_op(CLDNN_REDUCE_TENSOR_AMAX, 32); }
+/* without indices the kernels keep the winner's value only (reduce.cl) */
+Test(rd_ops, min_values) { check_op(CLDNN_REDUCE_TENSOR_MIN, 0); }
+Test(rd_ops, max_values) { check_op(CLDNN_REDUCE_TENSOR_MAX, 0); }
+Test(rd_ops, amax_values) { check_op(CLDNN_REDUCE_TENSOR_AMAX, 0); }
 Test(rd_ops, avg) { check_op(CLDNN_REDUCE_TENSOR_AVG, 0); }
 Test(rd_ops, norm1) { check_op(CLDNN_REDUCE_TENSOR_NORM1, 0); }
 Test(rd_ops, norm2) { check_op(CLDNN_REDUCE_TENSOR_NORM2, 0); }
@@ -360,10 +366,10 @@ Test(rd_indices, amax_32_col) { check_ties(CLDNN_REDUCE_TENSOR_AMAX, 32, "reduce
 
 /* NaN at random places (a quarter of the elements), and every element of the first outputs'
 ** rows NaN: PROPAGATE gives NaN and the first NaN's index, NOT_PROPAGATE the best number. */
-static void check_nan(cldnnReduceTensorOp_t op, cldnnNanPropagation_t nan, const char* solver) {
+static void check_nan(cldnnReduceTensorOp_t op, cldnnNanPropagation_t nan, const char* solver, int idx) {
     if (solver)
         setenv("CLDNN_SOLVER", solver, 1);
-    rd_case rc = {op, nan, 32};
+    rd_case rc = {op, nan, idx};
     static const unsigned masks[] = {0xc, 0xd, 0x8};
     for (size_t m = 0; m < sizeof masks / sizeof masks[0]; ++m) {
         fx_tensor a, c;
@@ -373,7 +379,8 @@ static void check_nan(cldnnReduceTensorOp_t op, cldnnNanPropagation_t nan, const
                 fx_tensor_set(&a, i, NAN);
         fx_tensor_upload(&a);
         char ctx[96];
-        snprintf(ctx, sizeof ctx, "NaN %d, solver %s, mask 0x%x", (int)nan, solver ? solver : "(pick)", masks[m]);
+        snprintf(ctx, sizeof ctx, "NaN %d, indices %d, solver %s, mask 0x%x", (int)nan, idx, solver ? solver : "(pick)",
+                 masks[m]);
         run_check(&rc, &a, &c, 1.0f, 0.0f, ctx);
         fx_tensor_free(&a);
         fx_tensor_free(&c);
@@ -382,11 +389,14 @@ static void check_nan(cldnnReduceTensorOp_t op, cldnnNanPropagation_t nan, const
         unsetenv("CLDNN_SOLVER");
 }
 
-Test(rd_nan, max_propagate) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_PROPAGATE_NAN, NULL); }
-Test(rd_nan, max_propagate_split) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_PROPAGATE_NAN, "reduce_split"); }
-Test(rd_nan, max_not_propagate) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_NOT_PROPAGATE_NAN, NULL); }
-Test(rd_nan, max_not_propagate_split) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_NOT_PROPAGATE_NAN, "reduce_split"); }
-Test(rd_nan, min_not_propagate) { check_nan(CLDNN_REDUCE_TENSOR_MIN, CLDNN_NOT_PROPAGATE_NAN, "reduce_col"); }
+Test(rd_nan, max_propagate) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_PROPAGATE_NAN, NULL, 32); }
+Test(rd_nan, max_propagate_split) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_PROPAGATE_NAN, "reduce_split", 32); }
+Test(rd_nan, max_not_propagate) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_NOT_PROPAGATE_NAN, NULL, 32); }
+Test(rd_nan, max_not_propagate_split) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_NOT_PROPAGATE_NAN, "reduce_split", 32); }
+Test(rd_nan, min_not_propagate) { check_nan(CLDNN_REDUCE_TENSOR_MIN, CLDNN_NOT_PROPAGATE_NAN, "reduce_col", 32); }
+Test(rd_nan, max_propagate_values) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_PROPAGATE_NAN, "reduce_split", 0); }
+Test(rd_nan, max_not_propagate_values) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_NOT_PROPAGATE_NAN, NULL, 0); }
+Test(rd_nan, min_propagate_values) { check_nan(CLDNN_REDUCE_TENSOR_MIN, CLDNN_PROPAGATE_NAN, "reduce_col", 0); }
 
 /* Storage types: ADD and MAX with indices over the subsets of the ops test, both layouts. */
 static void check_type(cldnnDataType_t dt) {

@@ -23,6 +23,8 @@
  *   -DRED_NAN=0|1     MIN/MAX/AMAX: 1 a NaN wins (PROPAGATE), 0 a NaN loses to any number (fmax)
  *   -DRED_IDX=0|32|64 the indices output's element type (0: none written)
  *   -DWG=<n>          work-group size (a power of two, default 256)
+ *   -DRED_SHFL=1      NVIDIA (compute capability 8.0+): the lanes of a row output meet by warp
+ *                     butterflies (common/mma.h), warps then in order through local memory
  *   -DDATA_HALF, -DDATA_BF16, -DIDX_T: see common/helpers.h
  * Runtime tunables (arguments): tp, cols, vec (4: A's reduced rows are read as 4-vectors; the
  * host guarantees 4-element alignment of every row start and rd0 % 4 == 0), G, chunk.
@@ -40,6 +42,12 @@
 #endif
 #ifndef WG
 #define WG 256
+#endif
+#ifndef RED_SHFL
+#define RED_SHFL 0
+#endif
+#if RED_SHFL
+#include "common/mma.h"
 #endif
 
 #define RED_MIN 2
@@ -103,8 +111,22 @@ inline int red_better(float a, IDX_T ia, float b, IDX_T ib) {
 #endif
 }
 
-/* Folds the mapped value x at position e into (*v, *iv). */
-#if RED_CMP
+/* Folds the mapped value x at position e into (*v, *iv). Without indices a comparison keeps
+ * only the value (the winner's, ties to the value held: the same value either way), which spares
+ * the positions' compares on every element. */
+#if RED_CMP && RED_IDX == 0
+#if RED_NAN
+#define RED_TAKES(x, v) (isnan(x) || (RED_OP == RED_MIN ? (x) < (v) : (x) > (v)))
+#else
+#define RED_TAKES(x, v) (isnan(v) || (RED_OP == RED_MIN ? (x) < (v) : (x) > (v)))
+#endif
+#define RED_FOLD(v, iv, x, e)                \
+    do {                                     \
+        float x_ = (x);                      \
+        (v) = RED_TAKES(x_, (v)) ? x_ : (v); \
+        (void)(e);                           \
+    } while (0)
+#elif RED_CMP
 #define RED_FOLD(v, iv, x, e)                \
     do {                                     \
         float x_ = (x);                      \
@@ -197,10 +219,48 @@ inline float red_post(float v, ulong L) {
     } while (0)
 #define RED_FOLD4(i, e) RED_FOLDV(RED_LOAD4(A, (i)), (e))
 
+#if RED_SHFL
+/* The value of index x in the lane whose index is this lane's xor m. */
+inline IDX_T red_shfl_idx(IDX_T x, int m) {
+#if RED_CMP && RED_IDX != 0
+    ulong u = (ulong)x;
+    const uint lo = as_uint(mma_shfl_xor(as_float((uint)u), m));
+    const uint hi = sizeof(IDX_T) > 4 ? as_uint(mma_shfl_xor(as_float((uint)(u >> 32)), m)) : 0u;
+    return (IDX_T)(((ulong)hi << 32) | lo);
+#else
+    (void)m;
+    return x;
+#endif
+}
+#endif
+
 /* The lanes of each of the work-group's outputs meet: a tree over local memory whose partner
- * is `step` slots away per level (1 for rows, tp for columns). Every work-item calls it. */
+ * is `step` slots away per level (1 for rows, tp for columns). Every work-item calls it. With
+ * RED_SHFL, rows (step 1: an output's lanes adjacent, whole warps or within one) meet by warp
+ * butterflies, then lane 0 of the output folds its warps' values in order: fixed orders either
+ * way. The result is lane 0's. */
 inline void red_tree(__local float* lv, __local IDX_T* li, int l, int lane, int lanes, int step, float* v,
                      IDX_T* iv) {
+#if RED_SHFL
+    if (step == 1) {
+        for (int s = (lanes < 32 ? lanes : 32) / 2; s > 0; s >>= 1) {
+            const float b = mma_shfl_xor(*v, s);
+            const IDX_T ib = red_shfl_idx(*iv, s);
+            RED_FOLD(*v, *iv, b, ib);
+        }
+        if (lanes > 32) {
+            if ((l & 31) == 0) {
+                lv[l >> 5] = *v;
+                li[l >> 5] = *iv;
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+            if (lane == 0)
+                for (int k = 1; k < lanes / 32; ++k)
+                    RED_FOLD(*v, *iv, lv[(l >> 5) + k], li[(l >> 5) + k]);
+        }
+        return;
+    }
+#endif
     lv[l] = *v;
     li[l] = *iv;
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -109,11 +109,6 @@ static uint32_t pow2_at_least(uint64_t v) {
     return p;
 }
 
-/* NVIDIA devices whose row sums take warp shuffles (norm.cl's NM_SHFL). */
-static int nm_shfl(const cldnn_device_profile* dev) {
-    return dev->is_nvidia && !dev->is_cpu && dev->nv_cc_major >= 8;
-}
-
 static uint32_t nm_max_wg(const cldnn_device_profile* dev) {
     uint32_t maxwg = NM_WG_MAX;
     while (maxwg > dev->max_wg_size && maxwg > 1)
@@ -308,7 +303,7 @@ static void nm_async_rows(const nm_problem* p, const cldnn_device_profile* dev, 
     const nm_split* r = &q->row;
     int stages = cldnn_env_int("CLDNN_NORM_ASYNC", 2); /* bench and test hook: 0 off, 2..4 stages */
     q->async = 0;
-    if (stages < 2 || stages > 4 || !p->dir || q->pfuse != 1 || !nm_shfl(dev) || p->row.vec != 4)
+    if (stages < 2 || stages > 4 || !p->dir || q->pfuse != 1 || !cldnn_mma_shfl(dev) || p->row.vec != 4)
         return;
     uint64_t cu = dev->compute_units ? dev->compute_units : 1, vb = 4u * cldnn_dtype_size(p->dtype);
     uint64_t stage = 2u * (uint64_t)stages * (uint64_t)q->nk * (uint64_t)r->wg * vb + NM_WG_MAX * 16u;
@@ -344,7 +339,7 @@ static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* d
     ** registers (BFLOAT16 32x256x56x56 63.9 / 90.9 at 1024 lanes, FLOAT 32x512x28x28 42.0 / 47.9
     ** at 512): the second read of a shorter row comes from L2 */
     uint64_t row_bytes = (uint64_t)p->row.I * (uint64_t)p->row.vec * cldnn_dtype_size(p->dtype);
-    if (nm_shfl(dev) && !p->dir && !force && q->row.tk == 1 && q->row.tr == 1 && q->row.groups == 1 &&
+    if (cldnn_mma_shfl(dev) && !p->dir && !force && q->row.tk == 1 && q->row.tr == 1 && q->row.groups == 1 &&
         row_bytes > 65536u && dev->max_wg_size >= 1024 && 1024u * (32u / (uint64_t)p->row.vec) >= (uint64_t)p->row.I)
         q->row.wg = 1024;
     q->nk = nm_nk(&p->row, &q->row);
@@ -389,7 +384,7 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
                                const nm_split* s, const nm_buffers* b, cl_mem part, const char* name) {
     char opts[256];
     const cldnn_device_profile* dev = &h->prof;
-    int shfl = nm_shfl(dev);
+    int shfl = cldnn_mma_shfl(dev);
     /* NVIDIA, backward programs: norm_bwd keeps x, dy and its column sums in registers; at 4
     ** slots the compiler takes 132 and only one 256-lane group then fits an SM (1024-wide rows:
     ** 80.6 us against 54.2 capped, H200). The forward's take no cap: it slowed GROUP's forward

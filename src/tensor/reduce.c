@@ -212,9 +212,13 @@ static size_t split_workspace(const void* problem, const void* params) {
 
 static cldnnStatus_t rd_launch(cldnnHandle_t h, const rd_problem* p, const rd_params* q, const rd_buffers* b,
                                const char* kernel, uint64_t groups, int tp) {
-    char opts[160];
-    snprintf(opts, sizeof opts, "-DRED_OP=%d -DRED_NAN=%d -DRED_IDX=%d -DWG=%zu -DIDX_T=%s%s", p->op, p->nan, p->idx,
-             q->wg, q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype));
+    /* NVIDIA: row lanes meet by warp shuffles (H200, 8192 rows, 140fb05 / after: MAX of 768 12.9 /
+    ** 8.0-9.9 us with the value-only fold, 768 with 32-bit indices 12.9 / 12.2-12.4), except with
+    ** 64-bit indices, whose two extra shuffles a level ran slower (4096: 47.3 / 49.7-49.8) */
+    const int shfl = cldnn_mma_shfl(&h->prof) && p->idx != 64;
+    char opts[176];
+    snprintf(opts, sizeof opts, "-DRED_OP=%d -DRED_NAN=%d -DRED_IDX=%d -DWG=%zu -DRED_SHFL=%d -DIDX_T=%s%s", p->op,
+             p->nan, p->idx, q->wg, shfl, q->idx32 ? "uint" : "ulong", cldnn_dtype_build_option(p->dtype));
     cl_kernel k;
     CLDNN_TRY(cldnn_kernel_get(h, "eltwise/reduce.cl", opts, kernel, &k));
     cl_long8 kd, ka, kc, rd, ra;
