@@ -72,6 +72,9 @@ static const nm_layout k_group[] = {
     {"2x8x12 g2 3-d", CLDNN_NORM_GROUP, 2, 3, {2, 8, 12}, {FX_ND, {0}, 0}, {FX_ND, {0}, 0}, {FX_ND, {0}, 4}},
     /* one sample, no spatial dims: the rows collapse to one dim, the parameters' view does not */
     {"1x8 g2 2-d", CLDNN_NORM_GROUP, 2, 2, {1, 8}, {FX_ND, {0}, 0}, {FX_ND, {0}, 1}, {FX_ND, {0}, 0}},
+    /* one group on NHWC: contiguous rows whose inner dims are (channel, plane), not flattened */
+    {"2x8x4x4 g1 nhwc", CLDNN_NORM_GROUP, 1, 4, {2, 8, 4, 4}, {FX_NHWC, {0}, 0}, {FX_NHWC, {0}, 0},
+     {FX_NHWC, {0}, 0}},
     /* the forward's flattened rows (NM_PFLAT) in vectors, some spanning two channels (7 x 7) */
     {"2x8x7x7 g2 nchw", CLDNN_NORM_GROUP, 2, 4, {2, 8, 7, 7}, {FX_NCHW, {0}, 0}, {FX_NCHW, {0}, 4},
      {FX_NCHW, {0}, 0}},

@@ -397,6 +397,10 @@ Test(rd_nan, min_not_propagate) { check_nan(CLDNN_REDUCE_TENSOR_MIN, CLDNN_NOT_P
 Test(rd_nan, max_propagate_values) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_PROPAGATE_NAN, "reduce_split", 0); }
 Test(rd_nan, max_not_propagate_values) { check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_NOT_PROPAGATE_NAN, NULL, 0); }
 Test(rd_nan, min_propagate_values) { check_nan(CLDNN_REDUCE_TENSOR_MIN, CLDNN_PROPAGATE_NAN, "reduce_col", 0); }
+Test(rd_nan, max_not_propagate_values_split) {
+    check_nan(CLDNN_REDUCE_TENSOR_MAX, CLDNN_NOT_PROPAGATE_NAN, "reduce_split", 0);
+}
+Test(rd_nan, amax_propagate_values) { check_nan(CLDNN_REDUCE_TENSOR_AMAX, CLDNN_PROPAGATE_NAN, NULL, 0); }
 
 /* Storage types: ADD and MAX with indices over the subsets of the ops test, both layouts. */
 static void check_type(cldnnDataType_t dt) {

@@ -112,8 +112,9 @@ inline int red_better(float a, IDX_T ia, float b, IDX_T ib) {
 }
 
 /* Folds the mapped value x at position e into (*v, *iv). Without indices a comparison keeps
- * only the value (the winner's, ties to the value held: the same value either way), which spares
- * the positions' compares on every element. */
+ * only the value (the winner's; on ties the value held, which differs from the first position's
+ * only in the sign of a zero or a NaN's payload), which spares the positions' compares on every
+ * element. */
 #if RED_CMP && RED_IDX == 0
 #if RED_NAN
 #define RED_TAKES(x, v) (isnan(x) || (RED_OP == RED_MIN ? (x) < (v) : (x) > (v)))
@@ -357,7 +358,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void reduce_part(RED_AR
         red_store(C, cbase, I, offi + o, v, iv, L, alpha, beta);
     } else {
         wsv[wvo + o * (IDX_T)G + c] = v;
-#if RED_CMP
+#if RED_CMP && RED_IDX != 0
         wsi[wio + o * (IDX_T)G + c] = (INDEX_T)iv;
 #else
         (void)wsi;
@@ -389,7 +390,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void reduce_final(RED_A
     IDX_T iv = ~(IDX_T)0;
     if (live)
         for (int g = lane; g < G; g += lanes) {
-#if RED_CMP
+#if RED_CMP && RED_IDX != 0
             RED_FOLD(v, iv, wsv[wvo + o * (IDX_T)G + (IDX_T)g], (IDX_T)wsi[wio + o * (IDX_T)G + (IDX_T)g]);
 #else
             RED_FOLD(v, iv, wsv[wvo + o * (IDX_T)G + (IDX_T)g], 0);

@@ -36,15 +36,16 @@
  *   norm_fwd_apply    G > 1: merges the row's partials, saves the statistics (chunk 0), y
  *   norm_bwd          G == 1: A = sum g, B = sum g xhat (g = dy scale), then
  *                     dx = invStd (g - A / L - xhat B / L)  (RMS: no A term); with NM_PFUSE also
- *                     the group's column partials of dScale and dBias
+ *                     the group's column partials of dScale and dBias, with NM_GPAR the row's
+ *                     per-channel ones (GROUP, flag 64's layout)
  *   norm_bwd_reduce   G > 1: (A, B) partials per (row, chunk); with flag 64 (GROUP, a chunk per
  *                     channel) also the channel's dScale / dBias partials
  *   norm_bwd_apply    G > 1: merges them, dx
  *   norm_par          parameter gradients, G == 1: dScale = sum dy xhat, dBias = sum dy
  *   norm_par_reduce   G > 1: their partials per (parameter, chunk)
  *   norm_par_final    one work-item per parameter: sums its G partials in order
- *   norm_par_sum      dScale / dBias from norm_bwd's column partials (NM_PFUSE) or
- *                     norm_bwd_reduce's channel partials (flag 64)
+ *   norm_par_sum      dScale / dBias from norm_bwd's column partials (NM_PFUSE) or the channel
+ *                     partials (flag 64) of norm_bwd (NM_GPAR) or norm_bwd_reduce
  *
  * Build options
  *   -DVEC=1|4   data elements per index (default 1): 4 when the innermost inner dim has unit
@@ -73,8 +74,9 @@
  *   -DNM_CONTIG=1  the row view has one outer dim and one inner dim of unit stride in x, y|dy,
  *               dx and (when used) the parameters: element offsets are the index itself, row
  *               offsets one product (what a row loop keeps live is a few registers, not 4-d strides)
- *   -DNM_PFLAT=1  GROUP's forward on rows contiguous over their channels and spatial elements
- *               (NCHW): one inner dim of unit stride for the data, so rows load as vectors whatever
+ *   -DNM_PFLAT=1  GROUP on rows contiguous over their channels and spatial elements (NCHW; the
+ *               backward on rows of up to 8192 elements): one inner dim of unit stride for the
+ *               data, so rows load as vectors whatever
  *               the plane's size (7 x 7 included), and element e of a row (in elements, not
  *               vectors) takes the parameters of the group's channel e / PD (pdiv: PD's fastdiv
  *               numbers; parameter offsets in elements, pvec 0, pos the outer strides)
@@ -116,6 +118,9 @@
 #endif
 #ifndef NM_GPARE
 #define NM_GPARE 0
+#endif
+#if NM_GPARE && !(NM_GPAR && NM_PFLAT && VEC == 4)
+#error "NM_GPARE takes NM_GPAR, NM_PFLAT and VEC 4"
 #endif
 #if NM_GPAR && NM_PFUSE
 #error "NM_GPAR and NM_PFUSE exclude each other"
@@ -543,7 +548,9 @@ __kernel void norm_fwd_apply(NORM_ARGS) {
  * loop over rows, each lane also sums dy xhat and dy over its rows for its NK columns (the same
  * columns on every row), and the group leaves its column partials (dScale's, then dBias's: 2 I
  * VEC floats at part + grp 2 I VEC, teams summed in order) for norm_par_sum, so x and dy are read
- * once for all three gradients. Without it, one pass (no loop: its invariants take registers). */
+ * once for all three gradients. Without it, one pass (no loop: its invariants take registers);
+ * NM_GPAR (GROUP, a row in registers) leaves the row's per-channel partials instead, read from
+ * the same registers. */
 __kernel void norm_bwd(NORM_ARGS) {
     __local float4 t[WGMAX];
 #if NM_GPAR

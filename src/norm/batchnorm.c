@@ -17,9 +17,9 @@
 **             3 kernels, x (and dy) read twice
 ** Where the reduction's inner dim has unit stride in every data operand and it, the other
 ** strides and the offsets divide by 4 (NCHW spatial with H x W % 4 == 0), indices count 4-element
-** vectors (-DVEC=4: vload4 / vstore4). Inference is one kernel (bn_inf_apply). Passes over the
-** data: training forward 2 reads of x and 1 write of y; backward 2 reads of x and dy and 1 write
-** of dx; inference 1 read, 1 write.
+** vectors (-DVEC=4: one aligned access each). Inference is one kernel (bn_inf_apply). Passes over
+** the data: training forward 2 reads of x and 1 write of y; backward 2 reads of x and dy and 1
+** write of dx; inference 1 read, 1 write.
 ** Statistics use pivot-shifted sums merged by Chan's formula (no E[x^2] - E[x]^2 cancellation)
 ** in a fixed order, so results are deterministic for a device.
 **

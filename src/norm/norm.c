@@ -77,7 +77,7 @@ typedef struct {
     uint64_t off[9];           /* elements: x, y|dy, dx, mean, invStd, scale, bias, dScale, dBias */
     int idx32;
     int contig; /* the row view: one outer dim, one inner dim of unit stride in the data and the parameters */
-    int pflat;  /* GROUP forward, rows flattened (nm_flatten): the channel's elements (PD); 0 otherwise */
+    int pflat;  /* GROUP, rows flattened (nm_flatten): the elements of a channel's plane (PD); 0 otherwise */
     float alpha, beta, alpha2, beta2, eps;
     int flags;
 } nm_problem;
@@ -333,14 +333,15 @@ static void nm_defaults_force(const nm_problem* p, const cldnn_device_profile* d
         q->row.wg = q->row.wg / q->row.tr * tr_hook;
         q->row.tr = tr_hook;
     }
-    /* NVIDIA's forward: a row of more than 64 KiB (GROUP's FLOAT rows on 56 x 56 planes) takes
+    /* NVIDIA, GROUP's forward: a row of more than 64 KiB in vectors (FLOAT, 56 x 56 planes) takes
     ** 1024 lanes where they keep it in registers, read once instead of twice. H200, same call,
     ** streamed / 1024 lanes: FLOAT 32x256x56x56 95.2 / 77.8 us; rows of 50 KB ran slower in
     ** registers (BFLOAT16 32x256x56x56 63.9 / 90.9 at 1024 lanes, FLOAT 32x512x28x28 42.0 / 47.9
     ** at 512): the second read of a shorter row comes from L2 */
     uint64_t row_bytes = (uint64_t)p->row.I * (uint64_t)p->row.vec * cldnn_dtype_size(p->dtype);
-    if (cldnn_mma_shfl(dev) && !p->dir && !force && q->row.tk == 1 && q->row.tr == 1 && q->row.groups == 1 &&
-        row_bytes > 65536u && dev->max_wg_size >= 1024 && 1024u * (32u / (uint64_t)p->row.vec) >= (uint64_t)p->row.I)
+    if (cldnn_mma_shfl(dev) && !p->dir && p->mode == CLDNN_NORM_GROUP && p->row.vec == 4 && !force &&
+        q->row.tk == 1 && q->row.tr == 1 && q->row.groups == 1 && row_bytes > 65536u && dev->max_wg_size >= 1024 &&
+        1024u * (32u / (uint64_t)p->row.vec) >= (uint64_t)p->row.I)
         q->row.wg = 1024;
     q->nk = nm_nk(&p->row, &q->row);
     if (p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) {
@@ -395,7 +396,7 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
     const int wgmax = q->row.wg > NM_WG_MAX ? q->row.wg : NM_WG_MAX;
     const int gpar = q->gchunk == 2 ? q->row.wg : 0;
     const int64_t memo[] = {(int64_t)(intptr_t)name, p->row.vec, q->nk, p->contig, q->pfuse, p->dir, p->idx32,
-                          p->dtype, async, swg, p->pflat > 0, wgmax, gpar};
+                          p->dtype, async, swg, p->pflat > 0, wgmax, gpar, nm_gpar_elems(p)};
     cl_kernel k;
     if (!cldnn_kernel_memo_get(h, memo, sizeof memo, &k)) {
         char wg[48] = "";
@@ -594,7 +595,7 @@ static int nm_make_view(const nm_dims* d, const int* side, nm_view* v) {
 ** in registers (8192 elements), whose dScale / dBias partials norm_bwd leaves per channel
 ** (gchunk 2); longer ones keep the two dims for the split a chunk per channel (gchunk 1). */
 #define NM_FLAT_BWD_MAX 8192
-static void nm_flatten(nm_problem* p, int affine) {
+static void nm_flatten(nm_problem* p) {
     nm_view* v = &p->row;
     if (p->mode != CLDNN_NORM_GROUP || v->ni != 2 ||
         (p->dir && (int64_t)v->idims[0] * v->idims[1] > NM_FLAT_BWD_MAX))
@@ -602,7 +603,9 @@ static void nm_flatten(nm_problem* p, int affine) {
     for (int o = NM_X; o <= NM_DX; ++o)
         if (v->is[o][0] != 1 || v->is[o][1] != v->idims[0])
             return;
-    if (affine && (v->is[NM_P][0] != 0 || v->is[NM_P][1] != 1))
+    /* the parameters (their strides exist without a descriptor too: packed) vary along the second
+    ** dim only, so that the first is the plane: one group on NHWC has (channel, plane) instead */
+    if (v->is[NM_P][0] != 0 || v->is[NM_P][1] != 1)
         return;
     p->pflat = v->idims[0];
     v->idims[0] *= v->idims[1];
@@ -888,7 +891,7 @@ static cldnnStatus_t nm_problem_init(nm_problem* p, int dir, const struct cldnnN
     if (nm_make_view(&v, v.row, &p->row) || nm_make_view(&v, v.par, &p->par))
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED,
                           "the strides leave more than %d separate dims on one side after collapsing", NM_SIDE);
-    nm_flatten(p, affine);
+    nm_flatten(p);
     nm_vectorize(p, affine ? 2 : 0);
     const nm_view* r = &p->row;
     p->contig = r->ni == 1 && r->no == 1 && r->is[NM_X][0] == 1 && r->is[NM_Y][0] == 1 && r->is[NM_DX][0] == 1 &&

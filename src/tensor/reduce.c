@@ -205,7 +205,7 @@ static size_t split_workspace(const void* problem, const void* params) {
         return 0;
     uint64_t n = p->M * (uint64_t)q->G;
     uint64_t bytes = (n * sizeof(float) + 7u) / 8u * 8u;
-    if (p->cmp)
+    if (p->cmp && p->idx) /* index partials: without indices the kernels keep values only */
         bytes += n * (p->idx == 64 ? 8u : 4u);
     return (size_t)bytes;
 }
