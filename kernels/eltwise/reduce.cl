@@ -200,13 +200,8 @@ inline float red_post(float v, ulong L) {
         (void)ob_;                                         \
     } while (0)
 
-#if DATA_H == 1
-#define RED_LOAD4(p, i) vload_half4(0, (p) + (i))
-#elif DATA_H == 2
-#define RED_LOAD4(p, i) as_float4(convert_uint4(*(__global const ushort4*)((p) + (i))) << 16)
-#else
-#define RED_LOAD4(p, i) (*(__global const float4*)((p) + (i)))
-#endif
+/* 4 elements from element offset i, which the host keeps 4-element aligned (vec 4) */
+#define RED_LOAD4(p, i) VLOADAN_OF(DATA_H, 4, (p) + (i), 0)
 
 /* Folds A's element at offset i (position e), or the 4 from i (positions e..e+3). */
 #define RED_FOLD1(i, e) RED_FOLD(v, iv, red_map(LOAD(A, (i))), (e))
