@@ -14,8 +14,8 @@
  * output meet in a fixed local-memory tree: the same bits on every run, no atomics.
  *
  * Few outputs with long reductions split each output's e range into G chunks of `chunk`
- * elements (reduce_part with G > 1 writes one float partial, and an index partial, per
- * (output, chunk) to the workspace), and reduce_final folds the G partials of each output in a
+ * elements (reduce_part with G > 1 writes one float partial, and with indices an index partial,
+ * per (output, chunk) to the workspace), and reduce_final folds the G partials of each output in a
  * fixed order. With G == 1, reduce_part writes C itself.
  *
  * Build options

@@ -196,8 +196,8 @@ static int split_preferred(const void* problem, const cldnn_device_profile* dev)
     return split_groups(p, dev, &q) > 1;
 }
 
-/* Bytes of the split's partials: G floats per output, then (comparison ops) G indices of the
-** output's index type (4 bytes without indices) from an 8-byte boundary. */
+/* Bytes of the split's partials: G floats per output, then (comparison ops with indices) G
+** indices of the output's index type from an 8-byte boundary. */
 static size_t split_workspace(const void* problem, const void* params) {
     const rd_problem* p = (const rd_problem*)problem;
     const rd_params* q = (const rd_params*)params;
