@@ -58,11 +58,12 @@
  *   -DNM_SHFL=1 NVIDIA (compute capability 8.0+): row sums by warp shuffles (common/mma.h)
  *   -DWGMAX=<n> the largest work-group the program runs (default 256; NVIDIA's forward takes
  *               up to 1024 lanes where that keeps a long row in registers)
- *   -DNM_ASYNC=2|3|4 -DNM_WG=<n>  norm_bwd's row loop (NM_PFUSE 1) stages x and dy of the next
- *               NM_ASYNC - 1 row passes by cp.async (NM_SHFL, VEC 4; NM_WG: the work-group size)
+ *   -DNM_WG=<n> the row kernel's work-group size, for the local arrays of NM_ASYNC and NM_GPAR
+ *   -DNM_ASYNC=2|3|4  norm_bwd's row loop (NM_PFUSE 1) stages x and dy of the next NM_ASYNC - 1
+ *               row passes by cp.async (NM_SHFL, VEC 4, NM_WG)
  *   -DNM_PFUSE=1|2 norm_bwd loops over rows and leaves dScale / dBias column partials (1 from
  *               rows in registers, 2 from streamed rows)
- *   -DNM_GPAR=<n>  GROUP (n lanes a group, TR 1, G 1): norm_bwd leaves the row's dScale / dBias
+ *   -DNM_GPAR=1 GROUP (NM_WG lanes a group, TR 1, G 1): norm_bwd leaves the row's dScale / dBias
  *               partials per channel (flag 64's layout, float4 o cpg + c, components z and w)
  *               from the row in registers; the group's cpg channels of a plane each are idims.y
  *               and idims.x indices, or under NM_PFLAT the row over pdiv.x elements.
@@ -113,6 +114,9 @@
 #ifndef NM_PFUSE
 #define NM_PFUSE 0
 #endif
+#ifndef NM_ASYNC
+#define NM_ASYNC 0
+#endif
 #ifndef NM_GPAR
 #define NM_GPAR 0
 #endif
@@ -122,11 +126,11 @@
 #if NM_GPARE && !(NM_GPAR && NM_PFLAT && VEC == 4)
 #error "NM_GPARE takes NM_GPAR, NM_PFLAT and VEC 4"
 #endif
+#if (NM_GPAR || NM_ASYNC) && !defined(NM_WG)
+#error "NM_GPAR and NM_ASYNC take NM_WG"
+#endif
 #if NM_GPAR && NM_PFUSE
 #error "NM_GPAR and NM_PFUSE exclude each other"
-#endif
-#ifndef NM_ASYNC
-#define NM_ASYNC 0
 #endif
 #if NM_SHFL
 #include "common/mma.h"
@@ -555,9 +559,9 @@ __kernel void norm_bwd(NORM_ARGS) {
     __local float4 t[WGMAX];
 #if NM_GPAR
 #if NM_GPARE
-#define NM_GPN (NK * VEC * NM_GPAR)
+#define NM_GPN (NK * VEC * NM_WG)
 #else
-#define NM_GPN (NK * NM_GPAR)
+#define NM_GPN (NK * NM_WG)
 #endif
     __local float gp[2 * NM_GPN] __attribute__((aligned(16))); /* the row's dy xhat and dy */
 #endif

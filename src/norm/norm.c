@@ -392,9 +392,8 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
     ** (32x512x28x28: 65.3 us capped, 55.4 not) */
     /* what the options are made of (the device's part is the handle's), and the kernel's name;
     ** the call's kernels share one program (NM_WG: the row kernel's group size) */
-    const int async = q->async, swg = async ? q->row.wg : 0;
+    const int async = q->async, gpar = q->gchunk == 2, swg = async || gpar ? q->row.wg : 0;
     const int wgmax = q->row.wg > NM_WG_MAX ? q->row.wg : NM_WG_MAX;
-    const int gpar = q->gchunk == 2 ? q->row.wg : 0;
     const int64_t memo[] = {(int64_t)(intptr_t)name, p->row.vec, q->nk, p->contig, q->pfuse, p->dir, p->idx32,
                           p->dtype, async, swg, p->pflat > 0, wgmax, gpar, nm_gpar_elems(p)};
     cl_kernel k;
@@ -405,7 +404,7 @@ static cldnnStatus_t nm_launch(cldnnHandle_t h, const nm_problem* p, const nm_pa
         else if (wgmax > NM_WG_MAX) /* 1024 lanes launch only at 64 registers or fewer */
             snprintf(wg, sizeof wg, " -DWGMAX=%d -cl-nv-maxrregcount=64", wgmax);
         else if (gpar)
-            snprintf(wg, sizeof wg, " -DNM_GPAR=%d%s", gpar, nm_gpar_elems(p) ? " -DNM_GPARE=1" : "");
+            snprintf(wg, sizeof wg, " -DNM_GPAR=1 -DNM_WG=%d%s", swg, nm_gpar_elems(p) ? " -DNM_GPARE=1" : "");
         snprintf(opts, sizeof opts,
                  "-DVEC=%d -DNK=%d -DNM_SHFL=%d -DNM_CONTIG=%d -DNM_PFLAT=%d -DNM_PFUSE=%d -DNM_SUNROLL=%d -DUNROLL=%d -DIDX_T=%s%s%s%s",
                  p->row.vec, q->nk, shfl, p->contig, p->pflat > 0, q->pfuse, p->dir ? 1 : 4, dev->is_cpu ? 0 : 1,
