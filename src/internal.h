@@ -129,8 +129,9 @@ typedef struct {
     char key[512];
 } cldnn_device_profile;
 
-/* 1 when dev runs kernels/common/mma.h's warp shuffles (NVIDIA, compute capability 8.0+; the
-** row sums of norm.cl and reduce.cl), whatever CLDNN_TENSOR_CORES says. */
+/* 1 when dev runs kernels/common/mma.h's inline PTX (NVIDIA, compute capability 8.0+): the warp
+** shuffles of norm.cl's and reduce.cl's row sums whatever CLDNN_TENSOR_CORES says, and the
+** tensor-core kernels where it allows them (cldnn_mma_available). */
 static inline int cldnn_mma_shfl(const cldnn_device_profile* dev) {
     return dev->is_nvidia && !dev->is_cpu && dev->nv_cc_major >= 8;
 }

@@ -630,14 +630,12 @@ __kernel void norm_bwd(NORM_ARGS) {
              * (pe values) in order */
 #if NM_GPARE
             NM_RFOR_CACHED(((__local float4*)gp)[m] = cy[j] * cx[j]; ((__local float4*)(gp + NM_GPN))[m] = cy[j];)
-            const int pe = (int)pdiv.x, cpg = I * VEC / pe;
-#elif NM_PFLAT
-            NM_RFOR_CACHED(gp[m] = VSUM(cy[j] * cx[j]); gp[NM_GPN + m] = VSUM(cy[j]);)
-            const int pe = (int)pdiv.x / VEC, cpg = I / pe;
 #else
             NM_RFOR_CACHED(gp[m] = VSUM(cy[j] * cx[j]); gp[NM_GPN + m] = VSUM(cy[j]);)
-            const int pe = idims.x, cpg = idims.y;
 #endif
+            /* the channels and each one's values in gp: by plane size (flat) or the two inner dims */
+            const int cpg = NM_PFLAT ? I * VEC / (int)pdiv.x : idims.y;
+            const int pe = NM_PFLAT ? (int)pdiv.x / (NM_GPARE ? 1 : VEC) : idims.x;
             barrier(CLK_LOCAL_MEM_FENCE);
             for (int c = lm; c < cpg; c += TM) {
                 float s1 = 0.0f, s2 = 0.0f;

@@ -26,7 +26,7 @@
 #include <string.h>
 
 int cldnn_mma_available(const cldnn_device_profile* dev) {
-    return dev->is_nvidia && !dev->is_cpu && dev->nv_cc_major >= 8 && cldnn_env_int("CLDNN_TENSOR_CORES", 1) != 0;
+    return cldnn_mma_shfl(dev) && cldnn_env_int("CLDNN_TENSOR_CORES", 1) != 0;
 }
 
 size_t cldnn_mma_local_limit(const cldnn_device_profile* dev) {

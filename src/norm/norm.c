@@ -233,6 +233,17 @@ static void nm_fuse_par(const nm_problem* p, const cldnn_device_profile* dev, nm
     nm_psum_split(p, dev, (int)ng, &q->psum);
 }
 
+/* GROUP's channels per row (its partials per row under gchunk): the flat row over its plane size,
+** or the second inner dim; 0 where neither view holds. */
+static int nm_group_channels(const nm_problem* p) {
+    const nm_view* v = &p->row;
+    if (p->pflat > 0)
+        return (int)((int64_t)v->I * v->vec / p->pflat);
+    if (v->ni == 2 && v->is[NM_P][0] == 0 && v->is[NM_P][1] != 0)
+        return v->idims[1];
+    return 0;
+}
+
 /* NM_GPAR's partials per element (-DNM_GPARE): flat rows in vectors over planes not a multiple of 4. */
 static int nm_gpar_elems(const nm_problem* p) {
     return p->pflat > 0 && p->row.vec == 4 && p->pflat % 4 != 0;
@@ -255,13 +266,8 @@ static void nm_group_chunks(const nm_problem* p, const cldnn_device_profile* dev
     const nm_view* pv = &p->par;
     if (!p->dir || p->mode != CLDNN_NORM_GROUP || !(p->flags & (NM_FLAG_DSCALE | NM_FLAG_DBIAS)) || r->tk != 1)
         return;
-    /* the group's channels: the second inner dim, or the flat row over its plane size */
-    int cpg;
-    if (p->pflat > 0)
-        cpg = (int)((int64_t)v->I * v->vec / p->pflat);
-    else if (v->ni == 2 && v->is[NM_P][0] == 0 && v->is[NM_P][1] != 0)
-        cpg = v->idims[1];
-    else
+    const int cpg = nm_group_channels(p);
+    if (cpg == 0)
         return;
     if (!(v->no == 1 || (v->no == 2 && v->os[NM_P][0] != 0 && v->os[NM_P][1] == 0)) ||
         !(pv->no == 1 || (pv->no == 2 && pv->odims[0] == cpg)))
@@ -466,8 +472,7 @@ static cldnnStatus_t nm_scratch(cldnnHandle_t h, const nm_problem* p, const nm_p
         n = ((uint64_t)q->row.ng * 2u * (uint64_t)p->par.O + 3u) / 4u;
     /* (gchunk 1: the row split's O G float4, counted above; gchunk 2: O C / G' of them) */
     if (q->gchunk == 2) /* O x the group's channels */
-        n = p->pflat > 0 ? (uint64_t)p->row.O * (uint64_t)p->row.I * (uint64_t)p->row.vec / (uint64_t)p->pflat
-                         : (uint64_t)p->row.O * (uint64_t)p->row.idims[1];
+        n = (uint64_t)p->row.O * (uint64_t)nm_group_channels(p);
     if (n <= 1 && !q->pfuse && !q->gchunk) {
         *part = NULL;
         return CLDNN_STATUS_SUCCESS;
