@@ -15,13 +15,15 @@
 **   attn_drop::*   dropout: the reference takes cldnnDropoutForward's output on a B x H x Sq x Sk
 **                  tensor of ones (same seed and offset) as its mask; forward and backward.
 **   attn_types::*  HALF (D 64) and BFLOAT16 forward and backward.
-**   attn_tc::*     TENSOR_OP_MATH with 16-bit data and 16-byte aligned operands: the tensor-core
-**                  kernels (attn_mma) where the device has them; D 64 with dropout, D 128 with
-**                  Dv 64, BFLOAT16 B,S,H,D; forward and backward.
+**   attn_tc::*     16-byte aligned operands, the tensor-core kernels (attn_mma) where the device
+**                  has them, forward and backward: TENSOR_OP_MATH HALF D 64 with dropout, D 128
+**                  with Dv 64, BFLOAT16 B,S,H,D, FLOAT (TF32) D 32 and 128; DEFAULT_MATH FLOAT
+**                  (3xTF32) D 40 / Dv 24 with dropout. The attn:: cases with aligned operands
+**                  (D 32, 128) take the 3xTF32 kernels there too.
 **   attn_bad::*    descriptors and every entry's argument checks.
-** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): five programs,
-** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout and HALF
-** 64/64 with odd offsets (scalar loads), BFLOAT16 32/32 aligned.
+** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): six programs,
+** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout both
+** ways, HALF 64/64 with odd offsets (scalar loads), BFLOAT16 32/32 aligned.
 ** Tolerance: |got - want| <= atol + rtol |want| with atol a fraction of the reference's largest
 ** magnitude: float 2e-5 / 1e-4 (sums of Sk terms in a different order), half 4e-3, bfloat16 3e-2.
 */
@@ -88,7 +90,7 @@ static double max_abs(const double* a, int64_t n) {
 }
 
 static void tolerances(cldnnDataType_t dt, int bwd, double* atol_frac, double* rtol) {
-    if (dt == CLDNN_DATA_HALF) {
+    if (dt == CLDNN_DATA_HALF) { /* and FLOAT under TENSOR_OP_MATH (TF32's 10 bits, as HALF's) */
         *atol_frac = bwd ? 1e-2 : 4e-3;
         *rtol = 4e-3;
     } else if (dt == CLDNN_DATA_BFLOAT16) {
@@ -103,7 +105,7 @@ static void tolerances(cldnnDataType_t dt, int bwd, double* atol_frac, double* r
 static void expect_close(fx_tensor* t, const double* want, cldnnDataType_t dt, int bwd, const char* what,
                          const at_case* c) {
     double af, rt;
-    tolerances(dt, bwd, &af, &rt);
+    tolerances(dt == CLDNN_DATA_FLOAT && c->math == CLDNN_TENSOR_OP_MATH ? CLDNN_DATA_HALF : dt, bwd, &af, &rt);
     fx_tensor_download(t);
     char msg[512];
     double atol = af * max_abs(want, t->count) + 1e-30;
@@ -159,7 +161,7 @@ static void run_case(const at_case* c) {
     make_tensor(&q, c, c->H, c->Sq, c->D, 3 * al);
     make_tensor(&k, c, c->Hkv, c->Sk, c->D, 0);
     make_tensor(&v, c, c->Hkv, c->Sk, c->Dv, 5 * al);
-    make_tensor(&o, c, c->H, c->Sq, c->Dv, c->aligned == 2 ? 16 : 2);
+    make_tensor(&o, c, c->H, c->Sq, c->Dv, 2 * al);
     fx_tensor_4d(&st, CLDNN_TENSOR_NCHW, CLDNN_DATA_FLOAT, c->B, c->H, c->Sq, 1, 4);
     fx_tensor_fill_uniform(&q, -c->range, c->range);
     fx_tensor_fill_uniform(&k, -c->range, c->range);
@@ -194,7 +196,8 @@ static void run_case(const at_case* c) {
         fx_tensor_download(&st);
         for (int64_t i = 0; i < st.count; ++i) {
             double g = fx_tensor_got(&st, i), w = hs[i];
-            int ok = isinf(w) ? (isinf(g) && g < 0) : fabs(g - w) <= 1e-5 * (1 + fabs(w)) * (c->dt ? 100 : 1);
+            const int r16 = c->dt != CLDNN_DATA_FLOAT || c->math == CLDNN_TENSOR_OP_MATH; /* 10-bit scores */
+            int ok = isinf(w) ? (isinf(g) && g < 0) : fabs(g - w) <= 1e-5 * (1 + fabs(w)) * (r16 ? 100 : 1);
             FX_ASSERT(ok, "stats[%lld] = %.9g, want %.9g", (long long)i, g, w);
         }
     } else {
@@ -203,8 +206,8 @@ static void run_case(const at_case* c) {
     if (c->bwd) {
         make_tensor(&dO, c, c->H, c->Sq, c->Dv, al);
         make_tensor(&dq, c, c->H, c->Sq, c->D, 0);
-        make_tensor(&dk, c, c->Hkv, c->Sk, c->D, 2);
-        make_tensor(&dv, c, c->Hkv, c->Sk, c->Dv, 3);
+        make_tensor(&dk, c, c->Hkv, c->Sk, c->D, 2 * al);
+        make_tensor(&dv, c, c->Hkv, c->Sk, c->Dv, 3 * al);
         fx_tensor_fill_uniform(&dO, -1, 1);
         fx_tensor_upload(&dO);
         fx_tensor_poison_nan(&dq);
@@ -342,6 +345,23 @@ Test(attn_tc, half_d128_dv64_causal_sq_gt_sk) {
 
 Test(attn_tc, bfloat16_bshd) {
     at_case c = {2, 2, 1, 45, 77, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 2, TC};
+    run_case(&c);
+}
+
+/* FLOAT under TENSOR_OP_MATH: TF32 products (HALF's tolerances). Under DEFAULT_MATH the attn::
+** cases with aligned operands take the 3xTF32 kernels on the same devices (FLOAT's tolerances). */
+Test(attn_tc, float_gqa_causal_sq_lt_sk) {
+    at_case c = {1, 4, 2, 70, 90, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 2, TC};
+    run_case(&c);
+}
+
+Test(attn_tc, float_d128_bshd_causal_sq_gt_sk) {
+    at_case c = {1, 2, 1, 75, 66, 128, 128, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 2, TC};
+    run_case(&c);
+}
+
+Test(attn_tc, float_d40_dv24_dropout_default_math) {
+    at_case c = {1, 2, 2, 50, 37, 40, 24, 0, 0, 1, 1, 1.0, 0.25f, F, 0, 0, 2, CLDNN_DEFAULT_MATH};
     run_case(&c);
 }
 

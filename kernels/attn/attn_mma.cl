@@ -1,7 +1,8 @@
 /*
  * attn_mma.cl: scaled dot-product attention, forward and backward, on NVIDIA tensor cores
- * (mma.sync m16n8k16, FP16 or BF16 inputs, FP32 accumulation), in FlashAttention-2's plan as in
- * attn.cl: the scores of one block at a time live in registers only, never in memory.
+ * (mma.sync m16n8k16 on FP16 or BF16 inputs, m16n8k8 on TF32 for FLOAT data, FP32 accumulation),
+ * in FlashAttention-2's plan as in attn.cl: the scores of one block at a time live in registers
+ * only, never in memory.
  *
  * Every kernel is a work-group of warps that each own 16 rows of a block product; all operands
  * reach local memory by cp.async (16-byte copies; rows past the sequence and head dims past D read
@@ -9,10 +10,11 @@
  * (common/mma.h gives the fragment layouts):
  *   PROD_NT  acc(16 x N) += A(16 x K) B^T with B stored [n][k] (Q K^T, dO V^T, K Q^T, V dO^T);
  *   PROD_NN  acc(16 x N) += P(16 x K) X   with X stored [k][n] (P V, dS K, P^T dO, dS^T Q), P being
- *            the accumulators of the first product repacked to 16 bits (PACK_FRAGS): no local
- *            memory between the two.
+ *            the accumulators of the first product as A fragments (PACK_FRAGS: packed to 16 bits,
+ *            or for TF32 taken as they are, in a key order X's fragments follow): no local memory
+ *            between the two.
  *
- * attn_fwd_mma (b, h, block of BR query rows; BR / 16 warps): Q in registers; per block of BC
+ * attn_fwd_mma (b, h, block of BR query rows; BR / 16 warps): Q in registers (QREG); per block of BC
  *   keys S = Q K^T, the scale (log2 e folded in), the mask only in blocks that need it, the
  *   online softmax on the accumulators (a row's four lanes combine by shuffles),
  *   O_acc = O_acc 2^(m_old - m_new) + P V. K of the next block streams in during the softmax and
@@ -23,7 +25,8 @@
  *   heads of the group and their query blocks of BR rows (double-buffered Q and dO):
  *   S^T = K Q^T, P^T = 2^(S^T' - lse'), dV += (P^T Z) dO, dP^T = V dO^T,
  *   dS^T = P^T (dP^T Z - Di), dK += dS^T Q; dK scaled once at the end. No atomics.
- * attn_bwd_dq_mma (b, h, block of BR query rows): Q and dO in registers; over key blocks of BC
+ * attn_bwd_dq_mma (b, h, block of BR query rows): Q and dO in registers (TF32: in local memory,
+ *   their fragments read per block); over key blocks of BC
  *   (double-buffered K and V): S = Q K^T, P, dP = dO V^T, dS = P (dP Z - Di), dQ += dS K.
  * Z is the dropout's keep * 1/(1-p) (attn_common.h's DROP_Z at cldnnDropout's index), 1 without.
  *
@@ -31,10 +34,19 @@
  *   -DHEAD_D=n -DHEAD_DV=n  head sizes, multiples of 8 up to 128 (the host checks)
  *   -DBR=n -DBC=n           query rows and keys per block, multiples of 16 up to 128; the forward
  *                           and dq run BR / 16 warps, dkdv BC / 16
+ *   -DSTAGES=n              the backward's local buffers per streamed block (Q and dO in dK / dV, K
+ *                           and V in dQ): 2 loads the next block during this one's products, 1
+ *                           waits for it and takes a third less local memory
+ *   -DORDER=1               work-groups heaviest first across heads: query blocks from the last
+ *                           (forward, dQ), key blocks from the first (dK / dV), every head's block i
+ *                           before any head's block i + 1; 0: each head's blocks in turn (the same
+ *                           order within a head, K and V of one head shared in L2)
  *   -DDROPOUT=1             dropout on the probabilities
- *   -DDATA_HALF=1 / -DDATA_BF16=1 the storage type (required)
+ *   -DDATA_HALF=1 / -DDATA_BF16=1 the storage type; neither: FLOAT on TF32 tensor cores
+ *   -DTF32X3=1              FLOAT: each product as three TF32 ones (FP32's accuracy, mma_op below);
+ *                           0: inputs rounded to TF32 once (TENSOR_OP_MATH)
  * NVIDIA only, compute capability 8.0 or higher: the host offers the solver only there. Q, K, V, O,
- * dO and the gradients have unit-stride head dims and strides and offsets in multiples of 8.
+ * dO and the gradients have unit-stride head dims and strides and offsets in multiples of 16 bytes.
  * Measured on the H100 (B 8, H 16, S 4096, half forward): ldmatrix fragments ran 1.2 x faster than
  * 32- and 16-bit local loads (D 64: 208 against 171 TFLOP/s; D 128: 229 against 185).
  */
@@ -48,8 +60,6 @@
 #elif DATA_H == 1
 #define MMA_OP MMA_M16N8K16
 #define PACK_CVT "cvt.rn.f16x2.f32"
-#else
-#error "attn_mma.cl takes 16-bit data (-DDATA_HALF=1 or -DDATA_BF16=1)"
 #endif
 
 #ifndef BR
@@ -58,41 +68,122 @@
 #ifndef BC
 #define BC 64
 #endif
+#ifndef TF32X3
+#define TF32X3 0
+#endif
+#ifndef ORDER
+#define ORDER 0
+#endif
+#ifndef STAGES
+#define STAGES 2 /* the backward's buffers of the streamed blocks (Q, dO in dK / dV; K, V in dQ) */
+#endif
 #define DP (((HEAD_D + 15) / 16) * 16)   /* head dims in whole k16 steps / n16 pairs; the extra are 0 */
 #define DVP (((HEAD_DV + 15) / 16) * 16)
-#define KP (DP + 8)  /* local pitches in elements: 16 bytes past a multiple of 128, so the 8 rows */
-#define VP (DVP + 8) /* one ldmatrix phase reads fall in distinct banks */
-#define LOCAL16 __local ushort __attribute__((aligned(16))) /* cp.async and ldmatrix: 16-byte rows */
+#if DATA_H
+#define LT ushort /* local element */
+#define CPE 8     /* elements per 16-byte copy (and ldmatrix row) */
+#define KSTEP 16  /* k per mma */
+#define PAD 8     /* pitches 16 bytes past a multiple of 32: the 8 rows an ldmatrix phase reads fall in \
+                     distinct banks */
+#else
+#define LT uint
+#define CPE 4
+#define KSTEP 8
+#define PAD 4 /* pitches of 4 (mod 8) words: ldmatrix phases and LDSM_B_NN's words conflict-free */
+#endif
+#define KP (DP + PAD) /* local pitches in elements */
+#define VP (DVP + PAD)
+#define LOCALT __local LT __attribute__((aligned(16))) /* cp.async and ldmatrix: 16-byte rows */
+/* The forward keeps Q's fragments in registers where they fit beside the accumulators (TF32 ones
+ * take twice the registers: up to D 64), else reads them from local memory per block. */
+#define QREG (DATA_H || DP <= 64)
 
+#if DATA_H
 /* Two floats as one register of 16-bit values, lo in the low half, rounded to nearest even. */
 inline uint pack2(float lo, float hi) {
     uint r;
     asm(PACK_CVT " %0, %1, %2;\n" : "=r"(r) : "f"(hi), "f"(lo));
     return r;
 }
+#define STORE2(dst, idx, lo, hi) (*(__global uint*)((__global ushort*)(dst) + (idx)) = pack2((lo), (hi)))
+#else
+#define STORE2(dst, idx, lo, hi) (*(__global float2*)((__global float*)(dst) + (idx)) = (float2)((lo), (hi)))
+
+/* x rounded to TF32 (nearest, ties away), as the bits of a float. */
+inline uint tf32_rna(uint x) {
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(as_float(x)));
+    return r;
+}
+#if TF32X3
+/* FP32 products from TF32 tensor cores (CUTLASS's 3xTF32): x = big + small with big = TF32(x) and
+ * small = x - big (exact in FP32; the tensor core keeps its top 10 mantissa bits), and
+ * a b = a_big b_big + a_big b_small + a_small b_big, the dropped a_small b_small and the cut
+ * bits of small being about 2^-21 of a b: FP32's accuracy for sums, at three mma per product. */
+inline void mma_op(float* acc, const uint* a, const uint* b) {
+    uint ab[4], as[4], bb[2], bs[2];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        ab[i] = tf32_rna(a[i]);
+        as[i] = as_uint(as_float(a[i]) - as_float(ab[i]));
+    }
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+        bb[i] = tf32_rna(b[i]);
+        bs[i] = as_uint(as_float(b[i]) - as_float(bb[i]));
+    }
+    MMA_M16N8K8(acc, as, bb);
+    MMA_M16N8K8(acc, ab, bs);
+    MMA_M16N8K8(acc, ab, bb);
+}
+#else
+/* TENSOR_OP_MATH: inputs rounded to TF32 (as cuBLAS's TF32 GEMM), one mma. */
+inline void mma_op(float* acc, const uint* a, const uint* b) {
+    uint ar[4] = {tf32_rna(a[0]), tf32_rna(a[1]), tf32_rna(a[2]), tf32_rna(a[3])};
+    uint br[2] = {tf32_rna(b[0]), tf32_rna(b[1])};
+    MMA_M16N8K8(acc, ar, br);
+}
+#endif
+#define MMA_OP(acc, a, b) mma_op((acc), (a), (b))
+#endif
 
 /* Starts the copies of rows [r0, r0 + NR) x head dims [0, width) of a (b, h) slice (row stride rs,
  * unit-stride dims) into L (pitch P) by the nt lanes of the group. */
-inline void cp_rows(__local ushort* L, int P, int NR, int width, __global const STORAGE_T* g, long base, long rs,
+inline void cp_rows(__local LT* L, int P, int NR, int width, __global const STORAGE_T* g, long base, long rs,
                     int r0, int nrows, int d, int lid, int nt) {
-    const int per = width / 8;
-    __global const ushort* gu = (__global const ushort*)g;
+    const int per = width / CPE;
+    __global const LT* gu = (__global const LT*)g;
     for (int idx = lid; idx < NR * per; idx += nt) {
-        const int r = idx / per, c = idx % per * 8, gr = r0 + r;
+        const int r = idx / per, c = idx % per * CPE, gr = r0 + r;
         const int ok = gr < nrows && c < d;
         MMA_CP16(L + r * P + c, gu + base + (ok ? (long)gr * rs + c : 0), ok ? 16 : 0);
     }
 }
 
-/* Fragments by ldmatrix (lane in scope): A of rows [r0, r0 + 16) x k [k0, k0 + 16) of L ([row][k]);
- * B of two n8 tiles n0, n0 + 8 at k16 step k0, from L stored [n][k] (NT) or [k][n] (NN, .trans):
- * f[0..1] the first tile's, f[2..3] the second's. */
+/* Fragments by ldmatrix (lane in scope): A of rows [r0, r0 + 16) x k [k0, k0 + KSTEP) of L ([row][k]);
+ * B of two n8 tiles n0, n0 + 8 at k step k0, from L stored [n][k] (NT) or [k][n] (NN): f[0..1] the
+ * first tile's, f[2..3] the second's. A 32-bit element is a pair of 16-bit ones to ldmatrix, and
+ * lane (g, t)'s pair of row g is element t: TF32's A and NT B fragments exactly. */
 #define LDSM_A(f, L, P, r0, k0) \
-    MMA_LDMATRIX_X4(f, (L) + ((r0) + (lane >> 3 & 1) * 8 + (lane & 7)) * (P) + (k0) + (lane >> 4) * 8)
+    MMA_LDMATRIX_X4(f, (L) + ((r0) + (lane >> 3 & 1) * 8 + (lane & 7)) * (P) + (k0) + (lane >> 4) * CPE)
 #define LDSM_B_NT(f, L, P, n0, k0) \
-    MMA_LDMATRIX_X4(f, (L) + ((n0) + (lane >> 4) * 8 + (lane & 7)) * (P) + (k0) + (lane >> 3 & 1) * 8)
+    MMA_LDMATRIX_X4(f, (L) + ((n0) + (lane >> 4) * 8 + (lane & 7)) * (P) + (k0) + (lane >> 3 & 1) * CPE)
+#if DATA_H
 #define LDSM_B_NN(f, L, P, k0, n0) \
     MMA_LDMATRIX_X4_TRANS(f, (L) + ((k0) + (lane >> 3 & 1) * 8 + (lane & 7)) * (P) + (n0) + (lane >> 4) * 8)
+#else
+/* .trans moves 16-bit elements, so TF32's NN fragments are word loads, with the k8 step permuted:
+ * the A fragment's k = t, t + 4 of lane (g, t) are keys 2t, 2t + 1 of the accumulator tile it came
+ * from (PACK_FRAGS), so B's k = t, t + 4 are rows 2t, 2t + 1 of X. */
+#define LDSM_B_NN(f, L, P, k0, n0)                                                                      \
+    do {                                                                                                \
+        __local const LT* x_ = (L) + ((k0) + 2 * t) * (P) + (n0) + g;                                   \
+        (f)[0] = x_[0];                                                                                 \
+        (f)[1] = x_[P];                                                                                 \
+        (f)[2] = x_[8];                                                                                 \
+        (f)[3] = x_[(P) + 8];                                                                           \
+    } while (0)
+#endif
 
 #define ZERO_ACC(acc, N)                                                                                 \
     _Pragma("unroll") for (int z_ = 0; z_ < (N) / 8; ++z_) acc[z_][0] = acc[z_][1] = acc[z_][2] = acc[z_][3] = 0.0f
@@ -100,30 +191,41 @@ inline void cp_rows(__local ushort* L, int P, int NR, int width, __global const 
 /* acc (16 x N) += A (16 x K) B^T; AF(kk) names the A fragment of k16 step kk (an array row, or a
  * local one loaded by LOAD_A(kk) first). */
 #define PROD_NT(acc, N, K, LOAD_A, AF, L, P)                                                             \
-    _Pragma("unroll") for (int kk = 0; kk < (K) / 16; ++kk) {                                           \
+    _Pragma("unroll") for (int kk = 0; kk < (K) / KSTEP; ++kk) {                                        \
         LOAD_A(kk);                                                                                     \
         _Pragma("unroll") for (int np = 0; np < (N) / 16; ++np) {                                       \
             uint f_[4];                                                                                 \
-            LDSM_B_NT(f_, L, P, np * 16, kk * 16);                                                       \
+            LDSM_B_NT(f_, L, P, np * 16, kk * KSTEP);                                                    \
             MMA_OP(acc[2 * np], AF(kk), f_);                                                            \
             MMA_OP(acc[2 * np + 1], AF(kk), f_ + 2);                                                    \
         }                                                                                               \
     }
-/* acc (16 x N) += P (16 x K) X, pf[K / 16][4] the packed P, X stored [k][n]. */
+/* acc (16 x N) += P (16 x K) X, pf[K / KSTEP][4] the packed P, X stored [k][n]. */
 #define PROD_NN(acc, N, K, pf, L, P)                                                                     \
-    _Pragma("unroll") for (int kc = 0; kc < (K) / 16; ++kc)                                             \
+    _Pragma("unroll") for (int kc = 0; kc < (K) / KSTEP; ++kc)                                          \
         _Pragma("unroll") for (int np_ = 0; np_ < (N) / 16; ++np_) {                                    \
         uint f_[4];                                                                                     \
-        LDSM_B_NN(f_, L, P, kc * 16, np_ * 16);                                                         \
+        LDSM_B_NN(f_, L, P, kc * KSTEP, np_ * 16);                                                      \
         MMA_OP(acc[2 * np_], pf[kc], f_);                                                               \
         MMA_OP(acc[2 * np_ + 1], pf[kc], f_ + 2);                                                       \
     }
-/* The accumulators s (16 x N) as A fragments pf[N / 16][4] of the next product. */
+/* The accumulators s (16 x N) as A fragments pf[N / KSTEP][4] of the next product: 16-bit, two
+ * adjacent tiles packed; TF32, one tile in LDSM_B_NN's key order (registers renamed, no work). */
+#if DATA_H
 #define PACK_FRAGS(pf, s, N)                                                                            \
     _Pragma("unroll") for (int jn = 0; jn < (N) / 8; ++jn) {                                            \
         pf[jn / 2][(jn & 1) * 2] = pack2(s[jn][0], s[jn][1]);                                           \
         pf[jn / 2][(jn & 1) * 2 + 1] = pack2(s[jn][2], s[jn][3]);                                       \
     }
+#else
+#define PACK_FRAGS(pf, s, N)                                                                            \
+    _Pragma("unroll") for (int jn = 0; jn < (N) / 8; ++jn) {                                            \
+        pf[jn][0] = as_uint(s[jn][0]);                                                                  \
+        pf[jn][1] = as_uint(s[jn][2]);                                                                  \
+        pf[jn][2] = as_uint(s[jn][1]);                                                                  \
+        pf[jn][3] = as_uint(s[jn][3]);                                                                  \
+    }
+#endif
 #define NO_LOAD(kk) (void)0
 /* A fragments held in an array: AF(kk) is arr[kk]. */
 #define FRAG_Q(kk) qf[kk]
@@ -131,32 +233,34 @@ inline void cp_rows(__local ushort* L, int P, int NR, int width, __global const 
 #define FRAG_T(kk) af_
 
 /* Rows ra (lanes' g) and ra + 8 of a 16-row accumulator tile (16 x N, first N_OUT columns real) as
- * 16-bit pairs, times mul, into the (b, h) slice of dst; rows past nrows are not written. */
+ * pairs of the data type, times mul, into the (b, h) slice of dst; rows past nrows are not written. */
 #define STORE_ROWS(acc, N, N_OUT, dst, off, st, b, h, ra, nrows, mul)                                  \
     _Pragma("unroll") for (int dn = 0; dn < (N) / 8; ++dn) {                                            \
         const int x_ = dn * 8 + 2 * t; /* N_OUT % 8 == 0: x_ and x_ + 1 both in or both out */          \
         if (x_ < (N_OUT)) {                                                                             \
             if ((ra) < (nrows))                                                                         \
-                *(__global uint*)((__global ushort*)(dst) + AT(off, st, b, h, ra, x_)) =                  \
-                    pack2(acc[dn][0] * (mul), acc[dn][1] * (mul));                                      \
+                STORE2(dst, AT(off, st, b, h, ra, x_), acc[dn][0] * (mul), acc[dn][1] * (mul));          \
             if ((ra) + 8 < (nrows))                                                                     \
-                *(__global uint*)((__global ushort*)(dst) + AT(off, st, b, h, (ra) + 8, x_)) =            \
-                    pack2(acc[dn][2] * (mul), acc[dn][3] * (mul));                                      \
+                STORE2(dst, AT(off, st, b, h, (ra) + 8, x_), acc[dn][2] * (mul), acc[dn][3] * (mul));    \
         }                                                                                               \
     }
 
 /* ---------------------------------------------------------------------------------- forward */
 
 __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(ATTN_ARGS) {
-    LOCAL16 Qs[BR * KP];
-    LOCAL16 Ks[BC * KP];
-    LOCAL16 Vs[BC * VP];
+    LOCALT Qs[BR * KP];
+    LOCALT Ks[BC * KP];
+    LOCALT Vs[BC * VP];
     (void)dout, (void)do_off, (void)do_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;
     (void)dk_st, (void)dv, (void)dv_off, (void)dv_st, (void)ws, (void)ws_off, (void)B, (void)scale;
     (void)gen, (void)thresh, (void)rscale;
     const int nt = 2 * BR, lid = (int)get_local_id(0), lane = lid % 32, g = lane >> 2, t = lane & 3;
     const int nqb = (SQ + BR - 1) / BR, grp = (int)get_group_id(0);
+#if ORDER
+    const int qb = nqb - 1 - grp / (B * H), bh = grp % (B * H), h = bh % H, b = bh / H, hk = h / (H / HKV);
+#else
     const int qb = nqb - 1 - grp % nqb, bh = grp / nqb, h = bh % H, b = bh / H, hk = h / (H / HKV);
+#endif
     const int i0 = qb * BR, r0 = lid / 32 * 16;
     const long qbase = AT(q_off, q_st, b, h, 0, 0), kbase = AT(k_off, k_st, b, hk, 0, 0);
     const long vbase = AT(v_off, v_st, b, hk, 0, 0);
@@ -173,9 +277,17 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
     MMA_COMMIT();
     MMA_WAIT_GROUP(2);
     barrier(CLK_LOCAL_MEM_FENCE);
-    uint qf[DP / 16][4];
+#if QREG
+    uint qf[DP / KSTEP][4];
 #pragma unroll
-    for (int kk = 0; kk < DP / 16; ++kk) LDSM_A(qf[kk], Qs, KP, r0, kk * 16);
+    for (int kk = 0; kk < DP / KSTEP; ++kk) LDSM_A(qf[kk], Qs, KP, r0, kk * KSTEP);
+#define LOAD_QF NO_LOAD
+#define QF FRAG_Q
+#else
+    uint af_[4];
+#define LOAD_QF(kk) LDSM_A(af_, Qs, KP, r0, (kk) * KSTEP)
+#define QF FRAG_T
+#endif
 
     float acc[DVP / 8][4];
     ZERO_ACC(acc, DVP);
@@ -188,7 +300,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
         barrier(CLK_LOCAL_MEM_FENCE);
         float s[BC / 8][4];
         ZERO_ACC(s, BC);
-        PROD_NT(s, BC, DP, NO_LOAD, FRAG_Q, Ks, KP)
+        PROD_NT(s, BC, DP, LOAD_QF, QF, Ks, KP)
         barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with K(jb) */
         if (jb + 1 < nblk)
             cp_rows(Ks, KP, BC, DP, k, kbase, k_st.s2, j0 + BC, SK, HEAD_D, lid, nt);
@@ -230,7 +342,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
             for (int e = 0; e < 4; ++e) s[jn][e] *= DROP_Z((ulong)bh, e < 2 ? ra : rb, j0 + jn * 8 + 2 * t + (e & 1));
 #endif
         }
-        uint pf[BC / 16][4];
+        uint pf[BC / KSTEP][4];
         PACK_FRAGS(pf, s, BC)
         l0 = l0 * al0 + ls0;
         l1 = l1 * al1 + ls1;
@@ -271,6 +383,8 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
         if (rb < SQ)
             st[AT(st_off, st_st, b, h, rb, 0)] = l1 > 0.0f ? (m1 + log2(l1)) * M_LN2_F : -INFINITY;
     }
+#undef LOAD_QF
+#undef QF
 }
 
 /* --------------------------------------------------------------------------------- backward */
@@ -280,15 +394,19 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
 #define ROW_DI(i) ((i) < SQ ? ws[ws_off + bh * (ulong)SQ + (ulong)(i)] : 0.0f)
 
 __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_mma(ATTN_ARGS) {
-    LOCAL16 Ks[BC * KP];
-    LOCAL16 Vs[BC * VP];
-    LOCAL16 Qs[2][BR * KP];
-    LOCAL16 Ds[2][BR * VP]; /* dO */
+    LOCALT Ks[BC * KP];
+    LOCALT Vs[BC * VP];
+    LOCALT Qs[STAGES][BR * KP];
+    LOCALT Ds[STAGES][BR * VP]; /* dO */
     (void)o, (void)o_off, (void)o_st, (void)dq, (void)dq_off, (void)dq_st, (void)has_stats;
     (void)gen, (void)thresh, (void)rscale;
     const int nt = 2 * BC, lid = (int)get_local_id(0), lane = lid % 32, g = lane >> 2, t = lane & 3;
     const int nkb = (SK + BC - 1) / BC, grp = (int)get_group_id(0);
+#if ORDER
+    const int kb = grp / (B * HKV), bhk = grp % (B * HKV), hk = bhk % HKV, b = bhk / HKV, G = H / HKV;
+#else
     const int kb = grp % nkb, bhk = grp / nkb, hk = bhk % HKV, b = bhk / HKV, G = H / HKV;
+#endif
     const int j0 = kb * BC, r0 = lid / 32 * 16, ja = j0 + r0 + g;
     const long kbase = AT(k_off, k_st, b, hk, 0, 0), vbase = AT(v_off, v_st, b, hk, 0, 0);
     /* the first query row that sees key j0: i >= j0 - (Sk - Sq) */
@@ -303,12 +421,15 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
 #define BLOCK_LOAD(it)                                                                                  \
     do {                                                                                                \
         const int h_ = hk * G + (it) / nib, i_ = istart + (it) % nib * BR;                              \
-        cp_rows(Qs[(it) & 1], KP, BR, DP, q, AT(q_off, q_st, b, h_, 0, 0), q_st.s2, i_, SQ, HEAD_D, lid, nt); \
-        cp_rows(Ds[(it) & 1], VP, BR, DVP, dout, AT(do_off, do_st, b, h_, 0, 0), do_st.s2, i_, SQ, HEAD_DV, lid, nt); \
+        const int s_ = (it) % STAGES;                                                                   \
+        cp_rows(Qs[s_], KP, BR, DP, q, AT(q_off, q_st, b, h_, 0, 0), q_st.s2, i_, SQ, HEAD_D, lid, nt);   \
+        cp_rows(Ds[s_], VP, BR, DVP, dout, AT(do_off, do_st, b, h_, 0, 0), do_st.s2, i_, SQ, HEAD_DV, lid, nt); \
     } while (0)
+#if STAGES > 1
     if (nblk > 0)
         BLOCK_LOAD(0);
     MMA_COMMIT();
+#endif
 
     float adk[DP / 8][4], adv[DVP / 8][4];
     ZERO_ACC(adk, DP);
@@ -316,20 +437,26 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
     for (int it = 0; it < nblk; ++it) {
         const int h = hk * G + it / nib, i0 = istart + it % nib * BR;
         const ulong bh = (ulong)b * (ulong)H + (ulong)h;
-        __local ushort* Qb = Qs[it & 1];
-        __local ushort* Db = Ds[it & 1];
+        __local LT* Qb = Qs[it % STAGES];
+        __local LT* Db = Ds[it % STAGES];
+#if STAGES > 1
         if (it + 1 < nblk)
             BLOCK_LOAD(it + 1);
         MMA_COMMIT();
         MMA_WAIT_GROUP(1); /* K, V and block it have landed */
+#else
+        BLOCK_LOAD(it);
+        MMA_COMMIT();
+        MMA_WAIT_GROUP(0);
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
 
         float s[BR / 8][4], dp[BR / 8][4];
         ZERO_ACC(s, BR);
         ZERO_ACC(dp, BR);
         uint af_[4];
-#define LOAD_K(kk) LDSM_A(af_, Ks, KP, r0, (kk) * 16)
-#define LOAD_V(kk) LDSM_A(af_, Vs, VP, r0, (kk) * 16)
+#define LOAD_K(kk) LDSM_A(af_, Ks, KP, r0, (kk) * KSTEP)
+#define LOAD_V(kk) LDSM_A(af_, Vs, VP, r0, (kk) * KSTEP)
         PROD_NT(s, BR, DP, LOAD_K, FRAG_T, Qb, KP)
         PROD_NT(dp, BR, DVP, LOAD_V, FRAG_T, Db, VP)
         /* P^T and dS^T: this lane's keys ja, ja + 8 (rows) and queries i0 + 8 jn + 2t (+1) (columns) */
@@ -349,12 +476,12 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
                 dp[jn][e] = p * (dp[jn][e] * z - di[e & 1]);
             }
         }
-        uint pf[BR / 16][4];
+        uint pf[BR / KSTEP][4];
         PACK_FRAGS(pf, s, BR)
         PROD_NN(adv, DVP, BR, pf, Db, VP)
         PACK_FRAGS(pf, dp, BR)
         PROD_NN(adk, DP, BR, pf, Qb, KP)
-        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with stage it & 1 */
+        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with this stage */
     }
     MMA_WAIT_GROUP(0);
     STORE_ROWS(adk, DP, HEAD_D, dk, dk_off, dk_st, b, hk, ja, SK, scale)
@@ -365,15 +492,19 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
 }
 
 __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_bwd_dq_mma(ATTN_ARGS) {
-    LOCAL16 Qs[BR * KP];
-    LOCAL16 Ds[BR * VP]; /* dO */
-    LOCAL16 Ks[2][BC * KP];
-    LOCAL16 Vs[2][BC * VP];
+    LOCALT Qs[BR * KP];
+    LOCALT Ds[BR * VP]; /* dO */
+    LOCALT Ks[STAGES][BC * KP];
+    LOCALT Vs[STAGES][BC * VP];
     (void)o, (void)o_off, (void)o_st, (void)dk, (void)dk_off, (void)dk_st, (void)dv, (void)dv_off, (void)dv_st;
     (void)has_stats, (void)B, (void)gen, (void)thresh, (void)rscale;
     const int nt = 2 * BR, lid = (int)get_local_id(0), lane = lid % 32, g = lane >> 2, t = lane & 3;
     const int nqb = (SQ + BR - 1) / BR, grp = (int)get_group_id(0);
+#if ORDER
+    const int qb = nqb - 1 - grp / (B * H), bhi = grp % (B * H), h = bhi % H, b = bhi / H, hk = h / (H / HKV);
+#else
     const int qb = nqb - 1 - grp % nqb, bhi = grp / nqb, h = bhi % H, b = bhi / H, hk = h / (H / HKV);
+#endif
     const ulong bh = (ulong)bhi;
     const int i0 = qb * BR, r0 = lid / 32 * 16, ra = i0 + r0 + g, rb = ra + 8;
     const long kbase = AT(k_off, k_st, b, hk, 0, 0), vbase = AT(v_off, v_st, b, hk, 0, 0);
@@ -384,37 +515,59 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_bwd_dq_mm
     MMA_COMMIT();
 #define BLOCK_LOAD(jb)                                                                                   \
     do {                                                                                                \
-        cp_rows(Ks[(jb) & 1], KP, BC, DP, k, kbase, k_st.s2, (jb) * BC, SK, HEAD_D, lid, nt);           \
-        cp_rows(Vs[(jb) & 1], VP, BC, DVP, v, vbase, v_st.s2, (jb) * BC, SK, HEAD_DV, lid, nt);         \
+        cp_rows(Ks[(jb) % STAGES], KP, BC, DP, k, kbase, k_st.s2, (jb) * BC, SK, HEAD_D, lid, nt);      \
+        cp_rows(Vs[(jb) % STAGES], VP, BC, DVP, v, vbase, v_st.s2, (jb) * BC, SK, HEAD_DV, lid, nt);    \
     } while (0)
+#if STAGES > 1
     if (nblk > 0)
         BLOCK_LOAD(0);
     MMA_COMMIT();
     MMA_WAIT_GROUP(1); /* Q and dO */
+#else
+    MMA_WAIT_GROUP(0);
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
+#if DATA_H
     uint qf[DP / 16][4], df[DVP / 16][4];
 #pragma unroll
     for (int kk = 0; kk < DP / 16; ++kk) LDSM_A(qf[kk], Qs, KP, r0, kk * 16);
 #pragma unroll
     for (int kk = 0; kk < DVP / 16; ++kk) LDSM_A(df[kk], Ds, VP, r0, kk * 16);
+#define LOAD_QF NO_LOAD
+#define QF FRAG_Q
+#define LOAD_DF NO_LOAD
+#define DF FRAG_DO
+#else /* TF32: twice the registers per fragment; Q and dO stay in local memory */
+    uint af_[4];
+#define LOAD_QF(kk) LDSM_A(af_, Qs, KP, r0, (kk) * KSTEP)
+#define QF FRAG_T
+#define LOAD_DF(kk) LDSM_A(af_, Ds, VP, r0, (kk) * KSTEP)
+#define DF FRAG_T
+#endif
     const float lse0 = ROW_LSE(ra), lse1 = ROW_LSE(rb), di0 = ROW_DI(ra), di1 = ROW_DI(rb);
 
     float adq[DP / 8][4];
     ZERO_ACC(adq, DP);
     for (int jb = 0; jb < nblk; ++jb) {
         const int j0 = jb * BC;
-        __local ushort* Kb = Ks[jb & 1];
-        __local ushort* Vb = Vs[jb & 1];
+        __local LT* Kb = Ks[jb % STAGES];
+        __local LT* Vb = Vs[jb % STAGES];
+#if STAGES > 1
         if (jb + 1 < nblk)
             BLOCK_LOAD(jb + 1);
         MMA_COMMIT();
         MMA_WAIT_GROUP(1); /* block jb has landed */
+#else
+        BLOCK_LOAD(jb);
+        MMA_COMMIT();
+        MMA_WAIT_GROUP(0);
+#endif
         barrier(CLK_LOCAL_MEM_FENCE);
         float s[BC / 8][4], dp[BC / 8][4];
         ZERO_ACC(s, BC);
         ZERO_ACC(dp, BC);
-        PROD_NT(s, BC, DP, NO_LOAD, FRAG_Q, Kb, KP)
-        PROD_NT(dp, BC, DVP, NO_LOAD, FRAG_DO, Vb, VP)
+        PROD_NT(s, BC, DP, LOAD_QF, QF, Kb, KP)
+        PROD_NT(dp, BC, DVP, LOAD_DF, DF, Vb, VP)
         const int masked = j0 + BC > SK || (causal && j0 + BC - 1 > i0 + (SK - SQ));
 #pragma unroll
         for (int jn = 0; jn < BC / 8; ++jn) {
@@ -427,12 +580,16 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_bwd_dq_mm
                 s[jn][e] = p * (dp[jn][e] * DROP_Z(bh, i, j) - (e < 2 ? di0 : di1));
             }
         }
-        uint pf[BC / 16][4];
+        uint pf[BC / KSTEP][4];
         PACK_FRAGS(pf, s, BC)
         PROD_NN(adq, DP, BC, pf, Kb, KP)
-        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with stage jb & 1 */
+        barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with this stage */
     }
     MMA_WAIT_GROUP(0);
     STORE_ROWS(adq, DP, HEAD_D, dq, dq_off, dq_st, b, h, ra, SQ, scale)
 #undef BLOCK_LOAD
+#undef LOAD_QF
+#undef QF
+#undef LOAD_DF
+#undef DF
 }

@@ -265,35 +265,54 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 
 /* ------------------------------------------------------------------ tensor-core solver */
 
-/* attn_mma (kernels/attn/attn_mma.cl): forward and backward on mma.sync m16n8k16 for HALF and
-** BFLOAT16 data under TENSOR_OP_MATH (the probabilities and dS are rounded to the data type before
-** their products, as FlashAttention does: a reduced-precision path), on NVIDIA devices of compute
-** capability 8.0 or higher. Its parameters: query rows per block (the forward's and dQ's work-group,
-** 16 per warp) and keys per block (dK / dV's work-group). The statistics are attn_tiled's, so
-** either solver's backward reads either's forward. */
+/* attn_mma (kernels/attn/attn_mma.cl): forward and backward on tensor cores, on NVIDIA devices of
+** compute capability 8.0 or higher:
+**   HALF, BFLOAT16 under TENSOR_OP_MATH: mma.sync m16n8k16, the probabilities and dS rounded to the
+**     data type before their products, as FlashAttention does (a reduced-precision path);
+**   FLOAT under TENSOR_OP_MATH: TF32 m16n8k8, inputs, probabilities and dS rounded to TF32 once;
+**   FLOAT under DEFAULT_MATH: each product as three TF32 ones (3xTF32, big and small halves of each
+**     input: FP32's accuracy, checked by the FLOAT tolerances of tests/test_attn.c), which is what
+**     PyTorch's FP32 scaled_dot_product_attention runs on these devices (its memory-efficient
+**     kernel's OpMultiplyAddFastF32). FMA_MATH keeps attn_tiled's FP32 FMAs.
+** Its parameters: query rows per block (the forward's and dQ's work-group, 16 per warp), keys per
+** block (dK / dV's work-group), the backward's buffers per streamed block (1 or 2) and the order of
+** the work-groups (0: each head's blocks in turn; 1: the heaviest causal blocks of every head
+** first). The statistics are attn_tiled's, so either solver's backward reads either's forward. */
 typedef struct {
-    int br, bc;
+    int br, bc, st, ord;
 } at_mma_params;
 
-#define AT_MMA_TEXT "br%d-bc%d"
-#define AT_MMA_NAMES "br bc"
+#define AT_MMA_TEXT "br%d-bc%d-st%d-o%d"
+#define AT_MMA_NAMES "br bc st ord"
 #define AT_MMA_HEAD_MAX 128
 #define AT_MMA_REGS_MAX 180 /* accumulators and fragments per lane; measured to spill beyond ~200 */
 
 static int round16(int x) { return round_up(x, 16); }
 
-/* Static local memory of the direction's kernels (elements of 2 bytes): rows padded by 8. */
+/* Static local memory of the direction's kernels: rows of 2-byte elements padded by 8, of 4-byte
+** (FLOAT) ones by 4. */
 static size_t at_mma_local(const at_problem* p, const at_mma_params* q) {
-    const size_t kp = (size_t)round16(p->D) + 8, vp = (size_t)round16(p->Dv) + 8, br = (size_t)q->br, bc = (size_t)q->bc;
+    const size_t es = p->dtype == CLDNN_DATA_FLOAT ? 4u : 2u, pad = 16u / es;
+    const size_t kp = (size_t)round16(p->D) + pad, vp = (size_t)round16(p->Dv) + pad, br = (size_t)q->br;
+    const size_t bc = (size_t)q->bc;
     if (p->dir == 0)
-        return ((br + bc) * kp + bc * vp) * 2u;
-    const size_t dkdv = bc * (kp + vp) + 2u * br * (kp + vp), dq = br * (kp + vp) + 2u * bc * (kp + vp);
-    return (dkdv > dq ? dkdv : dq) * 2u;
+        return ((br + bc) * kp + bc * vp) * es;
+    const size_t st = (size_t)q->st, dkdv = (bc + st * br) * (kp + vp), dq = (br + st * bc) * (kp + vp);
+    return (dkdv > dq ? dkdv : dq) * es;
 }
 
-/* 32-bit registers a lane holds in accumulators and fragments, the largest kernel's. */
+/* 32-bit registers a lane holds in accumulators and fragments, the largest kernel's. FLOAT: a
+** fragment takes twice the registers of a 16-bit one (Q's stay in local memory past D 64, dQ's Q
+** and dO always), the probabilities are their own fragments, and 3xTF32 splits need temporaries
+** (half a tile's accumulators, from ptxas -v on clang's PTX: perf/ptx-check.sh). */
 static int at_mma_registers(const at_problem* p, const at_mma_params* q) {
     const int d = round16(p->D), dv = round16(p->Dv);
+    if (p->dtype == CLDNN_DATA_FLOAT) {
+        if (p->dir == 0)
+            return (d <= 64 ? d / 2 : 4) + dv / 2 + q->bc;
+        const int dkdv = d / 2 + dv / 2 + q->br + q->br / 2, dq = 4 + d / 2 + q->bc + q->bc / 2;
+        return dkdv > dq ? dkdv : dq;
+    }
     if (p->dir == 0)
         return d / 4 + dv / 2 + q->bc / 2 + q->bc / 4;
     const int dkdv = d / 2 + dv / 2 + q->br + q->br / 4, dq = d / 4 + dv / 4 + d / 2 + q->bc + q->bc / 4;
@@ -302,17 +321,18 @@ static int at_mma_registers(const at_problem* p, const at_mma_params* q) {
 
 static int at_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
     const at_problem* p = (const at_problem*)problem;
-    if (p->math != CLDNN_TENSOR_OP_MATH || !cldnn_mma_16bit(p->dtype) || !cldnn_mma_available(dev))
+    const int tf32 = p->dtype == CLDNN_DATA_FLOAT && p->math != CLDNN_FMA_MATH;
+    if (!(tf32 || (p->math == CLDNN_TENSOR_OP_MATH && cldnn_mma_16bit(p->dtype))) || !cldnn_mma_available(dev))
         return 0;
     if (p->D % 8 || p->Dv % 8 || p->D > AT_MMA_HEAD_MAX || p->Dv > AT_MMA_HEAD_MAX)
         return 0;
-    /* 16-byte copies and pair stores: unit-stride head dims, the rest in multiples of 8 elements */
+    /* 16-byte copies and pair stores: unit-stride head dims, the rest in multiples of 16 bytes */
     static const int fwd[] = {AT_Q, AT_K, AT_V, AT_O}, bwd[] = {AT_Q, AT_K, AT_V, AT_DO, AT_DQ, AT_DK, AT_DV};
     const int* ops = p->dir ? bwd : fwd;
-    const int n = p->dir ? 7 : 4;
+    const int n = p->dir ? 7 : 4, e = tf32 ? 4 : 8;
     for (int i = 0; i < n; ++i) {
         const int64_t* st = p->st[ops[i]];
-        if (st[3] != 1 || st[0] % 8 || st[1] % 8 || st[2] % 8 || p->off[ops[i]] % 8)
+        if (st[3] != 1 || st[0] % e || st[1] % e || st[2] % e || p->off[ops[i]] % (uint64_t)e)
             return 0;
     }
     return 1;
@@ -321,7 +341,10 @@ static int at_mma_applicable(const void* problem, const cldnn_device_profile* de
 static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, const void* params) {
     const at_problem* p = (const at_problem*)problem;
     const at_mma_params* q = (const at_mma_params*)params;
-    if (q->br < 16 || q->br > 128 || q->br % 16 || q->bc < 16 || q->bc > 128 || q->bc % 16)
+    /* FLOAT blocks up to 64: its 128-row D 128 forward did not run on the H200 (not looked into) */
+    const int most = p->dtype == CLDNN_DATA_FLOAT ? 64 : 128;
+    if (q->br < 16 || q->br > most || q->br % 16 || q->bc < 16 || q->bc > most || q->bc % 16 || q->st < 1 ||
+        q->st > 2 || q->ord < 0 || q->ord > 1)
         return 0;
     const size_t wg = (size_t)(2 * (q->br > q->bc ? q->br : q->bc));
     return at_mma_registers(p, q) <= AT_MMA_REGS_MAX && at_mma_local(p, q) <= cldnn_mma_local_limit(dev) &&
@@ -329,15 +352,34 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
 }
 
 /* Defaults: 4-warp work-groups where the registers allow (the forward always; the backward up to
-** D = 64), 2-warp ones for the backward's larger heads. */
+** D = 64), 2-warp ones for the backward's larger heads, the streamed blocks double-buffered, each
+** head's blocks in turn. FLOAT (3xTF32) differs where measured on the H200 (B 8, H 16, S 4096):
+**   - the backward past D = 64 buffers its streamed blocks once, which leaves room for 64-key dK / dV
+**     groups: D 128 90.9 ms against 113.8 at 32 / 32 double-buffered (101.7-113.5 at 16 or 64 rows);
+**   - causal problems take the heaviest blocks of every head first (ORDER): D 128 forward 14.2 ->
+**     12.0 ms, backward 81.6 -> 58.6, D 64 backward 24.6 -> 20.8 (its forward 5.87 -> 5.99). The
+**     same order slows the non-causal FLOAT cases (D 128 forward 21.8 -> 23.7 ms, D 64 backward 39.8
+**     -> 42.1) and HALF's causal ones (D 128 forward 2.49 -> 2.67-2.82 ms, backward 10.4 -> 11.0).
+** D 64's FLOAT backward stays at 64 / 64 although its dK / dV kernel spills 144 bytes: 39.9 ms
+** against 42.8-52.8 for 32-row or 32-key blocks. */
 static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
-    static const at_mma_params prefs[] = {{64, 64}, {64, 32}, {32, 32}, {32, 16}, {16, 16}};
-    for (size_t i = 0; i < sizeof prefs / sizeof prefs[0]; ++i)
-        if (at_mma_valid(problem, dev, &prefs[i])) {
-            *(at_mma_params*)params = prefs[i];
-            return;
-        }
-    *(at_mma_params*)params = prefs[sizeof prefs / sizeof prefs[0] - 1];
+    static const at_mma_params prefs[] = {
+        {64, 64, 2, 0}, {64, 32, 2, 0}, {32, 32, 2, 0}, {32, 16, 2, 0}, {16, 16, 2, 0},
+    };
+    static const at_mma_params wide = {32, 64, 1, 0};
+    const at_problem* p = (const at_problem*)problem;
+    at_mma_params* q = (at_mma_params*)params;
+    const int f32 = p->dtype == CLDNN_DATA_FLOAT;
+    *q = prefs[sizeof prefs / sizeof prefs[0] - 1];
+    if (f32 && p->dir && (p->D > 64 || p->Dv > 64) && at_mma_valid(problem, dev, &wide))
+        *q = wide;
+    else
+        for (size_t i = 0; i < sizeof prefs / sizeof prefs[0]; ++i)
+            if (at_mma_valid(problem, dev, &prefs[i])) {
+                *q = prefs[i];
+                break;
+            }
+    q->ord = f32 && p->causal;
 }
 
 static size_t at_mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
@@ -345,14 +387,16 @@ static size_t at_mma_enumerate(const void* problem, const cldnn_device_profile* 
     at_mma_params* o = (at_mma_params*)out;
     size_t n = 0;
     for (int a = 0; a < 6; ++a)
-        for (int c = 0; c < 6; ++c) {
-            at_mma_params q = {sizes[a], sizes[c]};
-            if (!at_mma_valid(problem, dev, &q))
-                continue;
-            if (n < max)
-                o[n] = q;
-            n++;
-        }
+        for (int c = 0; c < 6; ++c)
+            for (int st = 2; st >= 1; --st)
+                for (int ord = 0; ord < 2; ++ord) {
+                    at_mma_params q = {sizes[a], sizes[c], st, ord};
+                    if (!at_mma_valid(problem, dev, &q))
+                        continue;
+                    if (n < max)
+                        o[n] = q;
+                    n++;
+                }
     return n;
 }
 
@@ -364,8 +408,10 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
     const at_mma_params* q = (const at_mma_params*)params;
     const at_buffers* b = (const at_buffers*)buffers;
     char opts[160];
-    snprintf(opts, sizeof opts, "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DDROPOUT=%d%s", p->D, p->Dv, q->br, q->bc,
-             p->drop, cldnn_dtype_build_option(p->dtype));
+    snprintf(opts, sizeof opts,
+             "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DSTAGES=%d -DORDER=%d -DDROPOUT=%d -DTF32X3=%d%s", p->D,
+             p->Dv, q->br, q->bc, q->st, q->ord, p->drop,
+             p->dtype == CLDNN_DATA_FLOAT && p->math != CLDNN_TENSOR_OP_MATH, cldnn_dtype_build_option(p->dtype));
     const char* f = "attn/attn_mma.cl";
     const uint64_t qgroups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
     if (p->dir == 0)
@@ -395,10 +441,14 @@ static cl_mem at_output(const void* problem, const void* buffers, cldnnDataType_
     return ((const at_buffers*)buffers)->m[p->dir ? AT_DQ : AT_O];
 }
 
-/* Sums over Sk keys (and D head dims) in a different order, plus one rounding of 16-bit outputs. */
+/* Sums over Sk keys (and D head dims) in a different order, plus one rounding of 16-bit outputs;
+** under TENSOR_OP_MATH FLOAT's probabilities round to TF32 (10 bits, as HALF's) where the block
+** boundaries put each row's running maximum. */
 static double at_tolerance(const void* problem) {
     const at_problem* p = (const at_problem*)problem;
-    return 1e-5 * sqrt((double)p->Sk + (double)p->D) * (p->dir ? 4.0 : 1.0) + cldnn_dtype_storage_ulp(p->dtype);
+    const int tf32 = p->dtype == CLDNN_DATA_FLOAT && p->math == CLDNN_TENSOR_OP_MATH;
+    const cldnnDataType_t r = tf32 ? CLDNN_DATA_HALF : p->dtype;
+    return 1e-5 * sqrt((double)p->Sk + (double)p->D) * (p->dir ? 4.0 : 1.0) + cldnn_dtype_storage_ulp(r);
 }
 
 static const cldnn_family at_family = {
