@@ -16,10 +16,11 @@
 **                  tensor of ones (same seed and offset) as its mask; forward and backward.
 **   attn_types::*  HALF (D 64) and BFLOAT16 forward and backward.
 **   attn_tc::*     16-byte aligned operands, the tensor-core kernels (attn_mma) where the device
-**                  has them, forward and backward: TENSOR_OP_MATH HALF D 64 with dropout, D 128
-**                  with Dv 64, BFLOAT16 B,S,H,D, FLOAT (TF32) D 32 and 128; DEFAULT_MATH FLOAT
-**                  (3xTF32) D 40 / Dv 24 with dropout. The attn:: cases with aligned operands
-**                  (D 32, 128) take the 3xTF32 kernels there too.
+**                  has them (and nothing else there: run_tc), forward and backward: TENSOR_OP_MATH
+**                  HALF D 64 with dropout, D 128 with Dv 64 at one buffer and ORDER 1, BFLOAT16
+**                  B,S,H,D, FLOAT (TF32) D 32 and 128; DEFAULT_MATH FLOAT (3xTF32) D 40 / Dv 24
+**                  with dropout. The attn:: cases with aligned operands (D 32, 128) take the
+**                  3xTF32 kernels there too, but bhsd_basic_fma (FMA_MATH: attn_tiled).
 **   attn_bad::*    descriptors and every entry's argument checks.
 ** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): six programs,
 ** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout both
@@ -28,6 +29,8 @@
 ** magnitude: float 2e-5 / 1e-4 (sums of Sk terms in a different order), half 4e-3, bfloat16 3e-2.
 */
 #include "fixture.h"
+#include "internal.h"
+#include "gemm/gemm.h" /* cldnn_mma_available */
 #include "ref_attn.h"
 
 #include <math.h>
@@ -260,8 +263,10 @@ static void run_case(const at_case* c) {
 
 #define F CLDNN_DATA_FLOAT
 
-Test(attn, bhsd_basic) {
-    at_case c = {2, 3, 3, 37, 37, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1, CLDNN_DEFAULT_MATH};
+/* FMA_MATH: attn_tiled's 4-vector FLOAT kernels on every device (DEFAULT_MATH's aligned FLOAT cases
+** take the 3xTF32 kernels on tensor-core devices). */
+Test(attn, bhsd_basic_fma) {
+    at_case c = {2, 3, 3, 37, 37, 32, 32, 0, 0, 1, 1, 1.0, 0, F, 0, 0, 1, CLDNN_FMA_MATH};
     run_case(&c);
 }
 
@@ -328,41 +333,59 @@ Test(attn_types, bfloat16) {
     run_case(&c);
 }
 
-/* TENSOR_OP_MATH with 16-bit data and 16-byte aligned operands: the tensor-core forward where the
-** device has one (NVIDIA, compute capability 8.0+; elsewhere the portable kernels, on programs the
-** cases above already build but for the HALF ones), its statistics feeding the portable backward.
-** Sq spans several query blocks with a partial one, Sk a partial key block. */
+/* 16-byte aligned operands: the tensor-core kernels (attn_mma), forward and backward, where the
+** device has them (NVIDIA, compute capability 8.0+), and there only: CLDNN_SOLVER restricts the
+** calls to attn_mma, so an operand that stops it applying fails the case instead of sending it to
+** attn_tiled unseen. Elsewhere the portable kernels, on programs the cases above already build but
+** for the HALF ones and FLOAT 40 / 24 with dropout on aligned operands. Sq spans several query
+** blocks with a partial one, Sk a partial key block. params: CLDNN_SOLVER_PARAMS's attn_mma set, or
+** NULL for the defaults. */
+static void run_tc(const at_case* c, const char* params) {
+    const int tc = cldnn_mma_available(&fx_handle()->prof);
+    if (tc) { /* Criterion runs each test in its own process */
+        setenv("CLDNN_SOLVER", "attn_mma", 1);
+        if (params != NULL)
+            setenv("CLDNN_SOLVER_PARAMS", params, 1);
+    }
+    run_case(c);
+    if (tc) {
+        unsetenv("CLDNN_SOLVER");
+        unsetenv("CLDNN_SOLVER_PARAMS");
+    }
+}
+
 #define TC CLDNN_TENSOR_OP_MATH
 Test(attn_tc, half_d64_gqa_causal_dropout) {
     at_case c = {1, 4, 2, 70, 90, 64, 64, 1, 0, 1, 1, 1.0, 0.2f, CLDNN_DATA_HALF, 0, 0, 2, TC};
-    run_case(&c);
+    run_tc(&c, NULL);
 }
 
-Test(attn_tc, half_d128_dv64_causal_sq_gt_sk) {
+/* One buffer per streamed block and the heaviest-first order, which HALF's defaults never take. */
+Test(attn_tc, half_d128_dv64_causal_sq_gt_sk_one_buffer_order1) {
     at_case c = {1, 2, 2, 150, 131, 128, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
-    run_case(&c);
+    run_tc(&c, "attn_mma:br32-bc32-st1-o1");
 }
 
 Test(attn_tc, bfloat16_bshd) {
     at_case c = {2, 2, 1, 45, 77, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 2, TC};
-    run_case(&c);
+    run_tc(&c, NULL);
 }
 
 /* FLOAT under TENSOR_OP_MATH: TF32 products (HALF's tolerances). Under DEFAULT_MATH the attn::
 ** cases with aligned operands take the 3xTF32 kernels on the same devices (FLOAT's tolerances). */
 Test(attn_tc, float_gqa_causal_sq_lt_sk) {
     at_case c = {1, 4, 2, 70, 90, 32, 32, 1, 0, 1, 1, 1.0, 0, F, 0, 0, 2, TC};
-    run_case(&c);
+    run_tc(&c, NULL);
 }
 
 Test(attn_tc, float_d128_bshd_causal_sq_gt_sk) {
     at_case c = {1, 2, 1, 75, 66, 128, 128, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 2, TC};
-    run_case(&c);
+    run_tc(&c, NULL);
 }
 
 Test(attn_tc, float_d40_dv24_dropout_default_math) {
     at_case c = {1, 2, 2, 50, 37, 40, 24, 0, 0, 1, 1, 1.0, 0.25f, F, 0, 0, 2, CLDNN_DEFAULT_MATH};
-    run_case(&c);
+    run_tc(&c, NULL);
 }
 
 /* ------------------------------------------------------------------ finite differences */

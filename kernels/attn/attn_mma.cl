@@ -22,12 +22,12 @@
  *   (attn.cl's form); rows with every key masked give O = 0 and stats = -inf.
  * attn_bwd_dot (attn_common.h): Di = rowsum(dO O) into the workspace.
  * attn_bwd_dkdv_mma (b, kv head, block of BC keys; BC / 16 warps, each 16 keys): over the query
- *   heads of the group and their query blocks of BR rows (double-buffered Q and dO):
+ *   heads of the group and their query blocks of BR rows (Q and dO in STAGES buffers):
  *   S^T = K Q^T, P^T = 2^(S^T' - lse'), dV += (P^T Z) dO, dP^T = V dO^T,
  *   dS^T = P^T (dP^T Z - Di), dK += dS^T Q; dK scaled once at the end. No atomics.
  * attn_bwd_dq_mma (b, h, block of BR query rows): Q and dO in registers (TF32: in local memory,
  *   their fragments read per block); over key blocks of BC
- *   (double-buffered K and V): S = Q K^T, P, dP = dO V^T, dS = P (dP Z - Di), dQ += dS K.
+ *   (K and V in STAGES buffers): S = Q K^T, P, dP = dO V^T, dS = P (dP Z - Di), dQ += dS K.
  * Z is the dropout's keep * 1/(1-p) (attn_common.h's DROP_Z at cldnnDropout's index), 1 without.
  *
  * Build options
@@ -36,7 +36,8 @@
  *                           and dq run BR / 16 warps, dkdv BC / 16
  *   -DSTAGES=n              the backward's local buffers per streamed block (Q and dO in dK / dV, K
  *                           and V in dQ): 2 loads the next block during this one's products, 1
- *                           waits for it and takes a third less local memory
+ *                           waits for it and takes less local memory (a third where
+ *                           BR = BC)
  *   -DORDER=1               work-groups heaviest first across heads: query blocks from the last
  *                           (forward, dQ), key blocks from the first (dK / dV), every head's block i
  *                           before any head's block i + 1; 0: each head's blocks in turn (the same
@@ -417,7 +418,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
     cp_rows(Ks, KP, BC, DP, k, kbase, k_st.s2, j0, SK, HEAD_D, lid, nt);
     cp_rows(Vs, VP, BC, DVP, v, vbase, v_st.s2, j0, SK, HEAD_DV, lid, nt);
     MMA_COMMIT();
-    /* block it: query head hk * G + it / nib, rows istart + (it % nib) * BR; stage it & 1 */
+    /* block it: query head hk * G + it / nib, rows istart + (it % nib) * BR; buffer it % STAGES */
 #define BLOCK_LOAD(it)                                                                                  \
     do {                                                                                                \
         const int h_ = hk * G + (it) / nib, i_ = istart + (it) % nib * BR;                              \

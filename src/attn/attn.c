@@ -285,7 +285,7 @@ typedef struct {
 #define AT_MMA_TEXT "br%d-bc%d-st%d-o%d"
 #define AT_MMA_NAMES "br bc st ord"
 #define AT_MMA_HEAD_MAX 128
-#define AT_MMA_REGS_MAX 180 /* accumulators and fragments per lane; measured to spill beyond ~200 */
+#define AT_MMA_REGS_MAX 180 /* accumulators and fragments per lane; 16-bit data spilled beyond ~200 */
 
 static int round16(int x) { return round_up(x, 16); }
 
@@ -303,8 +303,10 @@ static size_t at_mma_local(const at_problem* p, const at_mma_params* q) {
 
 /* 32-bit registers a lane holds in accumulators and fragments, the largest kernel's. FLOAT: a
 ** fragment takes twice the registers of a 16-bit one (Q's stay in local memory past D 64, dQ's Q
-** and dO always), the probabilities are their own fragments, and 3xTF32 splits need temporaries
-** (half a tile's accumulators, from ptxas -v on clang's PTX: perf/ptx-check.sh). */
+** and dO always) and the probabilities are their own fragments; the extra half tile of the
+** backward's count is no register model but a bound fitted to the H200's measurements: it keeps
+** the measured-fastest sets (D 64 64 x 64, whose dK / dV kernel spills 144 bytes; D 128 32 x 64 at
+** one buffer) and rules out the 64-row D 128 backward (344 bytes of spills, slower). */
 static int at_mma_registers(const at_problem* p, const at_mma_params* q) {
     const int d = round16(p->D), dv = round16(p->Dv);
     if (p->dtype == CLDNN_DATA_FLOAT) {
@@ -356,10 +358,11 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
 ** head's blocks in turn. FLOAT (3xTF32) differs where measured on the H200 (B 8, H 16, S 4096):
 **   - the backward past D = 64 buffers its streamed blocks once, which leaves room for 64-key dK / dV
 **     groups: D 128 90.9 ms against 113.8 at 32 / 32 double-buffered (101.7-113.5 at 16 or 64 rows);
-**   - causal problems take the heaviest blocks of every head first (ORDER): D 128 forward 14.2 ->
-**     12.0 ms, backward 81.6 -> 58.6, D 64 backward 24.6 -> 20.8 (its forward 5.87 -> 5.99). The
-**     same order slows the non-causal FLOAT cases (D 128 forward 21.8 -> 23.7 ms, D 64 backward 39.8
-**     -> 42.1) and HALF's causal ones (D 128 forward 2.49 -> 2.67-2.82 ms, backward 10.4 -> 11.0).
+**   - causal backward problems, and causal forward ones past D = 64, take the heaviest blocks of
+**     every head first (ORDER): D 128 forward 14.2 -> 12.0 ms, backward 81.6 -> 58.6, D 64
+**     backward 24.6 -> 20.8 (its forward 5.87 -> 5.99: left at 0). The same order slows the
+**     non-causal FLOAT cases (D 128 forward 21.8 -> 23.7 ms, D 64 backward 39.8 -> 42.1) and HALF's
+**     causal ones (D 128 forward 2.49 -> 2.67-2.82 ms, backward 10.4 -> 11.0).
 ** D 64's FLOAT backward stays at 64 / 64 although its dK / dV kernel spills 144 bytes: 39.9 ms
 ** against 42.8-52.8 for 32-row or 32-key blocks. */
 static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
@@ -379,16 +382,17 @@ static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev
                 *q = prefs[i];
                 break;
             }
-    q->ord = f32 && p->causal;
+    q->ord = f32 && p->causal && (p->dir || p->D > 64 || p->Dv > 64);
 }
 
 static size_t at_mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
     static const int sizes[] = {64, 32, 128, 16, 48, 96};
     at_mma_params* o = (at_mma_params*)out;
     size_t n = 0;
+    const int stages_min = ((const at_problem*)problem)->dir ? 1 : 2; /* the forward has none */
     for (int a = 0; a < 6; ++a)
         for (int c = 0; c < 6; ++c)
-            for (int st = 2; st >= 1; --st)
+            for (int st = 2; st >= stages_min; --st)
                 for (int ord = 0; ord < 2; ++ord) {
                     at_mma_params q = {sizes[a], sizes[c], st, ord};
                     if (!at_mma_valid(problem, dev, &q))
