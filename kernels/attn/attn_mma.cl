@@ -110,12 +110,6 @@ inline uint pack2(float lo, float hi) {
 #else
 #define STORE2(dst, idx, lo, hi) (*(__global float2*)((__global float*)(dst) + (idx)) = (float2)((lo), (hi)))
 
-/* x rounded to TF32 (nearest, ties away), as the bits of a float. */
-inline uint tf32_rna(uint x) {
-    uint r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(as_float(x)));
-    return r;
-}
 #if TF32X3
 /* FP32 products from TF32 tensor cores (CUTLASS's 3xTF32): x = big + small with big = TF32(x) and
  * small = x - big (exact in FP32; the tensor core keeps its top 10 mantissa bits), and
@@ -125,12 +119,12 @@ inline void mma_op(float* acc, const uint* a, const uint* b) {
     uint ab[4], as[4], bb[2], bs[2];
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
-        ab[i] = tf32_rna(a[i]);
+        ab[i] = mma_cvt_tf32(as_float(a[i]));
         as[i] = as_uint(as_float(a[i]) - as_float(ab[i]));
     }
 #pragma unroll
     for (int i = 0; i < 2; ++i) {
-        bb[i] = tf32_rna(b[i]);
+        bb[i] = mma_cvt_tf32(as_float(b[i]));
         bs[i] = as_uint(as_float(b[i]) - as_float(bb[i]));
     }
     MMA_M16N8K8(acc, as, bb);
@@ -140,8 +134,11 @@ inline void mma_op(float* acc, const uint* a, const uint* b) {
 #else
 /* TENSOR_OP_MATH: inputs rounded to TF32 (as cuBLAS's TF32 GEMM), one mma. */
 inline void mma_op(float* acc, const uint* a, const uint* b) {
-    uint ar[4] = {tf32_rna(a[0]), tf32_rna(a[1]), tf32_rna(a[2]), tf32_rna(a[3])};
-    uint br[2] = {tf32_rna(b[0]), tf32_rna(b[1])};
+    uint ar[4], br[2];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) ar[i] = mma_cvt_tf32(as_float(a[i]));
+    br[0] = mma_cvt_tf32(as_float(b[0]));
+    br[1] = mma_cvt_tf32(as_float(b[1]));
     MMA_M16N8K8(acc, ar, br);
 }
 #endif

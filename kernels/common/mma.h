@@ -17,6 +17,14 @@
 #define MMA_STR2(x) #x
 #define MMA_STR(x) MMA_STR2(x)
 
+/* x rounded to TF32 (nearest, ties away from zero, as cuBLAS rounds), as the bits of a float: what
+ * the tensor core would otherwise truncate. */
+inline uint mma_cvt_tf32(float x) {
+    uint r;
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+    return r;
+}
+
 /* acc (m16 x n8, 4 floats per lane) += a (m16 x k8, row) * b (k8 x n8, col), TF32. */
 #define MMA_M16N8K8(acc, a, b)                                                                          \
     asm("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "     \

@@ -255,9 +255,7 @@ inline void mma_copy_vw(__local MMA_ET* dst, __global const MMA_ET* src, int byt
 
 inline uint mma_tf32(float x) {
 #if MMA_ROUND
-    uint r;
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-    return r;
+    return mma_cvt_tf32(x);
 #else
     return as_uint(x);
 #endif
