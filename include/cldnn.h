@@ -544,7 +544,8 @@ typedef enum {
     CLDNN_FMA_MATH = 3         /* strict FP32 */
 } cldnnMathType_t;
 
-/** Whether an algorithm gives bitwise equal results run to run (cldnn's all do). */
+/** Whether an algorithm gives bitwise equal results run to run (every cldnn algorithm does; the
+** attention backward, which has no algorithm enum, takes it from its descriptor). */
 typedef enum {
     CLDNN_NON_DETERMINISTIC = 0,
     CLDNN_DETERMINISTIC = 1
@@ -1476,9 +1477,23 @@ CLDNN_EXPORT cldnnStatus_t cldnnSetAttentionDescriptor(cldnnAttentionDescriptor_
 CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionDescriptor(const cldnnAttentionDescriptor_t desc, float* scale,
                                                        int* causal, float* dropout, uint64_t* seed,
                                                        uint64_t* offset, cldnnMathType_t* mathType);
+/** Whether cldnnAttentionBackward must give the same bits on every call (cuDNN's deterministic
+** algorithm option for attention; PyTorch's use_deterministic_algorithms). NON_DETERMINISTIC, a new
+** descriptor's value, lets the backward add dQ's partial sums with atomic adds where that is
+** measured faster (FLOAT past D = 64 on NVIDIA tensor cores); DETERMINISTIC keeps fixed-order sums
+** everywhere. Forward results do not depend on it. cldnnSetAttentionDescriptor leaves it as it is.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc, or determinism for Get, NULL); BAD_PARAM_OUT_OF_BOUND
+** (a value not of cldnnDeterminism_t).
+** Thread safety: as cldnnSetAttentionDescriptor / cldnnGetAttentionDescriptor. */
+CLDNN_EXPORT cldnnStatus_t cldnnSetAttentionDescriptorDeterminism(cldnnAttentionDescriptor_t desc,
+                                                                  cldnnDeterminism_t determinism);
+CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionDescriptorDeterminism(const cldnnAttentionDescriptor_t desc,
+                                                                  cldnnDeterminism_t* determinism);
 /** Workspace bytes of cldnnAttentionForward (*fwd) and cldnnAttentionBackward (*bwd) for these
-** shapes: linear in the sequence lengths (the backward's B * H * Sq floats), never Sq x Sk. Either
-** output may be NULL.
+** shapes: linear in the sequence lengths, never Sq x Sk: the backward's B * H * Sq floats, and where
+** it sums dQ by atomic adds (the descriptor's determinism) B * H * Sq rows of D (rounded up to 16)
+** floats more. For the backward's gradients laid out as Q, K, V and O; the backward checks what its
+** own views need. Either output may be NULL.
 ** Statuses: SUCCESS; the descriptor checks of cldnnAttentionForward.
 ** Thread safety: only reads the descriptors. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionWorkspaceSize(cldnnHandle_t handle,
@@ -1506,7 +1521,8 @@ CLDNN_EXPORT cldnnStatus_t cldnnAttentionForward(
     size_t workspaceOffset, size_t workspaceSizeInBytes);
 /** dQ, dK and dV (overwritten; each descriptor has the dims of q, k, v) from Q, K, V, O, dO and
 ** the forward's statistics (required), with the forward's descriptor (same scale, mask, dropout
-** seed and offset). Deterministic: fixed-order sums, no atomics. With grouped-query attention dK
+** seed and offset). DETERMINISTIC descriptors: fixed-order sums, no atomics; otherwise dQ may be
+** summed by atomic adds (cldnnSetAttentionDescriptorDeterminism). With grouped-query attention dK
 ** and dV sum over the H / Hkv query heads of each kv head.
 ** Statuses: as cldnnAttentionForward, and BAD_PARAM_NULL_POINTER (stats NULL).
 ** Thread safety: as cldnnAttentionForward. */

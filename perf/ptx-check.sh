@@ -27,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
   -Dfmax=__builtin_fmaxf -Dfma=__builtin_fmaf '-Dmul_hi(a,b)=__nvvm_mulhi_ui(a,b)' \
   '-Dvload_half(i,p)=0.0f' '-Dvstore_half_rte(v,i,p)=((void)0)' \
   "$@" -S -o "$tmp/k.ptx" "$f" || exit 1
-sed -i 's/^\.target.*/.target sm_90/; s/^\.version.*/.version 8.0/' "$tmp/k.ptx"
+sed -i 's/^\.target.*/.target sm_90/; s/^\.version.*/.version 8.1/' "$tmp/k.ptx"
 ptxas -arch=sm_90 -v "$tmp/k.ptx" -o "$tmp/k.cubin" 2>&1 |
   grep -E "Compiling entry|Used|spill|error|fatal" | sed 's/^ptxas info *: //' |
   sed 's/^\(ptxas error.*too much shared data.*\)$/\1 (ignored: NVIDIA OpenCL allows more)/'

@@ -19,12 +19,17 @@
 **                  has them (and nothing else there: run_tc), forward and backward: TENSOR_OP_MATH
 **                  HALF D 64 with dropout, D 128 with Dv 64 at one buffer and ORDER 1, BFLOAT16
 **                  B,S,H,D, FLOAT (TF32) D 32 and 128; DEFAULT_MATH FLOAT (3xTF32) D 40 / Dv 24
-**                  with dropout. The attn:: cases with aligned operands (D 32, 128) take the
-**                  3xTF32 kernels there too, but bhsd_basic_fma (FMA_MATH: attn_tiled).
+**                  with dropout; dQ summed by atomics (q1) in HALF, BFLOAT16 and FLOAT, and a
+**                  DETERMINISTIC descriptor that rules it out and repeats bit for bit. The attn::
+**                  cases with aligned operands (D 32, 128) take the 3xTF32 kernels there too, but
+**                  bhsd_basic_fma (FMA_MATH: attn_tiled). Every backward also checks that its
+**                  workspace is what the query gave and nothing past it is written.
 **   attn_bad::*    descriptors and every entry's argument checks.
-** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): six programs,
-** float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24 with dropout both
-** ways, HALF 64/64 with odd offsets (scalar loads), BFLOAT16 32/32 aligned.
+** Builds are kept few (a PoCL build of the four kernels costs about 10 s of CPU): the attn:: cases
+** take six programs, float 32/32 and 128/128 with aligned offsets (4-vector loads), float 40/24
+** with dropout both ways, HALF 64/64 with odd offsets (scalar loads), BFLOAT16 32/32 aligned; on
+** the portable kernels attn_tc adds HALF 64/64, 128/64 and 80/80, BFLOAT16 128/128 and float
+** 40/24 on aligned operands.
 ** Tolerance: |got - want| <= atol + rtol |want| with atol a fraction of the reference's largest
 ** magnitude: float 2e-5 / 1e-4 (sums of Sk terms in a different order), half 4e-3, bfloat16 3e-2.
 */
@@ -119,11 +124,29 @@ static void expect_close(fx_tensor* t, const double* want, cldnnDataType_t dt, i
     FX_ASSERT(fx_tensor_gaps_changed(t) == 0, "%s: elements outside the view changed", what);
 }
 
+/* Set by a test (each runs in its own process). g_det: DETERMINISTIC descriptors, the workspace of
+** the fixed-order backward, and a second backward call that must give the same bits. g_sums: the
+** workspace must hold attn_mma's dQ sums (run_tc on a tensor-core device with a q1 set: a set
+** that stopped being valid would otherwise fall back to dq = 0 unseen). g_ws_off: the workspace's
+** byte offset (68: an odd float offset, which takes one-float reductions). */
+static int g_det, g_sums;
+static size_t g_ws_off = 64;
+
 static cldnnAttentionDescriptor_t make_desc(const at_case* c, double scale, uint64_t seed, uint64_t offset) {
     cldnnAttentionDescriptor_t d;
     FX_OK(cldnnCreateAttentionDescriptor(&d));
     FX_OK(cldnnSetAttentionDescriptor(d, (float)scale, c->causal, c->dropout, seed, offset, c->math));
+    if (g_det)
+        FX_OK(cldnnSetAttentionDescriptorDeterminism(d, CLDNN_DETERMINISTIC));
     return d;
+}
+
+static double* got_of(fx_tensor* t) {
+    fx_tensor_download(t);
+    double* a = malloc(sizeof(double) * (size_t)t->count);
+    for (int64_t i = 0; i < t->count; ++i)
+        a[i] = fx_tensor_got(t, i);
+    return a;
 }
 
 /* cldnnDropoutForward on ones (B x H x Sq x Sk float): the factor of every probability. */
@@ -186,7 +209,10 @@ static void run_case(const at_case* c) {
     cldnnAttentionDescriptor_t d = make_desc(c, scale, seed, offset);
     size_t wf = 1, wb = 0;
     FX_OK(cldnnGetAttentionWorkspaceSize(fx_handle(), d, q.desc, k.desc, v.desc, o.desc, &wf, &wb));
-    FX_ASSERT(wf == 0 && wb == (size_t)c->B * c->H * c->Sq * 4, "workspace %zu / %zu", wf, wb);
+    /* Di; with attn_mma's dQ sums (q1) also rows of round16(D) floats after Di rounded to 4 */
+    const size_t rows = (size_t)c->B * c->H * c->Sq, sums = ((rows + 3) / 4 * 4 + rows * ((c->D + 15) / 16 * 16)) * 4;
+    FX_ASSERT(wf == 0 && (g_sums ? wb == sums : (wb == rows * 4 || (wb == sums && !g_det))), "workspace %zu / %zu",
+              wf, wb);
     double *hq = host_of(&q), *hk = host_of(&k), *hv = host_of(&v);
     double* ho = malloc(sizeof(double) * (size_t)o.count);
     double* hs = malloc(sizeof(double) * (size_t)st.count);
@@ -224,19 +250,41 @@ static void run_case(const at_case* c) {
                                         v.mem, v.offset, o.desc, o.mem, o.offset, st.desc, st.mem, st.offset, NULL, 0,
                                         0));
         }
-        cl_mem ws = fx_buffer(wb + 64);
+        /* the workspace at byte g_ws_off, 256 guard bytes after it that the backward must leave alone */
+        cl_mem ws = fx_buffer(wb + g_ws_off + 256);
+        unsigned char guard[256], after[256];
+        memset(guard, 0x5a, sizeof guard);
+        fx_write(ws, g_ws_off + wb, guard, sizeof guard);
         double* hdo = host_of(&dO);
         double* gq = malloc(sizeof(double) * (size_t)dq.count);
         double* gk = malloc(sizeof(double) * (size_t)dk.count);
         double* gv = malloc(sizeof(double) * (size_t)dv.count);
         ref_attn_backward(&r, hq, hk, hv, z, hdo, gq, gk, gv);
-        FX_OK(cldnnAttentionBackward(fx_handle(), d, q.desc, q.mem, q.offset, k.desc, k.mem, k.offset, v.desc, v.mem,
-                                     v.offset, o.desc, o.mem, o.offset, dO.desc, dO.mem, dO.offset, st.desc, st.mem,
-                                     st.offset, dq.desc, dq.mem, dq.offset, dk.desc, dk.mem, dk.offset, dv.desc,
-                                     dv.mem, dv.offset, ws, 64, wb));
+        fx_tensor* grads[3] = {&dq, &dk, &dv};
+        double* first[3] = {NULL, NULL, NULL};
+        for (int rep = 0; rep < (g_det ? 2 : 1); ++rep) {
+            for (int t = 0; t < 3 && rep; ++t) { /* the first call's bits, then poison again */
+                first[t] = got_of(grads[t]);
+                fx_tensor_poison_nan(grads[t]);
+                fx_tensor_upload(grads[t]);
+            }
+            FX_OK(cldnnAttentionBackward(fx_handle(), d, q.desc, q.mem, q.offset, k.desc, k.mem, k.offset, v.desc,
+                                         v.mem, v.offset, o.desc, o.mem, o.offset, dO.desc, dO.mem, dO.offset, st.desc,
+                                         st.mem, st.offset, dq.desc, dq.mem, dq.offset, dk.desc, dk.mem, dk.offset,
+                                         dv.desc, dv.mem, dv.offset, ws, g_ws_off, wb));
+        }
         expect_close(&dq, gq, c->dt, 1, "dQ", c);
         expect_close(&dk, gk, c->dt, 1, "dK", c);
         expect_close(&dv, gv, c->dt, 1, "dV", c);
+        for (int t = 0; t < 3 && g_det; ++t) {
+            double* again = got_of(grads[t]);
+            FX_ASSERT(memcmp(first[t], again, sizeof(double) * (size_t)grads[t]->count) == 0,
+                      "%s: two DETERMINISTIC backward calls differ", t == 0 ? "dQ" : t == 1 ? "dK" : "dV");
+            free(again);
+            free(first[t]);
+        }
+        fx_read(ws, g_ws_off + wb, after, sizeof after);
+        FX_ASSERT(memcmp(guard, after, sizeof guard) == 0, "the backward wrote past its %zu-byte workspace", wb);
         fx_release(ws);
         free(hdo);
         free(gq);
@@ -346,6 +394,7 @@ static void run_tc(const at_case* c, const char* params) {
         setenv("CLDNN_SOLVER", "attn_mma", 1);
         if (params != NULL)
             setenv("CLDNN_SOLVER_PARAMS", params, 1);
+        g_sums = params != NULL && strstr(params, "-q1") != NULL && !g_det;
     }
     run_case(c);
     if (tc) {
@@ -363,7 +412,7 @@ Test(attn_tc, half_d64_gqa_causal_dropout) {
 /* One buffer per streamed block and the heaviest-first order, which HALF's defaults never take. */
 Test(attn_tc, half_d128_dv64_causal_sq_gt_sk_one_buffer_order1) {
     at_case c = {1, 2, 2, 150, 131, 128, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
-    run_tc(&c, "attn_mma:br32-bc32-st1-o1");
+    run_tc(&c, "attn_mma:br32-bc32-st1-o1-q0");
 }
 
 Test(attn_tc, bfloat16_bshd) {
@@ -386,6 +435,44 @@ Test(attn_tc, float_d128_bshd_causal_sq_gt_sk) {
 Test(attn_tc, float_d40_dv24_dropout_default_math) {
     at_case c = {1, 2, 2, 50, 37, 40, 24, 0, 0, 1, 1, 1.0, 0.25f, F, 0, 0, 2, CLDNN_DEFAULT_MATH};
     run_tc(&c, NULL);
+}
+
+/* dQ summed inside the dK / dV kernel (q1), both ways of its tiles: whole heads (D 40, 64) and
+** DQN-wide slices of them (D 128), 16-bit and TF32 fragments of dS, grouped-query heads. */
+Test(attn_tc, half_d64_gqa_causal_dropout_fused_dq) {
+    at_case c = {1, 4, 2, 70, 90, 64, 64, 1, 0, 1, 1, 1.0, 0.2f, CLDNN_DATA_HALF, 0, 0, 2, TC};
+    run_tc(&c, "attn_mma:br64-bc64-st2-o0-q1");
+}
+
+Test(attn_tc, bfloat16_d128_causal_sq_gt_sk_fused_dq) {
+    at_case c = {1, 2, 2, 150, 131, 128, 128, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 2, TC};
+    run_tc(&c, "attn_mma:br32-bc32-st1-o1-q1");
+}
+
+Test(attn_tc, float_d40_dv24_gqa_dropout_fused_dq) {
+    at_case c = {1, 4, 2, 50, 37, 40, 24, 0, 0, 1, 1, 1.0, 0.25f, F, 0, 0, 2, CLDNN_DEFAULT_MATH};
+    run_tc(&c, "attn_mma:br32-bc32-st2-o0-q1");
+}
+
+/* D 80: dQ tiles of 16 head dims (DQN); an odd float offset of the workspace: one-float reductions. */
+Test(attn_tc, half_d80_fused_dq_odd_workspace_offset) {
+    g_ws_off = 68;
+    at_case c = {2, 2, 1, 77, 70, 80, 80, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
+    run_tc(&c, "attn_mma:br64-bc64-st2-o0-q1");
+}
+
+Test(attn_tc, float_d128_bshd_causal_fused_dq) {
+    at_case c = {1, 2, 1, 75, 66, 128, 128, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 2, CLDNN_DEFAULT_MATH};
+    run_tc(&c, "attn_mma:br32-bc64-st1-o1-q1");
+}
+
+/* A DETERMINISTIC descriptor rules the atomic dQ out (the q1 set below is not valid for it: the
+** defaults run, whose fixed-order workspace the query gives), and two backward calls agree bit
+** for bit: FLOAT D 128, whose default would otherwise be q1. */
+Test(attn_tc, float_d128_deterministic) {
+    g_det = 1;
+    at_case c = {1, 4, 2, 75, 66, 128, 128, 1, 1, 1, 1, 1.0, 0, F, 0, 0, 2, CLDNN_DEFAULT_MATH};
+    run_tc(&c, "attn_mma:br32-bc64-st1-o1-q1");
 }
 
 /* ------------------------------------------------------------------ finite differences */
@@ -493,6 +580,19 @@ Test(attn_bad, descriptor) {
               "read back %g %d %g %llu %llu %d", (double)sc, causal, (double)p, (unsigned long long)seed,
               (unsigned long long)off, (int)m);
     FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetAttentionDescriptor(NULL, &sc, 0, 0, 0, 0, 0));
+    /* determinism: NON_DETERMINISTIC when new, kept by cldnnSetAttentionDescriptor */
+    cldnnDeterminism_t det = CLDNN_DETERMINISTIC;
+    FX_OK(cldnnGetAttentionDescriptorDeterminism(d, &det));
+    FX_ASSERT(det == CLDNN_NON_DETERMINISTIC, "a new descriptor's determinism is %d", (int)det);
+    FX_OK(cldnnSetAttentionDescriptorDeterminism(d, CLDNN_DETERMINISTIC));
+    FX_OK(cldnnSetAttentionDescriptor(d, 0.125f, 1, 0.25f, 99, 5, CLDNN_FMA_MATH));
+    FX_OK(cldnnGetAttentionDescriptorDeterminism(d, &det));
+    FX_ASSERT(det == CLDNN_DETERMINISTIC, "determinism %d after cldnnSetAttentionDescriptor", (int)det);
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                     cldnnSetAttentionDescriptorDeterminism(NULL, CLDNN_DETERMINISTIC));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetAttentionDescriptorDeterminism(d, (cldnnDeterminism_t)2));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetAttentionDescriptorDeterminism(NULL, &det));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetAttentionDescriptorDeterminism(d, NULL));
     FX_OK(cldnnDestroyAttentionDescriptor(d));
     FX_OK(cldnnDestroyAttentionDescriptor(NULL));
 }

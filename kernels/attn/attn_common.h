@@ -44,8 +44,13 @@ inline int keys_end(int causal, int SQ, int SK, int i0, int br) {
     return e < 0 ? 0 : e < SK ? e : SK;
 }
 
+/* attn_mma.cl's dQ sums under DQ_ATOMIC: FP32 rows of the head dims padded to 16, in the workspace
+ * after Di (whose B*H*Sq floats round up to 4). */
+#define DQ_PITCH ((HEAD_D + 15) / 16 * 16)
+#define DQ_BASE(B, H, SQ) (((ulong)(B) * (ulong)(H) * (ulong)(SQ) + 3) & ~(ulong)3)
+
 /* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order, any work-group size:
- * the backward's first kernel in both programs. */
+ * the backward's first kernel in both programs; under DQ_ATOMIC it zeroes the row's dQ sums too. */
 __kernel void attn_bwd_dot(ATTN_ARGS) {
     (void)q, (void)q_off, (void)q_st, (void)k, (void)k_off, (void)k_st, (void)v, (void)v_off, (void)v_st;
     (void)st, (void)st_off, (void)st_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;
@@ -60,6 +65,11 @@ __kernel void attn_bwd_dot(ATTN_ARGS) {
     for (int x = 0; x < HEAD_DV; ++x)
         sum = fma(LOAD(dout, db + x * do_st.s3), LOAD(o, ob + x * o_st.s3), sum);
     ws[ws_off + row] = sum;
+#if DQ_ATOMIC
+    __global float* z = ws + ws_off + DQ_BASE(B, H, SQ) + row * DQ_PITCH;
+    for (int x = 0; x < DQ_PITCH; ++x)
+        z[x] = 0.0f;
+#endif
 }
 
 #endif

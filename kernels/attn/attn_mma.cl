@@ -42,6 +42,11 @@
  *                           (forward, dQ), key blocks from the first (dK / dV), every head's block i
  *                           before any head's block i + 1; 0: each head's blocks in turn (the same
  *                           order within a head, K and V of one head shared in L2)
+ *   -DDQ_ATOMIC=1 -DDQN=n   dQ inside the dK / dV kernel (FlashAttention-2's five block products
+ *                           per key/query pair instead of seven): dS^T goes to local memory, each
+ *                           warp takes 16 query rows x DQN head dims of dS K per block and adds them
+ *                           to FP32 sums in the workspace by red.global.add (attn_bwd_dot zeroes
+ *                           them; attn_bwd_dq_store scales and stores dQ): not deterministic
  *   -DDROPOUT=1             dropout on the probabilities
  *   -DDATA_HALF=1 / -DDATA_BF16=1 the storage type; neither: FLOAT on TF32 tensor cores
  *   -DTF32X3=1              FLOAT: each product as three TF32 ones (FP32's accuracy, mma_op below);
@@ -78,8 +83,14 @@
 #ifndef STAGES
 #define STAGES 2 /* the backward's buffers of the streamed blocks (Q, dO in dK / dV; K, V in dQ) */
 #endif
+#ifndef DQ_ATOMIC
+#define DQ_ATOMIC 0
+#endif
 #define DP (((HEAD_D + 15) / 16) * 16)   /* head dims in whole k16 steps / n16 pairs; the extra are 0 */
 #define DVP (((HEAD_DV + 15) / 16) * 16)
+#ifndef DQN
+#define DQN DP
+#endif
 #if DATA_H
 #define LT ushort /* local element */
 #define CPE 8     /* elements per 16-byte copy (and ldmatrix row) */
@@ -387,6 +398,100 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
 
 /* --------------------------------------------------------------------------------- backward */
 
+#if DQ_ATOMIC
+#define SP (BR + PAD) /* dS^T's pitch: its stores, ldmatrix phases and TF32 word loads conflict-free */
+/* This lane's dS^T values (keys r0 + g and r0 + g + 8, queries 8 jn + 2t and + 1) into Ss; A (m16 x
+ * k KSTEP) fragments of dS (queries m0.., keys k0..) from it. TF32's key order is LDSM_B_NN's. */
+#if DATA_H
+#define STORE_DST(pf, acc)                                                                              \
+    _Pragma("unroll") for (int jn = 0; jn < BR / 8; ++jn) {                                             \
+        *(__local uint*)(Ss + (r0 + g) * SP + jn * 8 + 2 * t) = pf[jn / 2][(jn & 1) * 2];               \
+        *(__local uint*)(Ss + (r0 + g + 8) * SP + jn * 8 + 2 * t) = pf[jn / 2][(jn & 1) * 2 + 1];       \
+    }
+#define LDSM_AT(f, L, P, m0, k0) \
+    MMA_LDMATRIX_X4_TRANS(f, (L) + ((k0) + (lane >> 4) * 8 + (lane & 7)) * (P) + (m0) + (lane >> 3 & 1) * 8)
+#else
+#define STORE_DST(pf, acc)                                                                              \
+    _Pragma("unroll") for (int jn = 0; jn < BR / 8; ++jn) {                                             \
+        *(__local uint2*)(Ss + (r0 + g) * SP + jn * 8 + 2 * t) = (uint2)(as_uint(acc[jn][0]), as_uint(acc[jn][1])); \
+        *(__local uint2*)(Ss + (r0 + g + 8) * SP + jn * 8 + 2 * t) = (uint2)(as_uint(acc[jn][2]), as_uint(acc[jn][3])); \
+    }
+#define LDSM_AT(f, L, P, m0, k0)                                                                        \
+    do {                                                                                                \
+        __local const LT* x_ = (L) + ((k0) + 2 * t) * (P) + (m0) + g;                                   \
+        (f)[0] = x_[0];                                                                                 \
+        (f)[1] = x_[8];                                                                                 \
+        (f)[2] = x_[P];                                                                                 \
+        (f)[3] = x_[(P) + 8];                                                                           \
+    } while (0)
+#endif
+
+inline void red_add(__global float* p, float x) {
+    asm volatile("red.global.add.f32 [%0], %1;\n" ::"l"(p), "f"(x) : "memory");
+}
+/* Two adjacent floats (8-byte aligned) in one reduction (PTX 8.1, sm_90). */
+inline void red_add2(__global float* p, float x, float y) {
+    asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(x), "f"(y) : "memory");
+}
+
+/* sums (the FP32 dQ of every row, pitch DP) += dS K for query rows [i0, i0 + BR) of slice bh, dS
+ * from dS^T in S, K ([key][dim]) in Kl: the BR / 16 x DP / DQN tiles of 16 x DQN go round the warps. */
+inline __attribute__((always_inline)) void dq_partial(__local const LT* S, __local const LT* Kl, __global float* sums, ulong bh, int i0, int SQ,
+                       int lid) {
+    const int lane = lid % 32, g = lane >> 2, t = lane & 3;
+    for (int tile = lid / 32; tile < BR / 16 * (DP / DQN); tile += BC / 16) {
+        const int m0 = tile % (BR / 16) * 16, n0 = tile / (BR / 16) * DQN, ia = i0 + m0 + g;
+        float aq[DQN / 8][4];
+        ZERO_ACC(aq, DQN);
+#pragma unroll
+        for (int kc = 0; kc < BC / KSTEP; ++kc) {
+            uint fa[4];
+            LDSM_AT(fa, S, SP, m0, kc * KSTEP);
+#pragma unroll
+            for (int np = 0; np < DQN / 16; ++np) {
+                uint f_[4];
+                LDSM_B_NN(f_, Kl, KP, kc * KSTEP, n0 + np * 16);
+                MMA_OP(aq[2 * np], fa, f_);
+                MMA_OP(aq[2 * np + 1], fa, f_ + 2);
+            }
+        }
+        __global float* r = sums + (bh * (ulong)SQ + (ulong)ia) * DP + n0 + 2 * t;
+#pragma unroll
+        for (int dn = 0; dn < DQN / 8; ++dn) {
+#if DQ_ATOMIC == 2
+            if (ia < SQ)
+                red_add2(r + dn * 8, aq[dn][0], aq[dn][1]);
+            if (ia + 8 < SQ)
+                red_add2(r + 8 * DP + dn * 8, aq[dn][2], aq[dn][3]);
+#else
+            if (ia < SQ) {
+                red_add(r + dn * 8, aq[dn][0]);
+                red_add(r + dn * 8 + 1, aq[dn][1]);
+            }
+            if (ia + 8 < SQ) {
+                red_add(r + 8 * DP + dn * 8, aq[dn][2]);
+                red_add(r + 8 * DP + dn * 8 + 1, aq[dn][3]);
+            }
+#endif
+        }
+    }
+}
+
+/* dQ = scale * the sums, one lane per pair of head dims. */
+__kernel void attn_bwd_dq_store(ATTN_ARGS) {
+    (void)q, (void)q_off, (void)q_st, (void)k, (void)k_off, (void)k_st, (void)v, (void)v_off, (void)v_st;
+    (void)o, (void)o_off, (void)o_st, (void)dout, (void)do_off, (void)do_st, (void)st, (void)st_off, (void)st_st;
+    (void)dk, (void)dk_off, (void)dk_st, (void)dv, (void)dv_off, (void)dv_st, (void)HKV, (void)SK, (void)causal;
+    (void)sc2, (void)has_stats, (void)gen, (void)thresh, (void)rscale;
+    const ulong id = get_global_id(0), row = id / (HEAD_D / 2);
+    if (row >= (ulong)B * (ulong)H * (ulong)SQ)
+        return;
+    const int x = (int)(id % (HEAD_D / 2)) * 2, i = (int)(row % (ulong)SQ), bh = (int)(row / (ulong)SQ);
+    __global const float* a = ws + ws_off + DQ_BASE(B, H, SQ) + row * DP + x;
+    STORE2(dq, AT(dq_off, dq_st, bh / H, bh % H, i, x), a[0] * scale, a[1] * scale);
+}
+#endif
+
 /* lse' (log2 e times the natural statistics) and Di of query row i of slice (b, h), 0 past SQ. */
 #define ROW_LSE(i) ((i) < SQ ? st[AT(st_off, st_st, b, h, i, 0)] * M_LOG2E_F : 0.0f)
 #define ROW_DI(i) ((i) < SQ ? ws[ws_off + bh * (ulong)SQ + (ulong)(i)] : 0.0f)
@@ -396,6 +501,9 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
     LOCALT Vs[BC * VP];
     LOCALT Qs[STAGES][BR * KP];
     LOCALT Ds[STAGES][BR * VP]; /* dO */
+#if DQ_ATOMIC
+    LOCALT Ss[BC * SP]; /* dS^T of the block, [key][query] */
+#endif
     (void)o, (void)o_off, (void)o_st, (void)dq, (void)dq_off, (void)dq_st, (void)has_stats;
     (void)gen, (void)thresh, (void)rscale;
     const int nt = 2 * BC, lid = (int)get_local_id(0), lane = lid % 32, g = lane >> 2, t = lane & 3;
@@ -478,7 +586,14 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
         PACK_FRAGS(pf, s, BR)
         PROD_NN(adv, DVP, BR, pf, Db, VP)
         PACK_FRAGS(pf, dp, BR)
+#if DQ_ATOMIC
+        STORE_DST(pf, dp);
+#endif
         PROD_NN(adk, DP, BR, pf, Qb, KP)
+#if DQ_ATOMIC
+        barrier(CLK_LOCAL_MEM_FENCE); /* dS^T of every warp's keys */
+        dq_partial(Ss, Ks, ws + ws_off + DQ_BASE(B, H, SQ), bh, i0, SQ, lid);
+#endif
         barrier(CLK_LOCAL_MEM_FENCE); /* every warp is done with this stage */
     }
     MMA_WAIT_GROUP(0);

@@ -3,13 +3,14 @@
 **
 **   cldnn-bench attn [-b B] [--heads H] [--hkv HKV] [--sq SQ] [--sk SK] [--hd D] [--dv DV] [--causal 0|1]
 **                    [--dropout P] [--scale S] [--dir fwd|bwd|fwdbwd] [--layout bhsd|bshd]
-**                    [--math default|tensor|fma] [common flags]
+**                    [--math default|tensor|fma] [--det 0|1] [common flags]
 **
 ** Flag names: -h and -L are common flags (help, NCHW|NHWC) and -d is the data type, so the heads are
 ** --heads, the head sizes --hd / --dv, the memory order --layout (bhsd: B,H,S,D packed; bshd: B,S,H,D
 ** packed, as PyTorch's (B, S, H, D) tensors). Q, K, V and dO are uniform in [-1, 1) rounded to the
 ** data type. --dir bwd times the backward alone (after one forward for O and the statistics);
-** fwdbwd times both calls.
+** fwdbwd times both calls. --det 1 sets the descriptor DETERMINISTIC (cldnnSetAttentionDescriptor-
+** Determinism); without it the library may sum dQ by atomic adds, as PyTorch's kernels do.
 **
 ** Verification (-V 1, un-timed): batch 0 and the query heads of kv head 0 against the double
 ** reference of tests/ref/ref_attn.c (which materialises the probabilities, so it stays affordable
@@ -50,6 +51,8 @@ static const bench_flag k_flags[] = {
     {"--math", BENCH_FLAG_STRING, "default",
      "default|tensor|fma: the descriptor's math type (tensor: TF32 / FP16 / BF16 tensor cores where the device "
      "has them; default: float as 3xTF32 there; fma: FP32 FMAs)"},
+    {"--det", BENCH_FLAG_INT, "0",
+     "1: a DETERMINISTIC descriptor (the backward's sums in a fixed order); 0: the library may sum dQ by atomic adds"},
     {NULL, BENCH_FLAG_SWITCH, NULL, NULL}};
 
 enum { T_Q, T_K, T_V, T_O, T_DO, T_DQ, T_DK, T_DV, T_N };
@@ -264,6 +267,11 @@ static int attn_run(bench_ctx* ctx, const bench_opts* o, const bench_args* args)
     }
     cldnnMathType_t math;
     if (bench_parse_math("attn", bench_arg_str(args, "--math"), &math)) return 2;
+    const int64_t det = bench_arg_int(args, "--det", 0);
+    if (det != 0 && det != 1) {
+        fprintf(stderr, "cldnn-bench attn: --det %lld: expected 0 or 1\n", (long long)det);
+        return 2;
+    }
     s.bshd = strcmp(lay, "bshd") == 0;
     at_call c;
     memset(&c, 0, sizeof c);
@@ -284,6 +292,8 @@ static int attn_run(bench_ctx* ctx, const bench_opts* o, const bench_args* args)
     cldnnStatus_t stt = cldnnCreateAttentionDescriptor(&c.ad);
     if (stt == CLDNN_STATUS_SUCCESS)
         stt = cldnnSetAttentionDescriptor(c.ad, (float)s.scale, s.causal, (float)s.p, s.seed, s.offset, math);
+    if (stt == CLDNN_STATUS_SUCCESS)
+        stt = cldnnSetAttentionDescriptorDeterminism(c.ad, det ? CLDNN_DETERMINISTIC : CLDNN_NON_DETERMINISTIC);
     if (stt != CLDNN_STATUS_SUCCESS) {
         bench_print_status("cldnnSetAttentionDescriptor", stt);
         goto out;

@@ -6,9 +6,10 @@
 ** attention when Hkv < H). The kernels (kernels/attn/attn.cl, whose header gives the work split)
 ** follow FlashAttention-2: the forward streams K and V blocks past a block of query rows with an
 ** online softmax and saves each row's log-sum-exp; the backward recomputes the probabilities from
-** it: Di = rowsum(dO * O) into the workspace (B*H*Sq floats, the only workspace), then one kernel
-** per kv-head key block for dK and dV (looping over the query heads of its group and every query
-** block, so no two work-groups write one element: no atomics) and one per query block for dQ.
+** it: Di = rowsum(dO * O) into the workspace (B*H*Sq floats), then one kernel per kv-head key block
+** for dK and dV (looping over the query heads of its group and every query block, so no two
+** work-groups write one element: no atomics) and one per query block for dQ. (attn_mma may instead
+** sum dQ in the dK / dV kernel by atomic adds where the descriptor is not DETERMINISTIC.)
 ** Passes over memory: forward reads Q once and K, V once per query block; backward reads Q, dO
 ** once per key block and K, V once per query block.
 **
@@ -41,6 +42,7 @@ struct cldnnAttentionStruct {
     float dropout;
     uint64_t seed, offset;
     cldnnMathType_t math;
+    cldnnDeterminism_t determinism;
 };
 
 /* Operands, in the kernels' argument order. */
@@ -51,6 +53,7 @@ typedef struct {
     cldnnDataType_t dtype;
     int B, H, Hkv, Sq, Sk, D, Dv;
     int causal, has_stats, drop;
+    int det;               /* the backward must sum in a fixed order (no atomic adds) */
     int vec;               /* 4: the inputs allow 4-vector loads (attn.cl's VEC) */
     float scale, dropout;
     uint32_t gen[4], thresh;
@@ -275,19 +278,29 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 **     PyTorch's FP32 scaled_dot_product_attention runs on these devices (its memory-efficient
 **     kernel's OpMultiplyAddFastF32). FMA_MATH keeps attn_tiled's FP32 FMAs.
 ** Its parameters: query rows per block (the forward's and dQ's work-group, 16 per warp), keys per
-** block (dK / dV's work-group), the backward's buffers per streamed block (1 or 2) and the order of
+** block (dK / dV's work-group), the backward's buffers per streamed block (1 or 2), the order of
 ** the work-groups (0: each head's blocks in turn; 1: the heaviest causal blocks of every head
-** first). The statistics are attn_tiled's, so either solver's backward reads either's forward. */
+** first) and where dQ is summed (0: its own kernel, fixed order; 1: in the dK / dV kernel by atomic
+** adds into FP32 sums in the workspace, FlashAttention-2's five block products per key/query pair
+** against seven, not deterministic: valid only for descriptors that allow it). The statistics are
+** attn_tiled's, so either solver's backward reads either's forward. */
 typedef struct {
-    int br, bc, st, ord;
+    int br, bc, st, ord, dq;
 } at_mma_params;
 
-#define AT_MMA_TEXT "br%d-bc%d-st%d-o%d"
-#define AT_MMA_NAMES "br bc st ord"
+#define AT_MMA_TEXT "br%d-bc%d-st%d-o%d[-q%d]" /* dq optional on reading (0) */
+#define AT_MMA_NAMES "br bc st ord dq"
 #define AT_MMA_HEAD_MAX 128
 #define AT_MMA_REGS_MAX 180 /* accumulators and fragments per lane; 16-bit data spilled beyond ~200 */
 
 static int round16(int x) { return round_up(x, 16); }
+
+/* Head dims per dQ tile of the fused backward (attn_mma.cl's DQN): all of them up to 64, else the
+** largest of 64, 32, 16 that divides the padded head. */
+static int at_mma_dqn(int d) {
+    const int dp = round16(d);
+    return dp <= 64 ? dp : dp % 64 == 0 ? 64 : dp % 32 == 0 ? 32 : 16;
+}
 
 /* Static local memory of the direction's kernels: rows of 2-byte elements padded by 8, of 4-byte
 ** (FLOAT) ones by 4. */
@@ -297,7 +310,8 @@ static size_t at_mma_local(const at_problem* p, const at_mma_params* q) {
     const size_t bc = (size_t)q->bc;
     if (p->dir == 0)
         return ((br + bc) * kp + bc * vp) * es;
-    const size_t st = (size_t)q->st, dkdv = (bc + st * br) * (kp + vp), dq = (br + st * bc) * (kp + vp);
+    const size_t st = (size_t)q->st, dkdv = (bc + st * br) * (kp + vp) + (q->dq ? bc * (br + pad) : 0);
+    const size_t dq = q->dq ? 0 : (br + st * bc) * (kp + vp);
     return (dkdv > dq ? dkdv : dq) * es;
 }
 
@@ -312,12 +326,15 @@ static int at_mma_registers(const at_problem* p, const at_mma_params* q) {
     if (p->dtype == CLDNN_DATA_FLOAT) {
         if (p->dir == 0)
             return (d <= 64 ? d / 2 : 4) + dv / 2 + q->bc;
-        const int dkdv = d / 2 + dv / 2 + q->br + q->br / 2, dq = 4 + d / 2 + q->bc + q->bc / 2;
+        const int sdp = q->br + q->br / 2, dqt = q->dq ? at_mma_dqn(p->D) / 2 + 8 : 0;
+        const int dkdv = d / 2 + dv / 2 + (sdp > dqt ? sdp : dqt), dq = q->dq ? 0 : 4 + d / 2 + q->bc + q->bc / 2;
         return dkdv > dq ? dkdv : dq;
     }
     if (p->dir == 0)
         return d / 4 + dv / 2 + q->bc / 2 + q->bc / 4;
-    const int dkdv = d / 2 + dv / 2 + q->br + q->br / 4, dq = d / 4 + dv / 4 + d / 2 + q->bc + q->bc / 4;
+    const int sdp = q->br + q->br / 4, dqt = q->dq ? at_mma_dqn(p->D) / 2 + 8 : 0;
+    const int dkdv = d / 2 + dv / 2 + (sdp > dqt ? sdp : dqt);
+    const int dq = q->dq ? 0 : d / 4 + dv / 4 + d / 2 + q->bc + q->bc / 4;
     return dkdv > dq ? dkdv : dq;
 }
 
@@ -346,7 +363,7 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
     /* FLOAT blocks up to 64: its 128-row D 128 forward did not run on the H200 (not looked into) */
     const int most = p->dtype == CLDNN_DATA_FLOAT ? 64 : 128;
     if (q->br < 16 || q->br > most || q->br % 16 || q->bc < 16 || q->bc > most || q->bc % 16 || q->st < 1 ||
-        q->st > 2 || q->ord < 0 || q->ord > 1)
+        q->st > 2 || q->ord < 0 || q->ord > 1 || q->dq < 0 || q->dq > 1 || (q->dq && p->dir && p->det) || (q->dq && !p->dir))
         return 0;
     const size_t wg = (size_t)(2 * (q->br > q->bc ? q->br : q->bc));
     return at_mma_registers(p, q) <= AT_MMA_REGS_MAX && at_mma_local(p, q) <= cldnn_mma_local_limit(dev) &&
@@ -364,12 +381,17 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
 **     non-causal FLOAT cases (D 128 forward 21.8 -> 23.7 ms, D 64 backward 39.8 -> 42.1) and HALF's
 **     causal ones (D 128 forward 2.49 -> 2.67-2.82 ms, backward 10.4 -> 11.0).
 ** D 64's FLOAT backward stays at 64 / 64 although its dK / dV kernel spills 144 bytes: 39.9 ms
-** against 42.8-52.8 for 32-row or 32-key blocks. */
+** against 42.8-52.8 for 32-row or 32-key blocks.
+** dQ by atomic adds (dq = 1) where the descriptor allows it, for the FLOAT (3xTF32) backward past
+** D = 64 only: S 4096 D 128 90.4 -> 62.1 ms (causal 50.6 -> 35.6) with two-float reductions, where
+** the D 64 one loses (39.9 -> 48.1 ms with one-float reductions) and so does HALF's (D 64 11.4 ->
+** 11.2-13.7, D 128 20.0 -> 41.8 at its 32-key default blocks): the atomic traffic, B H Sq D per
+** key block, outweighs the two products it saves where the products are cheap. */
 static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     static const at_mma_params prefs[] = {
-        {64, 64, 2, 0}, {64, 32, 2, 0}, {32, 32, 2, 0}, {32, 16, 2, 0}, {16, 16, 2, 0},
+        {64, 64, 2, 0, 0}, {64, 32, 2, 0, 0}, {32, 32, 2, 0, 0}, {32, 16, 2, 0, 0}, {16, 16, 2, 0, 0},
     };
-    static const at_mma_params wide = {32, 64, 1, 0};
+    static const at_mma_params wide = {32, 64, 1, 0, 0};
     const at_problem* p = (const at_problem*)problem;
     at_mma_params* q = (at_mma_params*)params;
     const int f32 = p->dtype == CLDNN_DATA_FLOAT;
@@ -383,25 +405,41 @@ static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev
                 break;
             }
     q->ord = f32 && p->causal && (p->dir || p->D > 64 || p->Dv > 64);
+    q->dq = f32 && p->dir && (p->D > 64 || p->Dv > 64) && p->math != CLDNN_TENSOR_OP_MATH && !p->det;
+    q->dq = q->dq && at_mma_valid(problem, dev, q); /* its dS^T tile needs local memory */
 }
 
 static size_t at_mma_enumerate(const void* problem, const cldnn_device_profile* dev, void* out, size_t max) {
     static const int sizes[] = {64, 32, 128, 16, 48, 96};
     at_mma_params* o = (at_mma_params*)out;
     size_t n = 0;
-    const int stages_min = ((const at_problem*)problem)->dir ? 1 : 2; /* the forward has none */
+    const int dir = ((const at_problem*)problem)->dir, stages_min = dir ? 1 : 2; /* the forward has no stages */
     for (int a = 0; a < 6; ++a)
         for (int c = 0; c < 6; ++c)
             for (int st = 2; st >= stages_min; --st)
-                for (int ord = 0; ord < 2; ++ord) {
-                    at_mma_params q = {sizes[a], sizes[c], st, ord};
-                    if (!at_mma_valid(problem, dev, &q))
-                        continue;
-                    if (n < max)
-                        o[n] = q;
-                    n++;
-                }
+                for (int ord = 0; ord < 2; ++ord)
+                    for (int dq = 0; dq <= dir; ++dq) { /* the forward has no dQ */
+                        at_mma_params q = {sizes[a], sizes[c], st, ord, dq};
+                        if (!at_mma_valid(problem, dev, &q))
+                            continue;
+                        if (n < max)
+                            o[n] = q;
+                        n++;
+                    }
     return n;
+}
+
+/* Di (B*H*Sq floats, rounded up to 4) and, with dQ in the dK / dV kernel, its FP32 sums (B*H*Sq rows
+** of the head dims padded to 16; attn_common.h's DQ_BASE and DQ_PITCH). NULL params: the larger. */
+static size_t at_mma_workspace(const void* problem, const void* params) {
+    const at_problem* p = (const at_problem*)problem;
+    const at_mma_params* q = (const at_mma_params*)params;
+    if (!p->dir)
+        return 0;
+    const size_t rows = (size_t)p->B * (size_t)p->H * (size_t)p->Sq;
+    if (q != NULL && !q->dq)
+        return rows * sizeof(float);
+    return ((rows + 3u) / 4u * 4u + rows * (size_t)round16(p->D)) * sizeof(float);
 }
 
 static const cldnn_param_space at_mma_space = {
@@ -411,12 +449,26 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
     const at_problem* p = (const at_problem*)problem;
     const at_mma_params* q = (const at_mma_params*)params;
     const at_buffers* b = (const at_buffers*)buffers;
-    char opts[160];
-    snprintf(opts, sizeof opts,
-             "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DSTAGES=%d -DORDER=%d -DDROPOUT=%d -DTF32X3=%d%s", p->D,
-             p->Dv, q->br, q->bc, q->st, q->ord, p->drop,
-             p->dtype == CLDNN_DATA_FLOAT && p->math != CLDNN_TENSOR_OP_MATH, cldnn_dtype_build_option(p->dtype));
     const char* f = "attn/attn_mma.cl";
+    /* dQ's reductions (backward, dq = 1): two floats at a time on compute capability 9.0 with an
+    ** 8-byte aligned workspace, which takes PTX ISA 8.1: a driver whose compiler emits older PTX
+    ** fails that build, and gets one-float reductions */
+    int atomic = p->dir && q->dq ? (h->prof.nv_cc_major >= 9 && b->ws_off % 2 == 0 ? 2 : 1) : 0;
+    char opts[200];
+    for (;;) {
+        snprintf(opts, sizeof opts,
+                 "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DSTAGES=%d -DORDER=%d -DDROPOUT=%d -DTF32X3=%d "
+                 "-DDQ_ATOMIC=%d -DDQN=%d%s",
+                 p->D, p->Dv, q->br, q->bc, q->st, q->ord, p->drop,
+                 p->dtype == CLDNN_DATA_FLOAT && p->math != CLDNN_TENSOR_OP_MATH, atomic, at_mma_dqn(p->D),
+                 cldnn_dtype_build_option(p->dtype));
+        cl_kernel k;
+        if (atomic != 2 || cldnn_kernel_get(h, f, opts, "attn_bwd_dkdv_mma", &k) !=
+                               CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED)
+            break;
+        cldnn_error_clear();
+        atomic = 1;
+    }
     const uint64_t qgroups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
     if (p->dir == 0)
         return at_launch(h, p, f, opts, b, "attn_fwd_mma", qgroups, (size_t)(2 * q->br));
@@ -425,14 +477,19 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
     CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot));
     const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
     CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dkdv_mma", kgroups, (size_t)(2 * q->bc)));
+    if (atomic) {
+        const uint64_t pairs = rows * (uint64_t)(p->D / 2);
+        return at_launch(h, p, f, opts, b, "attn_bwd_dq_store", (pairs + dot - 1) / dot, dot);
+    }
     return at_launch(h, p, f, opts, b, "attn_bwd_dq_mma", qgroups, (size_t)(2 * q->br));
 }
 
 /* The tensor-core solver goes in front of attn_tiled (a lower rank where it applies). */
 static const cldnn_solver at_solvers[] = {
-    {.name = "attn_mma", .algo = -1, .applicable = at_mma_applicable, .workspace = at_workspace,
+    {.name = "attn_mma", .algo = -1, .applicable = at_mma_applicable, .workspace = at_mma_workspace,
      .default_params = at_mma_defaults, .params_size = sizeof(at_mma_params), .run = mma_run,
-     .flags = CLDNN_SOLVER_DETERMINISTIC | CLDNN_SOLVER_TENSOR_OPS, .rank = 10, .space = &at_mma_space},
+     /* not flagged deterministic: dq = 1 adds by atomics (a DETERMINISTIC descriptor rules it out) */
+     .flags = CLDNN_SOLVER_TENSOR_OPS, .rank = 10, .space = &at_mma_space},
     {.name = "attn_tiled", .algo = -1, .applicable = tiled_applicable, .workspace = at_workspace,
      .default_params = at_defaults, .params_size = sizeof(at_params), .run = tiled_run,
      .flags = CLDNN_SOLVER_DETERMINISTIC, .rank = 50, .space = &at_space},
@@ -543,6 +600,7 @@ static cldnnStatus_t at_describe(cldnnHandle_t h, const struct cldnnAttentionStr
     p->dropout = ad->dropout;
     p->drop = ad->dropout > 0.0f;
     p->math = (int)ad->math;
+    p->det = ad->determinism == CLDNN_DETERMINISTIC;
     p->gen[0] = (uint32_t)ad->seed;
     p->gen[1] = (uint32_t)(ad->seed >> 32);
     p->gen[2] = (uint32_t)ad->offset;
@@ -626,9 +684,9 @@ static void at_key(char* buf, size_t size, const at_problem* p) {
     /* the memory order (B,S,H,D when Q's heads are closer than its rows) and the math type change
     ** which solver and parameters win */
     const char* lay = p->st[AT_Q][1] < p->st[AT_Q][2] ? "bshd" : "bhsd";
-    snprintf(buf, size, "attn-%s:b%d-h%d-hkv%d-sq%d-sk%d-d%d-dv%d-c%d-p%d-%s-%s%s", p->dir ? "bwd" : "fwd", p->B,
+    snprintf(buf, size, "attn-%s:b%d-h%d-hkv%d-sq%d-sk%d-d%d-dv%d-c%d-p%d-%s-%s%s%s", p->dir ? "bwd" : "fwd", p->B,
              p->H, p->Hkv, p->Sq, p->Sk, p->D, p->Dv, p->causal, p->drop, lay, cldnn_dtype_key(p->dtype),
-             p->math == CLDNN_TENSOR_OP_MATH ? "-tc" : "");
+             p->math == CLDNN_TENSOR_OP_MATH ? "-tc" : "", p->dir && p->det ? "-det" : "");
 }
 
 static void at_log_cmd(const at_problem* p, const struct cldnnAttentionStruct* ad, const struct cldnnTensorStruct* q) {
@@ -642,6 +700,19 @@ static void at_log_cmd(const at_problem* p, const struct cldnnAttentionStruct* a
                   (unsigned long long)ad->seed, (unsigned long long)ad->offset, (double)p->scale,
                   p->dir ? "bwd" : "fwd", layout, cldnn_dtype_name(p->dtype),
                   p->math == CLDNN_TENSOR_OP_MATH ? "tensor" : p->math == CLDNN_FMA_MATH ? "fma" : "default");
+}
+
+/* Workspace bytes the run of p (its views taken) takes: its solver's with the parameters it will run
+** with. */
+static size_t at_need(cldnnHandle_t h, const at_problem* p) {
+    const cldnn_solver* s = cldnn_engine_pick(&at_family, p, &h->prof, -1);
+    if (s == NULL || s->space == NULL)
+        return at_workspace(p, NULL);
+    char key[200];
+    at_key(key, sizeof key, p);
+    _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
+    cldnn_engine_params(h, s, p, key, params);
+    return cldnn_engine_workspace(s, p, params);
 }
 
 /* Picks the solver and its parameters (CLDNN_SOLVER, CLDNN_SOLVER_PARAMS, the tuning db), and
@@ -712,6 +783,26 @@ cldnnStatus_t cldnnGetAttentionDescriptor(const cldnnAttentionDescriptor_t desc,
     return CLDNN_STATUS_SUCCESS;
 }
 
+cldnnStatus_t cldnnSetAttentionDescriptorDeterminism(cldnnAttentionDescriptor_t desc, cldnnDeterminism_t determinism) {
+    cldnn_error_clear();
+    if (desc == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "desc is NULL");
+    if (determinism != CLDNN_NON_DETERMINISTIC && determinism != CLDNN_DETERMINISTIC)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, "determinism %d is not a cldnnDeterminism_t value",
+                          (int)determinism);
+    desc->determinism = determinism;
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnnGetAttentionDescriptorDeterminism(const cldnnAttentionDescriptor_t desc,
+                                                     cldnnDeterminism_t* determinism) {
+    cldnn_error_clear();
+    if (desc == NULL || determinism == NULL)
+        return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s is NULL", desc == NULL ? "desc" : "determinism");
+    *determinism = desc->determinism;
+    return CLDNN_STATUS_SUCCESS;
+}
+
 cldnnStatus_t cldnnGetAttentionWorkspaceSize(cldnnHandle_t handle, const cldnnAttentionDescriptor_t attnDesc,
                                              const cldnnTensorDescriptor_t qDesc, const cldnnTensorDescriptor_t kDesc,
                                              const cldnnTensorDescriptor_t vDesc, const cldnnTensorDescriptor_t oDesc,
@@ -719,10 +810,16 @@ cldnnStatus_t cldnnGetAttentionWorkspaceSize(cldnnHandle_t handle, const cldnnAt
     cldnn_error_clear();
     at_problem p;
     CLDNN_TRY(at_describe(handle, attnDesc, qDesc, kDesc, vDesc, oDesc, 1, &p));
+    /* the views a backward on these descriptors takes, with gradients laid out as their tensors and
+    ** offsets of 0: the solver that applies to them needs the most workspace */
+    const struct cldnnTensorStruct* like[AT_N] = {qDesc, kDesc, vDesc, oDesc, oDesc, NULL, qDesc, kDesc, vDesc};
+    for (int i = 0; i < AT_N; ++i)
+        if (like[i] != NULL)
+            memcpy(p.st[i], like[i]->strides, sizeof p.st[i]);
     if (fwdSize)
         *fwdSize = 0;
     if (bwdSize)
-        *bwdSize = at_workspace(&p, NULL);
+        *bwdSize = at_need(handle, &p);
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -778,14 +875,20 @@ cldnnStatus_t cldnnAttentionBackward(cldnnHandle_t handle, const cldnnAttentionD
     if (stats == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, "stats is NULL: the backward needs the forward's statistics");
     CLDNN_TRY(check_stats_desc(statsDesc, &p));
-    const size_t need = at_workspace(&p, NULL);
-    CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, need));
+    /* the least any solver takes, then what the one that runs on these views takes */
+    const size_t least = at_workspace(&p, NULL);
+    CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, least));
     const at_operand ops[AT_N] = {{qDesc, q, qOffset},          {kDesc, k, kOffset},
                                   {vDesc, v, vOffset},          {oDesc, o, oOffset},
                                   {doDesc, dO, dOOffset},       {statsDesc, stats, statsOffset},
                                   {dqDesc, dq, dqOffset},       {dkDesc, dk, dkOffset},
                                   {dvDesc, dv, dvOffset}};
-    CLDNN_TRY(at_bind(handle, &p, ops, AT_DQ, workspace, workspaceOffset, need));
+    CLDNN_TRY(at_bind(handle, &p, ops, AT_DQ, workspace, workspaceOffset, least));
+    const size_t need = at_need(handle, &p);
+    if (need > least) {
+        CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, need));
+        CLDNN_TRY(at_bind(handle, &p, ops, AT_DQ, workspace, workspaceOffset, need));
+    }
     p.has_stats = 1;
     at_log_cmd(&p, attnDesc, qDesc);
     at_buffers b = {{q, k, v, o, dO, stats, dq, dk, dv}, workspace, workspaceOffset / sizeof(float)};

@@ -46,13 +46,17 @@ int64_t fused_sdp_choice(const at::Tensor& q, const at::Tensor& k, const at::Ten
                                                                       : at::SDPBackend::math);
 }
 
-// 16-bit data on tensor cores (as PyTorch's flash kernels); FLOAT in FP32 (TF32 off).
+// 16-bit data on tensor cores (as PyTorch's flash kernels); FLOAT in FP32 (TF32 off). The backward
+// sums in a fixed order under torch.use_deterministic_algorithms, else may add dQ atomically (as
+// PyTorch's CUDA kernels do).
 void set_attn(AttnDesc& d, const at::Tensor& q, double dropout_p, bool is_causal, std::optional<double> scale,
               uint64_t seed, uint64_t offset, const char* op) {
     const double s = scale.has_value() ? *scale : 1.0 / std::sqrt((double)q.size(3));
     cldnnMathType_t math = q.scalar_type() == at::kFloat ? CLDNN_DEFAULT_MATH : CLDNN_TENSOR_OP_MATH;
     CLDNN_TORCH_CHECK(op, cldnnSetAttentionDescriptor(d, (float)s, is_causal ? 1 : 0, (float)dropout_p, seed, offset,
                                                       math));
+    const bool det = at::globalContext().deterministicAlgorithms();
+    CLDNN_TORCH_CHECK(op, cldnnSetAttentionDescriptorDeterminism(d, det ? CLDNN_DETERMINISTIC : CLDNN_NON_DETERMINISTIC));
 }
 
 // The statistics (B x H x Sq float) as cldnn's B x H x Sq x 1.

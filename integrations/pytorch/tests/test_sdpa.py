@@ -93,3 +93,22 @@ def test_dropout_native(p):
     torch.testing.assert_close(xo.grad.cpu(), torch.where(kept, g / (1 - p), torch.zeros_like(g)), atol=1e-6,
                                rtol=1e-6)
     torch.testing.assert_close(F.dropout(xo.detach(), p=p, training=False).cpu(), x)
+
+
+@needs_backend
+def test_sdpa_deterministic_backward_repeats():
+    # Under torch.use_deterministic_algorithms the descriptor is DETERMINISTIC: two backward passes
+    # give the same bits (D 128 FLOAT, which may otherwise add dQ by atomics on tensor cores).
+    q, k, v = qkv(1, 4, 2, 75, 75, 128, 128, torch.float32, True)
+    was = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        grads = []
+        for _ in range(2):
+            ts = [t.detach().to(DEV).requires_grad_() for t in (q, k, v)]
+            F.scaled_dot_product_attention(*ts, is_causal=True, enable_gqa=True).sum().backward()
+            grads.append([t.grad.cpu() for t in ts])
+    finally:
+        torch.use_deterministic_algorithms(was)
+    for a, b, name in zip(grads[0], grads[1], "qkv"):
+        assert torch.equal(a, b), "d" + name + " differs between two deterministic backward passes"
