@@ -1463,7 +1463,7 @@ CLDNN_EXPORT cldnnStatus_t cldnnDestroyAttentionDescriptor(cldnnAttentionDescrip
 ** offset: the dropout generator's (cldnnSetDropoutDescriptor's); mathType: DEFAULT_MATH,
 ** TENSOR_OP_MATH (reduced-precision hardware paths allowed where a solver has them) or FMA_MATH.
 ** On NVIDIA tensor cores FLOAT runs as TF32 under TENSOR_OP_MATH and as 3xTF32 (three TF32
-** products per FP32 one: FP32's accuracy, as PyTorch's FP32 attention there) under DEFAULT_MATH;
+** products per FP32 one: close to FP32's accuracy, as PyTorch's FP32 attention there) under DEFAULT_MATH;
 ** FMA_MATH keeps FP32 FMAs. HALF and BFLOAT16 take the tensor cores under TENSOR_OP_MATH.
 ** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (scale not finite,
 ** causal not 0 or 1, dropout outside [0, 1), mathType not of its enum).

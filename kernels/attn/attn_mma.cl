@@ -49,7 +49,7 @@
  *                           them; attn_bwd_dq_store scales and stores dQ): not deterministic
  *   -DDROPOUT=1             dropout on the probabilities
  *   -DDATA_HALF=1 / -DDATA_BF16=1 the storage type; neither: FLOAT on TF32 tensor cores
- *   -DTF32X3=1              FLOAT: each product as three TF32 ones (FP32's accuracy, mma_op below);
+ *   -DTF32X3=1              FLOAT: each product as three TF32 ones (near FP32's accuracy, mma_op below);
  *                           0: inputs rounded to TF32 once (TENSOR_OP_MATH)
  * NVIDIA only, compute capability 8.0 or higher: the host offers the solver only there. Q, K, V, O,
  * dO and the gradients have unit-stride head dims and strides and offsets in multiples of 16 bytes.
@@ -125,7 +125,8 @@ inline uint pack2(float lo, float hi) {
 /* FP32 products from TF32 tensor cores (CUTLASS's 3xTF32): x = big + small with big = TF32(x) and
  * small = x - big (exact in FP32; the tensor core keeps its top 10 mantissa bits), and
  * a b = a_big b_big + a_big b_small + a_small b_big, the dropped a_small b_small and the cut
- * bits of small being about 2^-21 of a b: FP32's accuracy for sums, at three mma per product. */
+ * bits of small being about 2^-21 of a b: FP32's accuracy for the products (their sums accumulate
+ * in the tensor core's FP32), at three mma per product. */
 inline void mma_op(float* acc, const uint* a, const uint* b) {
     uint ab[4], as[4], bb[2], bs[2];
 #pragma unroll

@@ -274,7 +274,7 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 **     data type before their products, as FlashAttention does (a reduced-precision path);
 **   FLOAT under TENSOR_OP_MATH: TF32 m16n8k8, inputs, probabilities and dS rounded to TF32 once;
 **   FLOAT under DEFAULT_MATH: each product as three TF32 ones (3xTF32, big and small halves of each
-**     input: FP32's accuracy, checked by the FLOAT tolerances of tests/test_attn.c), which is what
+**     input: close to FP32's accuracy, within the FLOAT tolerances of tests/test_attn.c), which is what
 **     PyTorch's FP32 scaled_dot_product_attention runs on these devices (its memory-efficient
 **     kernel's OpMultiplyAddFastF32). FMA_MATH keeps attn_tiled's FP32 FMAs.
 ** Its parameters: query rows per block (the forward's and dQ's work-group, 16 per warp), keys per
