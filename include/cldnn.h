@@ -1480,19 +1480,24 @@ CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionDescriptor(const cldnnAttentionDescr
 /** Whether cldnnAttentionBackward must give the same bits on every call (cuDNN's deterministic
 ** algorithm option for attention; PyTorch's use_deterministic_algorithms). NON_DETERMINISTIC, a new
 ** descriptor's value, lets the backward add dQ's partial sums with atomic adds where that is
-** measured faster (FLOAT past D = 64 on NVIDIA tensor cores); DETERMINISTIC keeps fixed-order sums
-** everywhere. Forward results do not depend on it. cldnnSetAttentionDescriptor leaves it as it is.
-** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc, or determinism for Get, NULL); BAD_PARAM_OUT_OF_BOUND
-** (a value not of cldnnDeterminism_t).
-** Thread safety: as cldnnSetAttentionDescriptor / cldnnGetAttentionDescriptor. */
+** measured faster: by default the FLOAT backward under DEFAULT_MATH (3xTF32) with D or Dv above 64
+** on NVIDIA tensor cores (CLDNN_SOLVER_PARAMS or the tuning db may select it for other problems
+** on those devices); DETERMINISTIC keeps fixed-order sums everywhere. Forward results do not depend
+** on it. cldnnSetAttentionDescriptor leaves it as it is.
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc NULL); BAD_PARAM_OUT_OF_BOUND (a value not of
+** cldnnDeterminism_t).
+** Thread safety: as cldnnSetAttentionDescriptor. */
 CLDNN_EXPORT cldnnStatus_t cldnnSetAttentionDescriptorDeterminism(cldnnAttentionDescriptor_t desc,
                                                                   cldnnDeterminism_t determinism);
+/** Reads back the descriptor's determinism (NON_DETERMINISTIC unless set).
+** Statuses: SUCCESS; BAD_PARAM_NULL_POINTER (desc or determinism NULL).
+** Thread safety: only reads the descriptor; safe alongside other reads. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionDescriptorDeterminism(const cldnnAttentionDescriptor_t desc,
                                                                   cldnnDeterminism_t* determinism);
 /** Workspace bytes of cldnnAttentionForward (*fwd) and cldnnAttentionBackward (*bwd) for these
 ** shapes: linear in the sequence lengths, never Sq x Sk: the backward's B * H * Sq floats, and where
-** it sums dQ by atomic adds (the descriptor's determinism) B * H * Sq rows of D (rounded up to 16)
-** floats more. For the backward's gradients laid out as Q, K, V and O; the backward checks what its
+** it sums dQ by atomic adds (the descriptor's determinism) those rounded up to a multiple of 4 plus
+** B * H * Sq rows of D (rounded up to 16) floats. For the backward's gradients laid out as Q, K, V and O; the backward checks what its
 ** own views need. Either output may be NULL.
 ** Statuses: SUCCESS; the descriptor checks of cldnnAttentionForward.
 ** Thread safety: only reads the descriptors. */

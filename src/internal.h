@@ -189,6 +189,9 @@ struct cldnnContext {
     cldnnFindMode_t find_mode;
     /* The math type of GEMM calls (cldnnSetGemmMathType; DEFAULT_MATH from calloc). */
     cldnnMathType_t gemm_math;
+    /* Set once the device's compiler failed attn_mma's two-float reductions (PTX ISA 8.1): failed
+    ** builds are not cached, so this keeps later calls from building it again. */
+    int attn_no_red2;
     char db_dir[1024];
     /* The system tables' folder (db.c: CLDNN_SYSTEM_DB_PATH, else beside the library, else the
     ** source tree's db/; "" none), read-only, consulted after db_dir. */

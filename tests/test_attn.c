@@ -590,7 +590,8 @@ Test(attn_bad, descriptor) {
     FX_ASSERT(det == CLDNN_DETERMINISTIC, "determinism %d after cldnnSetAttentionDescriptor", (int)det);
     FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER,
                      cldnnSetAttentionDescriptorDeterminism(NULL, CLDNN_DETERMINISTIC));
-    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND, cldnnSetAttentionDescriptorDeterminism(d, (cldnnDeterminism_t)2));
+    FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                     cldnnSetAttentionDescriptorDeterminism(d, (cldnnDeterminism_t)2));
     FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetAttentionDescriptorDeterminism(NULL, &det));
     FX_EXPECT_STATUS(CLDNN_STATUS_BAD_PARAM_NULL_POINTER, cldnnGetAttentionDescriptorDeterminism(d, NULL));
     FX_OK(cldnnDestroyAttentionDescriptor(d));

@@ -24,10 +24,13 @@
  * attn_bwd_dkdv_mma (b, kv head, block of BC keys; BC / 16 warps, each 16 keys): over the query
  *   heads of the group and their query blocks of BR rows (Q and dO in STAGES buffers):
  *   S^T = K Q^T, P^T = 2^(S^T' - lse'), dV += (P^T Z) dO, dP^T = V dO^T,
- *   dS^T = P^T (dP^T Z - Di), dK += dS^T Q; dK scaled once at the end. No atomics.
+ *   dS^T = P^T (dP^T Z - Di), dK += dS^T Q; dK scaled once at the end. No atomics, but under
+ *   DQ_ATOMIC, which adds each block's dS K to dQ's FP32 sums in the workspace.
  * attn_bwd_dq_mma (b, h, block of BR query rows): Q and dO in registers (TF32: in local memory,
  *   their fragments read per block); over key blocks of BC
  *   (K and V in STAGES buffers): S = Q K^T, P, dP = dO V^T, dS = P (dP Z - Di), dQ += dS K.
+ * attn_bwd_dq_store (DQ_ATOMIC, instead of attn_bwd_dq_mma; one lane per pair of head dims):
+ *   dQ = scale * the sums.
  * Z is the dropout's keep * 1/(1-p) (attn_common.h's DROP_Z at cldnnDropout's index), 1 without.
  *
  * Build options
@@ -42,11 +45,13 @@
  *                           (forward, dQ), key blocks from the first (dK / dV), every head's block i
  *                           before any head's block i + 1; 0: each head's blocks in turn (the same
  *                           order within a head, K and V of one head shared in L2)
- *   -DDQ_ATOMIC=1 -DDQN=n   dQ inside the dK / dV kernel (FlashAttention-2's five block products
+ *   -DDQ_ATOMIC=1|2 -DDQN=n dQ inside the dK / dV kernel (FlashAttention-2's five block products
  *                           per key/query pair instead of seven): dS^T goes to local memory, each
  *                           warp takes 16 query rows x DQN head dims of dS K per block and adds them
- *                           to FP32 sums in the workspace by red.global.add (attn_bwd_dot zeroes
- *                           them; attn_bwd_dq_store scales and stores dQ): not deterministic
+ *                           to FP32 sums in the workspace by red.global.add, one float at a time
+ *                           (1) or two (2: PTX ISA 8.1, compute capability 9.0, an 8-byte aligned
+ *                           workspace); attn_bwd_dot zeroes them, attn_bwd_dq_store scales and
+ *                           stores dQ. Not deterministic
  *   -DDROPOUT=1             dropout on the probabilities
  *   -DDATA_HALF=1 / -DDATA_BF16=1 the storage type; neither: FLOAT on TF32 tensor cores
  *   -DTF32X3=1              FLOAT: each product as three TF32 ones (near FP32's accuracy, mma_op below);
@@ -414,8 +419,9 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
 #else
 #define STORE_DST(pf, acc)                                                                              \
     _Pragma("unroll") for (int jn = 0; jn < BR / 8; ++jn) {                                             \
-        *(__local uint2*)(Ss + (r0 + g) * SP + jn * 8 + 2 * t) = (uint2)(as_uint(acc[jn][0]), as_uint(acc[jn][1])); \
-        *(__local uint2*)(Ss + (r0 + g + 8) * SP + jn * 8 + 2 * t) = (uint2)(as_uint(acc[jn][2]), as_uint(acc[jn][3])); \
+        __local uint* s_ = Ss + (r0 + g) * SP + jn * 8 + 2 * t;                                         \
+        *(__local uint2*)s_ = (uint2)(as_uint(acc[jn][0]), as_uint(acc[jn][1]));                        \
+        *(__local uint2*)(s_ + 8 * SP) = (uint2)(as_uint(acc[jn][2]), as_uint(acc[jn][3]));             \
     }
 #define LDSM_AT(f, L, P, m0, k0)                                                                        \
     do {                                                                                                \
@@ -437,8 +443,8 @@ inline void red_add2(__global float* p, float x, float y) {
 
 /* sums (the FP32 dQ of every row, pitch DP) += dS K for query rows [i0, i0 + BR) of slice bh, dS
  * from dS^T in S, K ([key][dim]) in Kl: the BR / 16 x DP / DQN tiles of 16 x DQN go round the warps. */
-inline __attribute__((always_inline)) void dq_partial(__local const LT* S, __local const LT* Kl, __global float* sums, ulong bh, int i0, int SQ,
-                       int lid) {
+inline __attribute__((always_inline)) void dq_partial(__local const LT* S, __local const LT* Kl,
+                                                      __global float* sums, ulong bh, int i0, int SQ, int lid) {
     const int lane = lid % 32, g = lane >> 2, t = lane & 3;
     for (int tile = lid / 32; tile < BR / 16 * (DP / DQN); tile += BC / 16) {
         const int m0 = tile % (BR / 16) * 16, n0 = tile / (BR / 16) * DQN, ia = i0 + m0 + g;

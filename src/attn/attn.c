@@ -363,8 +363,8 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
     /* FLOAT blocks up to 64: its 128-row D 128 forward did not run on the H200 (not looked into) */
     const int most = p->dtype == CLDNN_DATA_FLOAT ? 64 : 128;
     if (q->br < 16 || q->br > most || q->br % 16 || q->bc < 16 || q->bc > most || q->bc % 16 || q->st < 1 ||
-        q->st > 2 || q->ord < 0 || q->ord > 1 || q->dq < 0 || q->dq > 1 || (q->dq && p->dir && p->det) || (q->dq && !p->dir))
-        return 0;
+        q->st > 2 || q->ord < 0 || q->ord > 1 || q->dq < 0 || q->dq > 1 || (q->dq && p->dir && p->det))
+        return 0; /* the forward ignores dq, so one set names a forward and a backward */
     const size_t wg = (size_t)(2 * (q->br > q->bc ? q->br : q->bc));
     return at_mma_registers(p, q) <= AT_MMA_REGS_MAX && at_mma_local(p, q) <= cldnn_mma_local_limit(dev) &&
            wg <= dev->max_wg_size;
@@ -384,9 +384,10 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
 ** against 42.8-52.8 for 32-row or 32-key blocks.
 ** dQ by atomic adds (dq = 1) where the descriptor allows it, for the FLOAT (3xTF32) backward past
 ** D = 64 only: S 4096 D 128 90.4 -> 62.1 ms (causal 50.6 -> 35.6) with two-float reductions, where
-** the D 64 one loses (39.9 -> 48.1 ms with one-float reductions) and so does HALF's (D 64 11.4 ->
-** 11.2-13.7, D 128 20.0 -> 41.8 at its 32-key default blocks): the atomic traffic, B H Sq D per
-** key block, outweighs the two products it saves where the products are cheap. */
+** the D 64 one loses (39.9 -> 48.1 ms with one-float reductions) and HALF's ties or loses (D 64
+** 11.4 -> 11.2 with two-float reductions, 13.7 with one-float ones; D 128 20.0 -> 41.8 at its
+** 32-key default blocks, 19.1-21.6 at 64- and 128-key ones): the atomic traffic, B H Sq D per key
+** block, outweighs the two products it saves where the products are cheap. */
 static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     static const at_mma_params prefs[] = {
         {64, 64, 2, 0, 0}, {64, 32, 2, 0, 0}, {32, 32, 2, 0, 0}, {32, 16, 2, 0, 0}, {16, 16, 2, 0, 0},
@@ -452,8 +453,9 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
     const char* f = "attn/attn_mma.cl";
     /* dQ's reductions (backward, dq = 1): two floats at a time on compute capability 9.0 with an
     ** 8-byte aligned workspace, which takes PTX ISA 8.1: a driver whose compiler emits older PTX
-    ** fails that build, and gets one-float reductions */
-    int atomic = p->dir && q->dq ? (h->prof.nv_cc_major >= 9 && b->ws_off % 2 == 0 ? 2 : 1) : 0;
+    ** fails that build, and the handle takes one-float reductions from then on */
+    const int red2 = h->prof.nv_cc_major >= 9 && b->ws_off % 2 == 0 && !h->attn_no_red2;
+    int atomic = p->dir && q->dq ? (red2 ? 2 : 1) : 0;
     char opts[200];
     for (;;) {
         snprintf(opts, sizeof opts,
@@ -467,6 +469,7 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
                                CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED)
             break;
         cldnn_error_clear();
+        h->attn_no_red2 = 1;
         atomic = 1;
     }
     const uint64_t qgroups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
