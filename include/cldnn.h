@@ -1497,8 +1497,9 @@ CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionDescriptorDeterminism(const cldnnAtt
 /** Workspace bytes of cldnnAttentionForward (*fwd) and cldnnAttentionBackward (*bwd) for these
 ** shapes: linear in the sequence lengths, never Sq x Sk: the backward's B * H * Sq floats, and where
 ** it sums dQ by atomic adds (the descriptor's determinism) those rounded up to a multiple of 4 plus
-** B * H * Sq rows of D (rounded up to 16) floats. For the backward's gradients laid out as Q, K, V and O; the backward checks what its
-** own views need. Either output may be NULL.
+** B * H * Sq rows of D (rounded up to 16) floats. The size is the backward's with its gradients
+** laid out as Q, K, V and O; the backward checks what its own views need. Either output may be
+** NULL.
 ** Statuses: SUCCESS; the descriptor checks of cldnnAttentionForward.
 ** Thread safety: only reads the descriptors. */
 CLDNN_EXPORT cldnnStatus_t cldnnGetAttentionWorkspaceSize(cldnnHandle_t handle,
