@@ -446,38 +446,44 @@ static size_t at_mma_workspace(const void* problem, const void* params) {
 static const cldnn_param_space at_mma_space = {
     .text = AT_MMA_TEXT, .names = AT_MMA_NAMES, .valid = at_mma_valid, .enumerate = at_mma_enumerate};
 
+/* attn_mma.cl's build options for p with q, atomic being DQ_ATOMIC. */
+static void mma_options(char* opts, size_t size, const at_problem* p, const at_mma_params* q, int atomic) {
+    snprintf(opts, size,
+             "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DSTAGES=%d -DORDER=%d -DDROPOUT=%d -DTF32X3=%d "
+             "-DDQ_ATOMIC=%d -DDQN=%d%s",
+             p->D, p->Dv, q->br, q->bc, q->st, q->ord, p->drop,
+             p->dtype == CLDNN_DATA_FLOAT && p->math != CLDNN_TENSOR_OP_MATH, atomic, at_mma_dqn(p->D),
+             cldnn_dtype_build_option(p->dtype));
+}
+
 static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* params, const void* buffers) {
     const at_problem* p = (const at_problem*)problem;
     const at_mma_params* q = (const at_mma_params*)params;
     const at_buffers* b = (const at_buffers*)buffers;
     const char* f = "attn/attn_mma.cl";
     /* dQ's reductions (backward, dq = 1): two floats at a time on compute capability 9.0 with an
-    ** 8-byte aligned workspace, which takes PTX ISA 8.1: a driver whose compiler emits older PTX
-    ** fails that build, and the handle takes one-float reductions from then on */
+    ** 8-byte aligned workspace, which takes PTX ISA 8.1 */
     const int red2 = h->prof.nv_cc_major >= 9 && b->ws_off % 2 == 0 && !h->attn_no_red2;
     int atomic = p->dir && q->dq ? (red2 ? 2 : 1) : 0;
     char opts[200];
-    for (;;) {
-        snprintf(opts, sizeof opts,
-                 "-DHEAD_D=%d -DHEAD_DV=%d -DBR=%d -DBC=%d -DSTAGES=%d -DORDER=%d -DDROPOUT=%d -DTF32X3=%d "
-                 "-DDQ_ATOMIC=%d -DDQN=%d%s",
-                 p->D, p->Dv, q->br, q->bc, q->st, q->ord, p->drop,
-                 p->dtype == CLDNN_DATA_FLOAT && p->math != CLDNN_TENSOR_OP_MATH, atomic, at_mma_dqn(p->D),
-                 cldnn_dtype_build_option(p->dtype));
-        cl_kernel k;
-        if (atomic != 2 || cldnn_kernel_get(h, f, opts, "attn_bwd_dkdv_mma", &k) !=
-                               CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED)
-            break;
-        cldnn_error_clear();
-        h->attn_no_red2 = 1;
-        atomic = 1;
-    }
+    mma_options(opts, sizeof opts, p, q, atomic);
     const uint64_t qgroups = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)((p->Sq + q->br - 1) / q->br);
     if (p->dir == 0)
         return at_launch(h, p, f, opts, b, "attn_fwd_mma", qgroups, (size_t)(2 * q->br));
     const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
     const size_t dot = cldnn_free_group(&h->prof);
-    CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot));
+    cldnnStatus_t st = at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot);
+    if (st == CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED && atomic == 2) {
+        /* a driver whose compiler emits PTX older than 8.1 fails that build (the whole program's,
+        ** attn_bwd_dot's included): failed builds are not cached, so the handle keeps one-float
+        ** reductions from then on */
+        cldnn_error_clear();
+        h->attn_no_red2 = 1;
+        atomic = 1;
+        mma_options(opts, sizeof opts, p, q, atomic);
+        st = at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot);
+    }
+    CLDNN_TRY(st);
     const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
     CLDNN_TRY(at_launch(h, p, f, opts, b, "attn_bwd_dkdv_mma", kgroups, (size_t)(2 * q->bc)));
     if (atomic) {
@@ -705,17 +711,15 @@ static void at_log_cmd(const at_problem* p, const struct cldnnAttentionStruct* a
                   p->math == CLDNN_TENSOR_OP_MATH ? "tensor" : p->math == CLDNN_FMA_MATH ? "fma" : "default");
 }
 
-/* Workspace bytes the run of p (its views taken) takes: its solver's with the parameters it will run
-** with. */
-static size_t at_need(cldnnHandle_t h, const at_problem* p) {
-    const cldnn_solver* s = cldnn_engine_pick(&at_family, p, &h->prof, -1);
-    if (s == NULL || s->space == NULL)
-        return at_workspace(p, NULL);
+/* The solver and parameters the run of p (its views taken) takes, in *s and params
+** (CLDNN_PARAMS_MAX bytes), and the workspace bytes they need in *need. */
+static cldnnStatus_t at_select(cldnnHandle_t h, const at_problem* p, const cldnn_solver** s, void* params,
+                               size_t* need) {
     char key[200];
     at_key(key, sizeof key, p);
-    _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
-    cldnn_engine_params(h, s, p, key, params);
-    return cldnn_engine_workspace(s, p, params);
+    CLDNN_TRY(cldnn_engine_select(h, &at_family, p, key, key, s, params));
+    *need = cldnn_engine_workspace(*s, p, params);
+    return CLDNN_STATUS_SUCCESS;
 }
 
 /* Picks the solver and its parameters (CLDNN_SOLVER, CLDNN_SOLVER_PARAMS, the tuning db), and
@@ -819,10 +823,17 @@ cldnnStatus_t cldnnGetAttentionWorkspaceSize(cldnnHandle_t handle, const cldnnAt
     for (int i = 0; i < AT_N; ++i)
         if (like[i] != NULL)
             memcpy(p.st[i], like[i]->strides, sizeof p.st[i]);
+    const cldnn_solver* s;
+    _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
+    size_t need;
+    if (at_select(handle, &p, &s, params, &need) != CLDNN_STATUS_SUCCESS) { /* the call will say so */
+        cldnn_error_clear();
+        need = at_workspace(&p, NULL);
+    }
     if (fwdSize)
         *fwdSize = 0;
     if (bwdSize)
-        *bwdSize = at_need(handle, &p);
+        *bwdSize = need;
     return CLDNN_STATUS_SUCCESS;
 }
 
@@ -887,13 +898,16 @@ cldnnStatus_t cldnnAttentionBackward(cldnnHandle_t handle, const cldnnAttentionD
                                   {dqDesc, dq, dqOffset},       {dkDesc, dk, dkOffset},
                                   {dvDesc, dv, dvOffset}};
     CLDNN_TRY(at_bind(handle, &p, ops, AT_DQ, workspace, workspaceOffset, least));
-    const size_t need = at_need(handle, &p);
+    p.has_stats = 1;
+    const cldnn_solver* s;
+    _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
+    size_t need;
+    CLDNN_TRY(at_select(handle, &p, &s, params, &need)); /* once: the run takes the same */
     if (need > least) {
         CLDNN_TRY(check_workspace(handle, workspace, workspaceOffset, workspaceSizeInBytes, need));
         CLDNN_TRY(at_bind(handle, &p, ops, AT_DQ, workspace, workspaceOffset, need));
     }
-    p.has_stats = 1;
     at_log_cmd(&p, attnDesc, qDesc);
     at_buffers b = {{q, k, v, o, dO, stats, dq, dk, dv}, workspace, workspaceOffset / sizeof(float)};
-    return at_run(handle, &p, &b);
+    return s->run(handle, &p, params, &b);
 }

@@ -280,15 +280,23 @@ size_t cldnn_engine_workspace(const cldnn_solver* s, const void* problem, const 
     return s->workspace ? s->workspace(problem, params) : 0;
 }
 
-cldnnStatus_t cldnn_engine_run(cldnnHandle_t h, const cldnn_family* fam, const void* problem, const void* buffers,
-                               const char* key, const char* what) {
+cldnnStatus_t cldnn_engine_select(cldnnHandle_t h, const cldnn_family* fam, const void* problem, const char* key,
+                                  const char* what, const cldnn_solver** solver, void* params) {
     const cldnn_solver* s = cldnn_engine_pick(fam, problem, &h->prof, -1);
+    *solver = s;
     if (s == NULL)
         return CLDNN_FAIL(CLDNN_STATUS_NOT_SUPPORTED, "no solver applies to %s on %s", what, h->prof.name);
-    _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
     params_of(h, s, problem, key, key ? key : what, params);
     if (s->space == NULL)
         cldnn_log(CLDNN_LOG_DEBUG, "%s: solver %s", what, s->name);
+    return CLDNN_STATUS_SUCCESS;
+}
+
+cldnnStatus_t cldnn_engine_run(cldnnHandle_t h, const cldnn_family* fam, const void* problem, const void* buffers,
+                               const char* key, const char* what) {
+    const cldnn_solver* s;
+    _Alignas(16) unsigned char params[CLDNN_PARAMS_MAX];
+    CLDNN_TRY(cldnn_engine_select(h, fam, problem, key, what, &s, params));
     return s->run(h, problem, params, buffers);
 }
 

@@ -66,6 +66,12 @@ const char* cldnn_engine_params(cldnnHandle_t h, const cldnn_solver* s, const vo
                                 void* params);
 /* Bytes of workspace s needs for problem with params (NULL: its defaults). */
 size_t cldnn_engine_workspace(const cldnn_solver* s, const void* problem, const void* params);
+/* What the plain run below takes: the solver in *solver and its parameters in params
+** (CLDNN_PARAMS_MAX bytes; the tuning db only when key names the problem); NOT_SUPPORTED naming
+** what, *solver NULL, when no solver applies. For a family whose workspace depends on them, so
+** that sizing and running select once. */
+cldnnStatus_t cldnn_engine_select(cldnnHandle_t h, const cldnn_family* fam, const void* problem, const char* key,
+                                  const char* what, const cldnn_solver** solver, void* params);
 /* The plain run of a family without public algorithms: picks, takes the parameters (the tuning db
 ** only when key names the problem: internal callers pass NULL) and runs; NOT_SUPPORTED naming what
 ** when no solver applies. The parameter log lines name key, else what. */
