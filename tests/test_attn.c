@@ -19,8 +19,10 @@
 **                  has them (and nothing else there: run_tc), forward and backward: TENSOR_OP_MATH
 **                  HALF D 64 with dropout, D 128 with Dv 64 at one buffer and ORDER 1, BFLOAT16
 **                  B,S,H,D, FLOAT (TF32) D 32 and 128; DEFAULT_MATH FLOAT (3xTF32) D 40 / Dv 24
-**                  with dropout; dQ summed by atomics (q1) in HALF, BFLOAT16 and FLOAT, and a
-**                  DETERMINISTIC descriptor that rules it out and repeats bit for bit. The attn::
+**                  with dropout; dQ summed by atomics (q1) in HALF, BFLOAT16 and FLOAT, the
+**                  split backward (q0) at two buffers in HALF and BFLOAT16, O off 16 bytes in the
+**                  backward (Di one lane a row), and a DETERMINISTIC descriptor that rules the
+**                  atomics out and repeats bit for bit. The attn::
 **                  cases with aligned operands (D 32, 128) take the 3xTF32 kernels there too, but
 **                  bhsd_basic_fma (FMA_MATH: attn_tiled). Every backward also checks that its
 **                  workspace is what the query gave and nothing past it is written.
@@ -131,6 +133,9 @@ static void expect_close(fx_tensor* t, const double* want, cldnnDataType_t dt, i
 ** byte offset (68: an odd float offset, which takes one-float reductions). */
 static int g_det, g_sums;
 static size_t g_ws_off = 64;
+/* g_o_shift: the backward reads O from a copy this many elements past the forward's aligned offset
+** (attn_mma's Di then takes its one-lane-a-row kernel: O's rows no longer allow 16-byte loads). */
+static size_t g_o_shift;
 
 static cldnnAttentionDescriptor_t make_desc(const at_case* c, double scale, uint64_t seed, uint64_t offset) {
     cldnnAttentionDescriptor_t d;
@@ -250,6 +255,15 @@ static void run_case(const at_case* c) {
                                         v.mem, v.offset, o.desc, o.mem, o.offset, st.desc, st.mem, st.offset, NULL, 0,
                                         0));
         }
+        fx_tensor o2, *ob = &o;
+        if (g_o_shift) {
+            make_tensor(&o2, c, c->H, c->Sq, c->Dv, 2 * al + g_o_shift);
+            fx_tensor_download(&o);
+            for (int64_t i = 0; i < o.count; ++i)
+                fx_tensor_set(&o2, i, fx_tensor_got(&o, i));
+            fx_tensor_upload(&o2);
+            ob = &o2;
+        }
         /* the workspace at byte g_ws_off, 256 guard bytes after it that the backward must leave alone */
         cl_mem ws = fx_buffer(wb + g_ws_off + 256);
         unsigned char guard[256], after[256];
@@ -269,9 +283,9 @@ static void run_case(const at_case* c) {
                 fx_tensor_upload(grads[t]);
             }
             FX_OK(cldnnAttentionBackward(fx_handle(), d, q.desc, q.mem, q.offset, k.desc, k.mem, k.offset, v.desc,
-                                         v.mem, v.offset, o.desc, o.mem, o.offset, dO.desc, dO.mem, dO.offset, st.desc,
-                                         st.mem, st.offset, dq.desc, dq.mem, dq.offset, dk.desc, dk.mem, dk.offset,
-                                         dv.desc, dv.mem, dv.offset, ws, g_ws_off, wb));
+                                         v.mem, v.offset, ob->desc, ob->mem, ob->offset, dO.desc, dO.mem, dO.offset,
+                                         st.desc, st.mem, st.offset, dq.desc, dq.mem, dq.offset, dk.desc, dk.mem,
+                                         dk.offset, dv.desc, dv.mem, dv.offset, ws, g_ws_off, wb));
         }
         expect_close(&dq, gq, c->dt, 1, "dQ", c);
         expect_close(&dk, gk, c->dt, 1, "dK", c);
@@ -290,6 +304,8 @@ static void run_case(const at_case* c) {
         free(gq);
         free(gk);
         free(gv);
+        if (g_o_shift)
+            fx_tensor_free(&o2);
         fx_tensor_free(&dO);
         fx_tensor_free(&dq);
         fx_tensor_free(&dk);
@@ -415,6 +431,18 @@ Test(attn_tc, half_d128_dv64_causal_sq_gt_sk_one_buffer_order1) {
     run_tc(&c, "attn_mma:br32-bc32-st1-o1-q0");
 }
 
+/* The split backward (q0) at two buffers per streamed block, one barrier a block: 16-bit dK / dV and
+** dQ kernels, which the HALF / BFLOAT16 defaults (q1) no longer take. */
+Test(attn_tc, half_d64_gqa_causal_split_two_buffers) {
+    at_case c = {1, 4, 2, 70, 90, 64, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
+    run_tc(&c, "attn_mma:br64-bc64-st2-o0-q0");
+}
+
+Test(attn_tc, bfloat16_d128_split_two_buffers) {
+    at_case c = {2, 2, 1, 77, 70, 128, 128, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 2, TC};
+    run_tc(&c, "attn_mma:br32-bc32-st2-o0-q0");
+}
+
 Test(attn_tc, bfloat16_bshd) {
     at_case c = {2, 2, 1, 45, 77, 32, 32, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_BFLOAT16, 0, 0, 2, TC};
     run_tc(&c, NULL);
@@ -459,6 +487,13 @@ Test(attn_tc, half_d80_fused_dq_odd_workspace_offset) {
     g_ws_off = 68;
     at_case c = {2, 2, 1, 77, 70, 80, 80, 0, 1, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
     run_tc(&c, "attn_mma:br64-bc64-st2-o0-q1");
+}
+
+/* O's rows off 16 bytes in the backward (one element past its forward's offset): Di one lane a row. */
+Test(attn_tc, half_d64_unaligned_o_in_backward) {
+    g_o_shift = 1;
+    at_case c = {1, 2, 1, 40, 50, 64, 64, 1, 1, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
+    run_tc(&c, NULL);
 }
 
 Test(attn_tc, float_d128_bshd_causal_fused_dq) {

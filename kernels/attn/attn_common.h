@@ -66,9 +66,12 @@ __kernel void attn_bwd_dot(ATTN_ARGS) {
         sum = fma(LOAD(dout, db + x * do_st.s3), LOAD(o, ob + x * o_st.s3), sum);
     ws[ws_off + row] = sum;
 #if DQ_ATOMIC
-    __global float* z = ws + ws_off + DQ_BASE(B, H, SQ) + row * DQ_PITCH;
+    /* the sums are rows x DQ_PITCH floats: lane r zeroes r, r + rows, ..., so that a warp's stores
+     * are consecutive (a row per lane would scatter them) */
+    const ulong rows = (ulong)B * (ulong)H * (ulong)SQ;
+    __global float* z = ws + ws_off + DQ_BASE(B, H, SQ) + row;
     for (int x = 0; x < DQ_PITCH; ++x)
-        z[x] = 0.0f;
+        z[x * rows] = 0.0f;
 #endif
 }
 

@@ -278,7 +278,8 @@ static cldnnStatus_t tiled_run(cldnnHandle_t h, const void* problem, const void*
 **     PyTorch's FP32 scaled_dot_product_attention runs on these devices (its memory-efficient
 **     kernel's OpMultiplyAddFastF32). FMA_MATH keeps attn_tiled's FP32 FMAs.
 ** Its parameters: query rows per block (the forward's and dQ's work-group, 16 per warp), keys per
-** block (dK / dV's work-group), the backward's buffers per streamed block (1 or 2), the order of
+** block (dK / dV's work-group), the buffers per streamed block (1 or 2; 2 overlap the next
+** block's copies and take one barrier a block, in the forward too), the order of
 ** the work-groups (0: each head's blocks in turn; 1: the heaviest causal blocks of every head
 ** first) and where dQ is summed (0: its own kernel, fixed order; 1: in the dK / dV kernel by atomic
 ** adds into FP32 sums in the workspace, FlashAttention-2's five block products per key/query pair
@@ -296,7 +297,8 @@ typedef struct {
 static int round16(int x) { return round_up(x, 16); }
 
 /* Head dims per dQ tile of the fused backward (attn_mma.cl's DQN): all of them up to 64, else the
-** largest of 64, 32, 16 that divides the padded head. */
+** largest of 64, 32, 16 that divides the padded head. (Tiles of fewer dims, enough of them for every
+** warp of a 32 x 128 group, ran no faster: HALF D 128 18.5 ms either way, H200.) */
 static int at_mma_dqn(int d) {
     const int dp = round16(d);
     return dp <= 64 ? dp : dp % 64 == 0 ? 64 : dp % 32 == 0 ? 32 : 16;
@@ -308,9 +310,10 @@ static size_t at_mma_local(const at_problem* p, const at_mma_params* q) {
     const size_t es = p->dtype == CLDNN_DATA_FLOAT ? 4u : 2u, pad = 16u / es;
     const size_t kp = (size_t)round16(p->D) + pad, vp = (size_t)round16(p->Dv) + pad, br = (size_t)q->br;
     const size_t bc = (size_t)q->bc;
+    const size_t st = (size_t)q->st;
     if (p->dir == 0)
-        return ((br + bc) * kp + bc * vp) * es;
-    const size_t st = (size_t)q->st, dkdv = (bc + st * br) * (kp + vp) + (q->dq ? bc * (br + pad) : 0);
+        return (br * kp + st * bc * (kp + vp)) * es;
+    const size_t dkdv = (bc + st * br) * (kp + vp) + (q->dq ? (st > 1 ? 2u : 1u) * bc * (br + pad) : 0);
     const size_t dq = q->dq ? 0 : (br + st * bc) * (kp + vp);
     return (dkdv > dq ? dkdv : dq) * es;
 }
@@ -371,42 +374,50 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
 }
 
 /* Defaults: 4-warp work-groups where the registers allow (the forward always; the backward up to
-** D = 64), 2-warp ones for the backward's larger heads, the streamed blocks double-buffered, each
-** head's blocks in turn. FLOAT (3xTF32) differs where measured on the H200 (B 8, H 16, S 4096):
-**   - the backward past D = 64 buffers its streamed blocks once, which leaves room for 64-key dK / dV
-**     groups: D 128 90.9 ms against 113.8 at 32 / 32 double-buffered (101.7-113.5 at 16 or 64 rows);
-**   - causal backward problems, and causal forward ones past D = 64, take the heaviest blocks of
-**     every head first (ORDER): D 128 forward 14.2 -> 12.0 ms, backward 81.6 -> 58.6, D 64
+** D = 64), the streamed blocks double-buffered (one barrier a block), each head's blocks in turn;
+** one buffer where two do not fit. Measured on the H200 (B 8, H 16, S 4096; perf/results/
+** attention-h200.md):
+**   - dQ by atomic adds (dq = 1) where the descriptor allows it: HALF / BFLOAT16 at 64 x 64 up to
+**     D = 64 and 8-warp 32 x 128 groups past it (D 128 backward 20.0 -> 16.7 ms against the split
+**     at 32 x 32, causal 10.5 -> 9.1, D 64 11.4 -> 10.1, causal 6.0 -> 5.4; with the spread order
+**     and the deferred dS K of attn_mma.cl), and the FLOAT 3xTF32 backward past D = 64 (90.4 ->
+**     62.1 ms, causal 50.6 -> 35.6; single TF32 under TENSOR_OP_MATH not measured, so split).
+**     FLOAT at D 64 loses by atomics (39.8 -> 47.8 ms): the atomic traffic (B H Sq D per key
+**     block) does not pay there for the two products it saves;
+**   - FLOAT's backward past D = 64 buffers its streamed blocks once, which leaves room for 64-key
+**     dK / dV groups, two per SM: D 128 90.9 ms against 113.8 at 32 / 32 double-buffered (split);
+**     FLOAT's forward keeps one buffer too (D 128 21.7 ms against 27.9 with two);
+**   - FLOAT causal backward problems, and causal forward ones past D = 64, take the heaviest blocks
+**     of every head first (ORDER): D 128 forward 14.2 -> 12.0 ms, backward 81.6 -> 58.6, D 64
 **     backward 24.6 -> 20.8 (its forward 5.87 -> 5.99: left at 0). The same order slows the
 **     non-causal FLOAT cases (D 128 forward 21.8 -> 23.7 ms, D 64 backward 39.8 -> 42.1) and HALF's
 **     causal ones (D 128 forward 2.49 -> 2.67-2.82 ms, backward 10.4 -> 11.0).
 ** D 64's FLOAT backward stays at 64 / 64 although its dK / dV kernel spills 144 bytes: 39.9 ms
-** against 42.8-52.8 for 32-row or 32-key blocks.
-** dQ by atomic adds (dq = 1) where the descriptor allows it, for the FLOAT (3xTF32) backward past
-** D = 64 only: S 4096 D 128 90.4 -> 62.1 ms (causal 50.6 -> 35.6) with two-float reductions, where
-** the D 64 one loses (39.9 -> 48.1 ms with one-float reductions) and HALF's ties or loses (D 64
-** 11.4 -> 11.2 with two-float reductions, 13.7 with one-float ones; D 128 20.0 -> 41.8 at its
-** 32-key default blocks, 19.1-21.6 at 64- and 128-key ones): the atomic traffic, B H Sq D per key
-** block, outweighs the two products it saves where the products are cheap. */
+** against 42.8-52.8 for 32-row or 32-key blocks. A DETERMINISTIC descriptor takes the split. */
 static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev, void* params) {
     static const at_mma_params prefs[] = {
-        {64, 64, 2, 0, 0}, {64, 32, 2, 0, 0}, {32, 32, 2, 0, 0}, {32, 16, 2, 0, 0}, {16, 16, 2, 0, 0},
+        {64, 64, 2, 0, 0}, {64, 64, 1, 0, 0}, {64, 32, 2, 0, 0}, {64, 32, 1, 0, 0}, {32, 32, 2, 0, 0},
+        {32, 32, 1, 0, 0}, {32, 16, 2, 0, 0}, {16, 16, 2, 0, 0},
     };
-    static const at_mma_params wide = {32, 64, 1, 0, 0};
+    static const at_mma_params wide = {32, 64, 1, 0, 0}, wide16 = {32, 128, 2, 0, 1};
     const at_problem* p = (const at_problem*)problem;
     at_mma_params* q = (at_mma_params*)params;
-    const int f32 = p->dtype == CLDNN_DATA_FLOAT;
+    const int f32 = p->dtype == CLDNN_DATA_FLOAT, big = p->D > 64 || p->Dv > 64, atomics = p->dir && !p->det;
     *q = prefs[sizeof prefs / sizeof prefs[0] - 1];
-    if (f32 && p->dir && (p->D > 64 || p->Dv > 64) && at_mma_valid(problem, dev, &wide))
+    if (f32 && p->dir && big && at_mma_valid(problem, dev, &wide))
         *q = wide;
+    else if (!f32 && atomics && big && at_mma_valid(problem, dev, &wide16))
+        *q = wide16;
     else
         for (size_t i = 0; i < sizeof prefs / sizeof prefs[0]; ++i)
             if (at_mma_valid(problem, dev, &prefs[i])) {
                 *q = prefs[i];
                 break;
             }
-    q->ord = f32 && p->causal && (p->dir || p->D > 64 || p->Dv > 64);
-    q->dq = f32 && p->dir && (p->D > 64 || p->Dv > 64) && p->math != CLDNN_TENSOR_OP_MATH && !p->det;
+    if (f32 && !p->dir) /* the FLOAT forward's tiles are twice the bytes: two buffers cost occupancy */
+        q->st = 1;
+    q->ord = f32 && p->causal && (p->dir || big);
+    q->dq = atomics && (!f32 || (big && p->math != CLDNN_TENSOR_OP_MATH));
     q->dq = q->dq && at_mma_valid(problem, dev, q); /* its dS^T tile needs local memory */
 }
 
@@ -414,10 +425,10 @@ static size_t at_mma_enumerate(const void* problem, const cldnn_device_profile* 
     static const int sizes[] = {64, 32, 128, 16, 48, 96};
     at_mma_params* o = (at_mma_params*)out;
     size_t n = 0;
-    const int dir = ((const at_problem*)problem)->dir, stages_min = dir ? 1 : 2; /* the forward has no stages */
+    const int dir = ((const at_problem*)problem)->dir;
     for (int a = 0; a < 6; ++a)
         for (int c = 0; c < 6; ++c)
-            for (int st = 2; st >= stages_min; --st)
+            for (int st = 2; st >= 1; --st)
                 for (int ord = 0; ord < 2; ++ord)
                     for (int dq = 0; dq <= dir; ++dq) { /* the forward has no dQ */
                         at_mma_params q = {sizes[a], sizes[c], st, ord, dq};
@@ -472,7 +483,15 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
         return at_launch(h, p, f, opts, b, "attn_fwd_mma", qgroups, (size_t)(2 * q->br));
     const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
     const size_t dot = cldnn_free_group(&h->prof);
-    cldnnStatus_t st = at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot);
+    /* Di by four lanes a row where O's rows allow 16-byte loads (dO's always do here) */
+    const int e = p->dtype == CLDNN_DATA_FLOAT ? 4 : 8;
+    const int64_t* ost = p->st[AT_O];
+    const int dot4 =
+        ost[3] == 1 && ost[0] % e == 0 && ost[1] % e == 0 && ost[2] % e == 0 && p->off[AT_O] % (uint64_t)e == 0;
+    const char* dk = dot4 ? "attn_bwd_dot_mma" : "attn_bwd_dot";
+    const uint64_t dg = dot4 ? (4u * rows + 255u) / 256u : (rows + dot - 1) / dot;
+    const size_t dwg = dot4 ? 256u : dot; /* whole warps for its shuffles */
+    cldnnStatus_t st = at_launch(h, p, f, opts, b, dk, dg, dwg);
     if (st == CLDNN_STATUS_INTERNAL_ERROR_COMPILATION_FAILED && atomic == 2) {
         /* a driver whose compiler emits PTX older than 8.1 fails that build (the whole program's,
         ** attn_bwd_dot's included): failed builds are not cached, so the handle keeps one-float
@@ -481,7 +500,7 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
         h->attn_no_red2 = 1;
         atomic = 1;
         mma_options(opts, sizeof opts, p, q, atomic);
-        st = at_launch(h, p, f, opts, b, "attn_bwd_dot", (rows + dot - 1) / dot, dot);
+        st = at_launch(h, p, f, opts, b, dk, dg, dwg);
     }
     CLDNN_TRY(st);
     const uint64_t kgroups = (uint64_t)p->B * (uint64_t)p->Hkv * (uint64_t)((p->Sk + q->bc - 1) / q->bc);
