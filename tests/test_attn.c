@@ -134,7 +134,7 @@ static void expect_close(fx_tensor* t, const double* want, cldnnDataType_t dt, i
 static int g_det, g_sums;
 static size_t g_ws_off = 64;
 /* g_o_shift: the backward reads O from a copy this many elements past the forward's aligned offset
-** (attn_mma's Di then takes its one-lane-a-row kernel: O's rows no longer allow 16-byte loads). */
+** (attn_mma's Di then takes its one-lane-a-row kernel: O's rows do not allow 16-byte loads). */
 static size_t g_o_shift;
 
 static cldnnAttentionDescriptor_t make_desc(const at_case* c, double scale, uint64_t seed, uint64_t offset) {
@@ -431,8 +431,8 @@ Test(attn_tc, half_d128_dv64_causal_sq_gt_sk_one_buffer_order1) {
     run_tc(&c, "attn_mma:br32-bc32-st1-o1-q0");
 }
 
-/* The split backward (q0) at two buffers per streamed block, one barrier a block: 16-bit dK / dV and
-** dQ kernels, which the HALF / BFLOAT16 defaults (q1) no longer take. */
+/* The split backward (q0) at two buffers per streamed block, one barrier a block: the 16-bit dK / dV
+** and dQ kernels, which the HALF / BFLOAT16 defaults (q1) leave to DETERMINISTIC descriptors. */
 Test(attn_tc, half_d64_gqa_causal_split_two_buffers) {
     at_case c = {1, 4, 2, 70, 90, 64, 64, 1, 0, 1, 1, 1.0, 0, CLDNN_DATA_HALF, 0, 0, 2, TC};
     run_tc(&c, "attn_mma:br64-bc64-st2-o0-q0");

@@ -50,7 +50,8 @@ inline int keys_end(int causal, int SQ, int SK, int i0, int br) {
 #define DQ_BASE(B, H, SQ) (((ulong)(B) * (ulong)(H) * (ulong)(SQ) + 3) & ~(ulong)3)
 
 /* Di = sum over dv of dO * O, one lane per row (b, h, i) in row-major order, any work-group size:
- * the backward's first kernel in both programs; under DQ_ATOMIC it zeroes the row's dQ sums too. */
+ * the backward's first kernel in both programs (attn_mma.cl's where O's rows are not 16-byte
+ * aligned); under DQ_ATOMIC it zeroes the dQ sums too, a lane every rows-th float. */
 __kernel void attn_bwd_dot(ATTN_ARGS) {
     (void)q, (void)q_off, (void)q_st, (void)k, (void)k_off, (void)k_st, (void)v, (void)v_off, (void)v_st;
     (void)st, (void)st_off, (void)st_st, (void)dq, (void)dq_off, (void)dq_st, (void)dk, (void)dk_off;

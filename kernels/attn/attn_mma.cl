@@ -27,8 +27,8 @@
  *   S^T = K Q^T, P^T = 2^(S^T' - lse'), dV += (P^T Z) dO, dP^T = V dO^T,
  *   dS^T = P^T (dP^T Z - Di), dK += dS^T Q; dK scaled once at the end. No atomics, but under
  *   DQ_ATOMIC, which adds each block's dS K to dQ's FP32 sums in the workspace during the next
- *   block (dS^T in two local buffers), the key blocks of a head starting their query blocks spread
- *   round the cycle.
+ *   block (dS^T in two local buffers at STAGES 2; at 1 in one, written after the block's end
+ *   barrier), the key blocks of a head starting their query blocks spread round the cycle.
  * attn_bwd_dq_mma (b, h, block of BR query rows): Q and dO in registers (TF32: in local memory,
  *   their fragments read per block); over key blocks of BC
  *   (K and V in STAGES buffers): S = Q K^T, P, dP = dO V^T, dS = P (dP Z - Di), dQ += dS K.

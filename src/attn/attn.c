@@ -373,20 +373,23 @@ static int at_mma_valid(const void* problem, const cldnn_device_profile* dev, co
            wg <= dev->max_wg_size;
 }
 
-/* Defaults: 4-warp work-groups where the registers allow (the forward always; the backward up to
-** D = 64), the streamed blocks double-buffered (one barrier a block), each head's blocks in turn;
-** one buffer where two do not fit. Measured on the H200 (B 8, H 16, S 4096; perf/results/
-** attention-h200.md):
-**   - dQ by atomic adds (dq = 1) where the descriptor allows it: HALF / BFLOAT16 at 64 x 64 up to
-**     D = 64 and 8-warp 32 x 128 groups past it (D 128 backward 20.0 -> 16.7 ms against the split
-**     at 32 x 32, causal 10.5 -> 9.1, D 64 11.4 -> 10.1, causal 6.0 -> 5.4; with the spread order
-**     and the deferred dS K of attn_mma.cl), and the FLOAT 3xTF32 backward past D = 64 (90.4 ->
-**     62.1 ms, causal 50.6 -> 35.6; single TF32 under TENSOR_OP_MATH not measured, so split).
-**     FLOAT at D 64 loses by atomics (39.8 -> 47.8 ms): the atomic traffic (B H Sq D per key
-**     block) does not pay there for the two products it saves;
+/* Defaults: the first set of prefs that fits (4-warp work-groups where the registers allow, the
+** streamed blocks double-buffered: one barrier a block; one buffer where two do not fit), each
+** head's blocks in turn. Measured on the H200 (B 8, H 16, S 4096; perf/results/attention-h200.md):
+**   - dQ by atomic adds (dq = 1) where the descriptor allows it: HALF / BFLOAT16 on compute
+**     capability 9.0 (two-float reductions) at 64 x 64 up to D = 64 and 8-warp 32 x 128 groups past
+**     it (D 128 backward 20.0 -> 16.7 ms against the split at 32 x 32, causal 10.5 -> 9.1, D 64
+**     11.4 -> 10.1, causal 6.0 -> 5.4; with the spread order and the deferred dS K of attn_mma.cl),
+**     and the FLOAT 3xTF32 backward past D = 64 (90.4 -> 62.1 ms, causal 50.6 -> 35.6; single TF32
+**     under TENSOR_OP_MATH not measured, so split). Elsewhere the split: FLOAT D 64 loses by atomics
+**     (39.8 -> 47.8 ms), and before the spread order and the deferred dS K, 16-bit data lost with
+**     one-float reductions (HALF D 64 11.4 -> 13.7 ms) and in 32 x 32 groups (D 128 20.0 -> 41.8),
+**     which is what a device without wide16's local memory would get: the atomic traffic, B H Sq D
+**     per key block, outweighs the two products it saves where the products are cheap;
 **   - FLOAT's backward past D = 64 buffers its streamed blocks once, which leaves room for 64-key
 **     dK / dV groups, two per SM: D 128 90.9 ms against 113.8 at 32 / 32 double-buffered (split);
-**     FLOAT's forward keeps one buffer too (D 128 21.7 ms against 27.9 with two);
+**     FLOAT's forward keeps one buffer too (3xTF32 D 128 21.7 ms against 27.9 with two; the others
+**     not measured);
 **   - FLOAT causal backward problems, and causal forward ones past D = 64, take the heaviest blocks
 **     of every head first (ORDER): D 128 forward 14.2 -> 12.0 ms, backward 81.6 -> 58.6, D 64
 **     backward 24.6 -> 20.8 (its forward 5.87 -> 5.99: left at 0). The same order slows the
@@ -406,7 +409,7 @@ static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev
     *q = prefs[sizeof prefs / sizeof prefs[0] - 1];
     if (f32 && p->dir && big && at_mma_valid(problem, dev, &wide))
         *q = wide;
-    else if (!f32 && atomics && big && at_mma_valid(problem, dev, &wide16))
+    else if (!f32 && atomics && big && dev->nv_cc_major >= 9 && at_mma_valid(problem, dev, &wide16))
         *q = wide16;
     else
         for (size_t i = 0; i < sizeof prefs / sizeof prefs[0]; ++i)
@@ -417,7 +420,11 @@ static void at_mma_defaults(const void* problem, const cldnn_device_profile* dev
     if (f32 && !p->dir) /* the FLOAT forward's tiles are twice the bytes: two buffers cost occupancy */
         q->st = 1;
     q->ord = f32 && p->causal && (p->dir || big);
-    q->dq = atomics && (!f32 || (big && p->math != CLDNN_TENSOR_OP_MATH));
+    /* 16-bit data by atomics only as measured: two-float reductions (compute capability 9.0) and
+    ** the sets above (64 x 64 up to D = 64, wide16 past it) */
+    const int sixteen =
+        dev->nv_cc_major >= 9 && q->br == (big ? wide16.br : 64) && q->bc == (big ? wide16.bc : 64);
+    q->dq = atomics && (f32 ? big && p->math != CLDNN_TENSOR_OP_MATH : sixteen);
     q->dq = q->dq && at_mma_valid(problem, dev, q); /* its dS^T tile needs local memory */
 }
 
