@@ -204,6 +204,18 @@ inline void cp_rows(__local LT* L, int P, int NR, int width, __global const STOR
     } while (0)
 #endif
 
+/* The start of block it of a streamed loop of n blocks at two buffers per block: its copies have
+ * landed (the only group in flight), and the barrier also tells that every warp is done with block
+ * it - 1, whose buffers LOAD(it + 1) then fills while this block computes: one barrier a block. */
+#define STREAM_NEXT(it, n, LOAD)                                                                          \
+    do {                                                                                                \
+        MMA_WAIT_GROUP(0);                                                                              \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                                   \
+        if ((it) + 1 < (n))                                                                             \
+            LOAD((it) + 1);                                                                             \
+        MMA_COMMIT();                                                                                   \
+    } while (0)
+
 #define ZERO_ACC(acc, N)                                                                                 \
     _Pragma("unroll") for (int z_ = 0; z_ < (N) / 8; ++z_) acc[z_][0] = acc[z_][1] = acc[z_][2] = acc[z_][3] = 0.0f
 
@@ -289,6 +301,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
      * K(j+1) with V(j+1) per block; empty when none */
 #define K_LOAD(jb) cp_rows(Ks[(jb) % STAGES], KP, BC, DP, k, kbase, k_st.s2, (jb) * BC, SK, HEAD_D, lid, nt)
 #define V_LOAD(jb) cp_rows(Vs[(jb) % STAGES], VP, BC, DVP, v, vbase, v_st.s2, (jb) * BC, SK, HEAD_DV, lid, nt)
+#define KV_LOAD(jb) (K_LOAD(jb), V_LOAD(jb))
     cp_rows(Qs, KP, BR, DP, q, qbase, q_st.s2, i0, SQ, HEAD_D, lid, nt);
     MMA_COMMIT();
     if (nblk > 0)
@@ -321,15 +334,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
         __local LT* Kb = Ks[jb % STAGES];
         __local LT* Vb = Vs[jb % STAGES];
 #if STAGES > 1
-        /* one barrier a block: K(jb) and V(jb) have landed, and every warp is done with block
-         * jb - 1, whose buffers K(jb + 1) and V(jb + 1) take */
-        MMA_WAIT_GROUP(0);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        if (jb + 1 < nblk) {
-            K_LOAD(jb + 1);
-            V_LOAD(jb + 1);
-        }
-        MMA_COMMIT();
+        STREAM_NEXT(jb, nblk, KV_LOAD);
 #else
         MMA_WAIT_GROUP(1); /* K(jb) has landed */
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -406,6 +411,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_fwd_mma(A
     }
 #undef K_LOAD
 #undef V_LOAD
+#undef KV_LOAD
     MMA_WAIT_GROUP(0);
 
     l0 += mma_shfl_xor(l0, 1);
@@ -658,13 +664,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BC, 1, 1))) void attn_bwd_dkdv_
         __local LT* Qb = Qs[it % STAGES];
         __local LT* Db = Ds[it % STAGES];
 #if STAGES > 1
-        MMA_WAIT_GROUP(0); /* K, V and block it have landed */
-        barrier(CLK_LOCAL_MEM_FENCE);
-        /* one barrier a block: it also tells that every warp is done with block it - 1, whose
-         * buffers block it + 1 takes */
-        if (it + 1 < nblk)
-            BLOCK_LOAD(it + 1);
-        MMA_COMMIT();
+        STREAM_NEXT(it, nblk, BLOCK_LOAD); /* the first also waits for K and V */
 #else
         BLOCK_LOAD(it);
         MMA_COMMIT();
@@ -801,11 +801,7 @@ __kernel __attribute__((reqd_work_group_size(2 * BR, 1, 1))) void attn_bwd_dq_mm
         __local LT* Kb = Ks[jb % STAGES];
         __local LT* Vb = Vs[jb % STAGES];
 #if STAGES > 1
-        MMA_WAIT_GROUP(0); /* block jb has landed */
-        barrier(CLK_LOCAL_MEM_FENCE); /* and every warp is done with block jb - 1, whose buffers jb + 1 takes */
-        if (jb + 1 < nblk)
-            BLOCK_LOAD(jb + 1);
-        MMA_COMMIT();
+        STREAM_NEXT(jb, nblk, BLOCK_LOAD);
 #else
         BLOCK_LOAD(jb);
         MMA_COMMIT();

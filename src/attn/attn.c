@@ -341,6 +341,14 @@ static int at_mma_registers(const at_problem* p, const at_mma_params* q) {
     return dkdv > dq ? dkdv : dq;
 }
 
+/* Whether operand t allows attn_mma's 16-byte accesses: a unit-stride head dim, the other strides
+** and the offset in multiples of 16 bytes (the data type's element count per 16 bytes). */
+static int at_mma_aligned(const at_problem* p, int t) {
+    const int64_t e = p->dtype == CLDNN_DATA_FLOAT ? 4 : 8;
+    const int64_t* st = p->st[t];
+    return st[3] == 1 && st[0] % e == 0 && st[1] % e == 0 && st[2] % e == 0 && p->off[t] % (uint64_t)e == 0;
+}
+
 static int at_mma_applicable(const void* problem, const cldnn_device_profile* dev) {
     const at_problem* p = (const at_problem*)problem;
     const int tf32 = p->dtype == CLDNN_DATA_FLOAT && p->math != CLDNN_FMA_MATH;
@@ -351,12 +359,10 @@ static int at_mma_applicable(const void* problem, const cldnn_device_profile* de
     /* 16-byte copies and pair stores: unit-stride head dims, the rest in multiples of 16 bytes */
     static const int fwd[] = {AT_Q, AT_K, AT_V, AT_O}, bwd[] = {AT_Q, AT_K, AT_V, AT_DO, AT_DQ, AT_DK, AT_DV};
     const int* ops = p->dir ? bwd : fwd;
-    const int n = p->dir ? 7 : 4, e = tf32 ? 4 : 8;
-    for (int i = 0; i < n; ++i) {
-        const int64_t* st = p->st[ops[i]];
-        if (st[3] != 1 || st[0] % e || st[1] % e || st[2] % e || p->off[ops[i]] % (uint64_t)e)
+    const int n = p->dir ? 7 : 4;
+    for (int i = 0; i < n; ++i)
+        if (!at_mma_aligned(p, ops[i]))
             return 0;
-    }
     return 1;
 }
 
@@ -491,10 +497,7 @@ static cldnnStatus_t mma_run(cldnnHandle_t h, const void* problem, const void* p
     const uint64_t rows = (uint64_t)p->B * (uint64_t)p->H * (uint64_t)p->Sq;
     const size_t dot = cldnn_free_group(&h->prof);
     /* Di by four lanes a row where O's rows allow 16-byte loads (dO's always do here) */
-    const int e = p->dtype == CLDNN_DATA_FLOAT ? 4 : 8;
-    const int64_t* ost = p->st[AT_O];
-    const int dot4 =
-        ost[3] == 1 && ost[0] % e == 0 && ost[1] % e == 0 && ost[2] % e == 0 && p->off[AT_O] % (uint64_t)e == 0;
+    const int dot4 = at_mma_aligned(p, AT_O);
     const char* dk = dot4 ? "attn_bwd_dot_mma" : "attn_bwd_dot";
     const uint64_t dg = dot4 ? (4u * rows + 255u) / 256u : (rows + dot - 1) / dot;
     const size_t dwg = dot4 ? 256u : dot; /* whole warps for its shuffles */
